@@ -1,0 +1,163 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { loadConfig } from '../src/config';
+import { createDatabase } from '../src/db/database';
+import { migrateExclusively } from '../src/db/migrator';
+import { provideDatabaseForTool } from '../src/infra/services';
+import {
+  addNetworkNotary,
+  ConflictError,
+  createAccount,
+  NotFoundError,
+  rotateKey,
+} from '../src/services/accounts';
+import type { Sequelize } from 'sequelize';
+
+/**
+ * Operator CLI: `npm run admin -- <command>`. Prints one JSON object on stdout; errors go to stderr
+ * as JSON with a non-zero exit code. Uses the same database as a running `npm start`.
+ */
+
+class UsageError extends Error {}
+
+function absoluteUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
+    return value.replace(/\/$/, '');
+  } catch {
+    throw new InvalidArgumentError('must be an absolute http(s) URL');
+  }
+}
+
+function isoDate(value: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new InvalidArgumentError('must be a date as YYYY-MM-DD');
+  }
+  return value;
+}
+
+function email(value: string): string {
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) throw new InvalidArgumentError('must be an e-mail address');
+  return value;
+}
+
+function uuid(value: string): string {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
+    throw new InvalidArgumentError('must be an account id (UUID)');
+  }
+  return value;
+}
+
+async function withDatabase<T>(fn: (sequelize: Sequelize) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const database = await provideDatabaseForTool(config, (line) => process.stderr.write(`${line}\n`));
+  const sequelize = createDatabase(database.databaseUrl);
+  try {
+    await migrateExclusively(sequelize);
+    return await fn(sequelize);
+  } finally {
+    await sequelize.close();
+    await database.stop();
+  }
+}
+
+function print(result: unknown): void {
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+}
+
+const program = new Command('admin')
+  .description('Provision accounts, keys and network notaries')
+  .exitOverride()
+  .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+
+program
+  .command('create-account')
+  .description('Create a business account with its owner admin, API key and vendor API key')
+  .requiredOption('--name <name>', 'account name')
+  .option('--auto-onboarding', 'complete notary onboarding automatically on invite', false)
+  .option('--base-url <url>', 'white-label base URL for signing links', absoluteUrl)
+  .option('--completion-redirect-url <url>', 'where participants go after completion', absoluteUrl)
+  .option('--admin-email <email>', "the owner admin's e-mail", email)
+  .action(
+    async (opts: {
+      name: string;
+      autoOnboarding: boolean;
+      baseUrl?: string;
+      completionRedirectUrl?: string;
+      adminEmail?: string;
+    }) => {
+      if (!opts.name.trim()) throw new UsageError('--name must not be empty');
+      const created = await withDatabase((sequelize) =>
+        createAccount(sequelize, {
+          name: opts.name.trim(),
+          autoOnboarding: opts.autoOnboarding,
+          whiteLabelBaseUrl: opts.baseUrl,
+          completionRedirectUrl: opts.completionRedirectUrl,
+          ownerEmail: opts.adminEmail,
+        }),
+      );
+      print({
+        account_id: created.account_id,
+        api_key: created.api_key,
+        vendor_api_key: created.vendor_api_key,
+      });
+    },
+  );
+
+program
+  .command('add-network-notary')
+  .description("Add a notary to the service's on-demand network")
+  .requiredOption('--email <email>', 'e-mail', email)
+  .requiredOption('--first-name <name>', 'first name')
+  .requiredOption('--last-name <name>', 'last name')
+  .requiredOption('--state <state>', 'commission state, e.g. TX')
+  .requiredOption('--commission-number <number>', 'commission number')
+  .requiredOption('--commission-expires-on <date>', 'commission expiry, YYYY-MM-DD', isoDate)
+  .action(
+    async (opts: {
+      email: string;
+      firstName: string;
+      lastName: string;
+      state: string;
+      commissionNumber: string;
+      commissionExpiresOn: string;
+    }) => {
+      print(await withDatabase(() => addNetworkNotary(opts)));
+    },
+  );
+
+program
+  .command('rotate-key')
+  .description('Replace an account key; the old key and its tokens stop working at once')
+  .requiredOption('--account <id>', 'account id', uuid)
+  .requiredOption('--kind <kind>', 'api or vendor', (value: string) => {
+    if (value !== 'api' && value !== 'vendor') throw new InvalidArgumentError('must be api or vendor');
+    return value;
+  })
+  .action(async (opts: { account: string; kind: 'api' | 'vendor' }) => {
+    const key = await withDatabase((sequelize) => rotateKey(sequelize, opts.account, opts.kind));
+    print(opts.kind === 'api' ? { api_key: key } : { vendor_api_key: key });
+  });
+
+async function main(): Promise<void> {
+  try {
+    await program.parseAsync(process.argv);
+  } catch (err) {
+    const e = err as Error & { code?: string; exitCode?: number };
+    if (
+      e.code === 'commander.helpDisplayed' ||
+      e.code === 'commander.version' ||
+      e.code === 'commander.help'
+    ) {
+      process.exit(0);
+    }
+    const usage = e.code?.startsWith('commander.') || err instanceof UsageError;
+    const known = usage || err instanceof NotFoundError || err instanceof ConflictError;
+    process.stderr.write(
+      `${JSON.stringify({ error: known ? e.message.replace(/^error: /, '') : String(e.stack ?? e) })}\n`,
+    );
+    process.exit(usage ? 2 : 1);
+  }
+}
+
+void main();

@@ -1,0 +1,17 @@
+import { loadConfig, requireExternalServices } from '../src/config';
+import { createLogger } from '../src/logger';
+import { startRuntime } from '../src/runtime';
+import { runMain, stopOnSignals } from '../src/process';
+
+/** Production API process: external PostgreSQL and Temporal only. */
+async function main() {
+  process.env.NODE_ENV ??= 'production';
+  const config = loadConfig();
+  requireExternalServices(config);
+  const logger = createLogger(config.logLevel);
+  const runtime = await startRuntime(config, { api: true, worker: false, embedded: false, logger });
+  logger.info({ url: runtime.apiUrl }, 'API listening');
+  stopOnSignals(logger, runtime.stop);
+}
+
+runMain(main);

@@ -1,0 +1,27 @@
+import { loadConfig } from '../src/config';
+import { createLogger } from '../src/logger';
+import { startRuntime } from '../src/runtime';
+import { runMain, stopOnSignals } from '../src/process';
+
+/** `npm start`: the whole service in one process, on embedded PostgreSQL and Temporal unless configured. */
+async function main() {
+  process.env.NODE_ENV ??= 'development';
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const runtime = await startRuntime(config, { api: true, worker: true, embedded: true });
+  stopOnSignals(logger, runtime.stop, runtime.worker?.done);
+  const lines = [
+    '',
+    `  API          ${runtime.apiUrl}/api/integrationsv2`,
+    `  Docs         ${runtime.apiUrl}/docs`,
+    `  Temporal UI  ${runtime.temporalUiUrl ?? `(external Temporal at ${config.temporalAddress})`}`,
+    `  Data         ${config.databaseUrl ? 'DATABASE_URL' : config.dataDir}`,
+    '',
+    '  Create an account:  npm run admin -- create-account --name "Acme Title"',
+    '  Stop:               Ctrl-C',
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+runMain(main);

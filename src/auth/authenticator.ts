@@ -1,0 +1,44 @@
+import { ApiKey, type KeyKind } from '../db/models';
+import { parseKey, secretMatches } from './keys';
+import type { TokenService } from './tokens';
+
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** The credential of an Authorization header: `Bearer <credential>` or, as one spec sample sends, bare. */
+export function credentialOf(header: string | undefined): string | null {
+  const value = header?.trim();
+  if (!value) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(value);
+  if (match) return match[1];
+  return /\s/.test(value) ? null : value;
+}
+
+/**
+ * Resolves a credential to the live key it stands for: the key itself, or an access token minted from
+ * it (accepted wherever that key is, and dead once the key is rotated).
+ */
+export class Authenticator {
+  constructor(private readonly tokens: TokenService) {}
+
+  async keyFor(credential: string, kind: KeyKind): Promise<ApiKey | null> {
+    const parsed = parseKey(credential);
+    if (parsed) {
+      if (parsed.kind !== kind) return null;
+      const key = await ApiKey.findOne({ where: { prefix: parsed.prefix } });
+      return key && !key.revokedAt && key.kind === kind && secretMatches(parsed.secret, key.secretHash)
+        ? key
+        : null;
+    }
+    if (!JWT_SHAPE.test(credential)) return null;
+    const claims = await this.tokens.verifyAccessToken(credential);
+    if (!claims || claims.kind !== kind) return null;
+    const key = await ApiKey.findByPk(claims.keyId);
+    return key && !key.revokedAt && key.accountId === claims.accountId ? key : null;
+  }
+
+  /** A key of any kind, given as the key itself (the token exchange accepts no tokens). */
+  async anyKey(credential: string): Promise<ApiKey | null> {
+    const parsed = parseKey(credential);
+    return parsed ? this.keyFor(credential, parsed.kind) : null;
+  }
+}

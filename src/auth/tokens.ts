@@ -1,0 +1,144 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import type { Sequelize } from 'sequelize';
+import { ApiKey, RefreshToken, type KeyKind } from '../db/models';
+import { generateOpaqueToken, sha256 } from './keys';
+import { ConfigError, type Config } from '../config';
+
+const ISSUER = 'notarization-service';
+const AUDIENCE = 'integrationsv2';
+
+export interface AccessClaims {
+  accountId: string;
+  kind: KeyKind;
+  keyId: string;
+}
+
+export interface TokenPair {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+}
+
+export class InvalidTokenError extends Error {}
+
+/**
+ * The signing secret: JWT_SECRET in production; elsewhere one generated once under DATA_DIR, so
+ * tokens survive restarts of a development server.
+ */
+export function resolveJwtSecret(config: Config): Uint8Array {
+  if (config.jwtSecret) return new TextEncoder().encode(config.jwtSecret);
+  if (config.nodeEnv === 'production') throw new ConfigError('JWT_SECRET must be set in production');
+  const file = path.join(config.dataDir, 'jwt-secret');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    fs.writeFileSync(file, crypto.randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
+  }
+  return new TextEncoder().encode(fs.readFileSync(file, 'utf8').trim());
+}
+
+export class TokenService {
+  constructor(
+    private readonly sequelize: Sequelize,
+    private readonly secret: Uint8Array,
+    private readonly accessTtlSeconds: number,
+    private readonly refreshTtlSeconds: number,
+  ) {}
+
+  async mintAccessToken(key: ApiKey): Promise<string> {
+    return new SignJWT({ knd: key.kind, kid: key.id })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(key.accountId)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setJti(crypto.randomUUID())
+      .setExpirationTime(`${this.accessTtlSeconds}s`)
+      .sign(this.secret);
+  }
+
+  /** Claims of a valid, unexpired access token, or null. The caller still checks its key is live. */
+  async verifyAccessToken(token: string): Promise<AccessClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.secret, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ['HS256'],
+      });
+      if (
+        typeof payload.sub !== 'string' ||
+        (payload.knd !== 'api' && payload.knd !== 'vendor') ||
+        typeof payload.kid !== 'string'
+      ) {
+        return null;
+      }
+      return { accountId: payload.sub, kind: payload.knd, keyId: payload.kid };
+    } catch (err) {
+      if (err instanceof joseErrors.JOSEError) return null;
+      throw err;
+    }
+  }
+
+  /** First pair of a new refresh-token family, for a key that was just authenticated. */
+  async issuePair(key: ApiKey): Promise<TokenPair> {
+    return this.sequelize.transaction(async (transaction) => {
+      const { token, hash } = generateOpaqueToken();
+      await RefreshToken.create(
+        { familyId: crypto.randomUUID(), apiKeyId: key.id, tokenHash: hash, expiresAt: this.refreshExpiry() },
+        { transaction },
+      );
+      return this.pair(key, token);
+    });
+  }
+
+  /**
+   * Spends a refresh token and issues the next one of its family. Presenting a spent token means it
+   * leaked: the whole family is revoked, so the thief's and the owner's tokens both stop working.
+   */
+  async refresh(refreshToken: string): Promise<TokenPair> {
+    const outcome = await this.sequelize.transaction(async (transaction) => {
+      const current = await RefreshToken.findOne({
+        where: { tokenHash: sha256(refreshToken) },
+        transaction,
+        lock: transaction.LOCK.UPDATE,
+      });
+      if (!current || current.revokedAt) return { error: 'unknown or revoked refresh token' } as const;
+      if (current.usedAt) {
+        await RefreshToken.update(
+          { revokedAt: new Date() },
+          { where: { familyId: current.familyId, revokedAt: null }, transaction },
+        );
+        return { error: 'refresh token reused; token family revoked' } as const;
+      }
+      if (current.expiresAt.getTime() <= Date.now()) return { error: 'refresh token expired' } as const;
+      const key = await ApiKey.findByPk(current.apiKeyId, { transaction });
+      if (!key || key.revokedAt) return { error: 'key revoked' } as const;
+      await current.update({ usedAt: new Date() }, { transaction });
+      const { token, hash } = generateOpaqueToken();
+      await RefreshToken.create(
+        { familyId: current.familyId, apiKeyId: key.id, tokenHash: hash, expiresAt: this.refreshExpiry() },
+        { transaction },
+      );
+      return { key, token } as const;
+    });
+    // Committed before answering: a revoked family must stay revoked even though the caller gets a 401.
+    if ('error' in outcome) throw new InvalidTokenError(outcome.error);
+    return this.pair(outcome.key, outcome.token);
+  }
+
+  private refreshExpiry(): Date {
+    return new Date(Date.now() + this.refreshTtlSeconds * 1000);
+  }
+
+  private async pair(key: ApiKey, refreshToken: string): Promise<TokenPair> {
+    return {
+      access_token: await this.mintAccessToken(key),
+      token_type: 'Bearer',
+      expires_in: this.accessTtlSeconds,
+      refresh_token: refreshToken,
+    };
+  }
+}

@@ -1,0 +1,101 @@
+import path from 'node:path';
+
+/**
+ * Runtime configuration, read once from the environment. Every variable is documented in README.md;
+ * defaults are the embedded development setup, so `npm start` needs none of them.
+ */
+export interface Config {
+  nodeEnv: string;
+  isDevelopment: boolean;
+  host: string;
+  port: number;
+  publicBaseUrl: string;
+  frontUrl: string;
+  dataDir: string;
+  databaseUrl?: string;
+  temporalAddress?: string;
+  temporalNamespace: string;
+  taskQueue: string;
+  temporalCliPath?: string;
+  temporalDevPort: number;
+  temporalUiPort: number;
+  embeddedPostgresPort: number;
+  jwtSecret?: string;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  maxBodyBytes: number;
+  logLevel: string;
+  smtpUrl?: string;
+  webhookRetrySchedule: string;
+  shutdownGraceMs: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {}
+
+function integer(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer`);
+  return value;
+}
+
+function optional(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  return raw ? raw : undefined;
+}
+
+function url(env: Env, name: string, fallback: string): string {
+  const raw = optional(env, name) ?? fallback;
+  try {
+    return new URL(raw).toString().replace(/\/$/, '');
+  } catch {
+    throw new ConfigError(`${name} must be an absolute URL`);
+  }
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = optional(env, 'NODE_ENV') ?? 'development';
+  const port = integer(env, 'PORT', 3000);
+  const publicBaseUrl = url(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`);
+  return {
+    nodeEnv,
+    isDevelopment: nodeEnv === 'development',
+    host: optional(env, 'HOST') ?? '0.0.0.0',
+    port,
+    publicBaseUrl,
+    frontUrl: url(env, 'FRONT_URL', publicBaseUrl),
+    dataDir: path.resolve(optional(env, 'DATA_DIR') ?? '.data'),
+    databaseUrl: optional(env, 'DATABASE_URL'),
+    temporalAddress: optional(env, 'TEMPORAL_ADDRESS'),
+    temporalNamespace: optional(env, 'TEMPORAL_NAMESPACE') ?? 'default',
+    taskQueue: optional(env, 'TEMPORAL_TASK_QUEUE') ?? 'notarization-sessions',
+    temporalCliPath: optional(env, 'TEMPORAL_CLI_PATH'),
+    temporalDevPort: integer(env, 'TEMPORAL_DEV_PORT', 7233),
+    temporalUiPort: integer(env, 'TEMPORAL_UI_PORT', 8233),
+    embeddedPostgresPort: integer(env, 'EMBEDDED_POSTGRES_PORT', 54329),
+    jwtSecret: optional(env, 'JWT_SECRET'),
+    accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 900),
+    refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600),
+    // Five 10 MB documents in base64 (4/3 larger) plus the rest of the body.
+    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 75 * 1024 * 1024),
+    logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
+    smtpUrl: optional(env, 'SMTP_URL'),
+    webhookRetrySchedule: optional(env, 'WEBHOOK_RETRY_SCHEDULE') ?? '5s,5m,30m,2h,5h,10h,10h',
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000),
+  };
+}
+
+/** Production entry points refuse to fall back to embedded servers. */
+export function requireExternalServices(config: Config): asserts config is Config & {
+  databaseUrl: string;
+  temporalAddress: string;
+} {
+  const missing = [
+    config.databaseUrl ? null : 'DATABASE_URL',
+    config.temporalAddress ? null : 'TEMPORAL_ADDRESS',
+  ].filter(Boolean);
+  if (missing.length) throw new ConfigError(`${missing.join(' and ')} must be set for this entry point`);
+}

@@ -1,0 +1,68 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { Registry } from 'prom-client';
+import type { Sequelize } from 'sequelize';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import type { TemporalHandle } from '../temporal/client';
+import { Authenticator } from '../auth/authenticator';
+import { TokenService } from '../auth/tokens';
+import { buildOpenApiDocument } from '../openapi/document';
+import { OPENAPI_DECISIONS } from '../openapi/decisions';
+import type { AppState } from './context';
+import { ApiRoutes } from './routes';
+import { requestId } from './middleware/requestId';
+import { accessLog } from './middleware/accessLog';
+import { httpMetrics } from './middleware/metrics';
+import { errorHandler } from './middleware/errors';
+import { registerDocsAssets, registerOperationRoutes } from './routes/operations';
+import { registerAuthRoutes } from './routes/auth';
+
+export interface AppDependencies {
+  config: Config;
+  logger: Logger;
+  sequelize: Sequelize;
+  temporal: TemporalHandle;
+  metrics: Registry;
+  tokens: TokenService;
+}
+
+export interface App {
+  koa: Koa<AppState>;
+  routes: ApiRoutes;
+  openApiDocument(): Record<string, unknown>;
+}
+
+export function createApp(deps: AppDependencies): App {
+  const koa = new Koa<AppState>({ proxy: true });
+  // Koa's default handler would print stack traces to stderr; errors are logged by errorHandler.
+  koa.silent = true;
+  const router = new Router<AppState>();
+  const authenticator = new Authenticator(deps.tokens);
+  const routes = new ApiRoutes(router, authenticator, deps.config.maxBodyBytes);
+
+  let document: Record<string, unknown> | undefined;
+  const openApiDocument = () =>
+    (document ??= buildOpenApiDocument(routes.definitions, {
+      version: '2.0.0',
+      serverUrl: deps.config.publicBaseUrl,
+      decisions: OPENAPI_DECISIONS,
+    }));
+
+  registerOperationRoutes(routes, {
+    sequelize: deps.sequelize,
+    temporal: deps.temporal.connection,
+    metrics: deps.metrics,
+    openApiDocument,
+  });
+  registerDocsAssets(router);
+  registerAuthRoutes(routes, authenticator, deps.tokens);
+
+  koa.use(requestId(deps.logger));
+  koa.use(accessLog());
+  koa.use(httpMetrics(deps.metrics));
+  koa.use(errorHandler(deps.config.isDevelopment));
+  koa.use(router.routes());
+  koa.use(router.allowedMethods());
+  return { koa, routes, openApiDocument };
+}

@@ -1,0 +1,38 @@
+import crypto from 'node:crypto';
+import type { Next } from 'koa';
+import getRawBody from 'raw-body';
+import { HttpError } from '../errors';
+import type { AppContext } from '../context';
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * Reads a JSON body once into one string, hashes it (idempotency keys compare bodies), parses it and
+ * lets the string go: a 13 MB base64 document is then held once, inside the parsed object.
+ */
+export function jsonBody(limitBytes: number) {
+  return async (ctx: AppContext, next: Next) => {
+    if (!METHODS_WITH_BODY.has(ctx.method) || (!ctx.request.length && !ctx.get('transfer-encoding'))) {
+      ctx.request.body = {};
+      return next();
+    }
+    if (!ctx.is('application/json', '+json')) {
+      throw new HttpError(415, 'Content-Type must be application/json');
+    }
+    let text: string;
+    try {
+      text = await getRawBody(ctx.req, { limit: limitBytes, length: ctx.request.length, encoding: 'utf8' });
+    } catch (err) {
+      const type = (err as { type?: string }).type;
+      if (type === 'entity.too.large') throw new HttpError(413, `Request body exceeds ${limitBytes} bytes`);
+      throw new HttpError(400, 'Request body could not be read');
+    }
+    ctx.state.bodySha256 = crypto.createHash('sha256').update(text).digest('hex');
+    try {
+      ctx.request.body = text.trim() === '' ? {} : JSON.parse(text);
+    } catch {
+      throw new HttpError(400, 'Invalid JSON body');
+    }
+    return next();
+  };
+}

@@ -1,0 +1,151 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Router } from '@koa/router';
+import Joi from 'joi';
+import type { Registry } from 'prom-client';
+import type { Sequelize } from 'sequelize';
+import { getAbsoluteFSPath } from 'swagger-ui-dist';
+import type { Connection } from '@temporalio/client';
+import type { ApiRoutes } from '../routes';
+import type { AppState } from '../context';
+import { temporalReachable } from '../../temporal/client';
+
+export interface OperationsDeps {
+  sequelize: Sequelize;
+  temporal: Connection;
+  metrics: Registry;
+  openApiDocument: () => Record<string, unknown>;
+}
+
+async function databaseReachable(sequelize: Sequelize): Promise<boolean> {
+  try {
+    await sequelize.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const checksSchema = Joi.object({
+  status: Joi.string().valid('ok', 'unavailable'),
+  checks: Joi.object({
+    database: Joi.string().valid('ok', 'unreachable'),
+    temporal: Joi.string().valid('ok', 'unreachable'),
+  }),
+}).label('Readiness');
+
+export function registerOperationRoutes(api: ApiRoutes, deps: OperationsDeps): void {
+  api.add({
+    method: 'get',
+    path: '/healthz',
+    operationId: 'healthz',
+    summary: 'Liveness: the process is up',
+    tags: ['Operations'],
+    auth: 'none',
+    responses: { 200: { description: 'Alive', schema: Joi.object({ status: Joi.string().valid('ok') }) } },
+    handler: async (ctx) => {
+      ctx.body = { status: 'ok' };
+    },
+  });
+  api.add({
+    method: 'get',
+    path: '/readyz',
+    operationId: 'readyz',
+    summary: 'Readiness: PostgreSQL and Temporal are reachable',
+    tags: ['Operations'],
+    auth: 'none',
+    responses: {
+      200: { description: 'Ready', schema: checksSchema },
+      503: { description: 'A dependency is unreachable', schema: checksSchema },
+    },
+    handler: async (ctx) => {
+      const [database, temporal] = await Promise.all([
+        databaseReachable(deps.sequelize),
+        temporalReachable(deps.temporal),
+      ]);
+      const ready = database && temporal;
+      ctx.status = ready ? 200 : 503;
+      ctx.body = {
+        status: ready ? 'ok' : 'unavailable',
+        checks: { database: database ? 'ok' : 'unreachable', temporal: temporal ? 'ok' : 'unreachable' },
+      };
+    },
+  });
+  api.add({
+    method: 'get',
+    path: '/metrics',
+    operationId: 'metrics',
+    summary: 'Prometheus metrics (HTTP latency by route and status, process metrics)',
+    tags: ['Operations'],
+    auth: 'none',
+    responses: { 200: { description: 'Prometheus text exposition format', contentType: 'text/plain' } },
+    handler: async (ctx) => {
+      ctx.type = deps.metrics.contentType;
+      ctx.body = await deps.metrics.metrics();
+    },
+  });
+  api.add({
+    method: 'get',
+    path: '/api/integrationsv2/openapi.json',
+    operationId: 'openapi',
+    summary: 'This OpenAPI document',
+    tags: ['Operations'],
+    auth: 'none',
+    responses: { 200: { description: 'OpenAPI 3.1 document' } },
+    handler: async (ctx) => {
+      ctx.body = deps.openApiDocument();
+    },
+  });
+  api.add({
+    method: 'get',
+    path: '/docs',
+    operationId: 'docs',
+    summary: 'Interactive API documentation rendering the OpenAPI document',
+    tags: ['Operations'],
+    auth: 'none',
+    responses: { 200: { description: 'HTML page', contentType: 'text/html' } },
+    handler: async (ctx) => {
+      ctx.type = 'html';
+      ctx.body = DOCS_PAGE;
+    },
+  });
+}
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Notarization integration API</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/assets/docs-init.js"></script>
+</body>
+</html>`;
+
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/api/integrationsv2/openapi.json', dom_id: '#swagger-ui' });`;
+
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css',
+  'swagger-ui-bundle.js': 'application/javascript',
+};
+
+/** Swagger UI's files come from the npm package: the docs page works without internet access. */
+export function registerDocsAssets(router: Router<AppState>): void {
+  const root = getAbsoluteFSPath();
+  router.get('/docs/assets/:file', async (ctx) => {
+    const file = ctx.params.file;
+    if (file === 'docs-init.js') {
+      ctx.type = 'application/javascript';
+      ctx.body = DOCS_INIT;
+      return;
+    }
+    const type = ASSETS[file];
+    if (!type) return;
+    ctx.type = type;
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.body = fs.createReadStream(path.join(root, file));
+  });
+}

@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+
+export interface ManagedChild {
+  child: ChildProcess;
+  exited(): boolean;
+  /** Sends `signal`, escalates to SIGKILL after `killAfterMs`, resolves on exit. */
+  stop(signal: NodeJS.Signals, killAfterMs: number): Promise<void>;
+}
+
+/**
+ * Spawns a server in its own process group with output appended to a log file: a terminal Ctrl-C then
+ * reaches only our process, which stops the servers in order after draining. If our process dies
+ * without stopping them, its 'exit' hook still signals them to stop.
+ */
+export function spawnServer(
+  command: string,
+  args: string[],
+  logFile: string,
+  options: SpawnOptions & { exitSignal: NodeJS.Signals },
+): ManagedChild {
+  const fd = fs.openSync(logFile, 'a');
+  const { exitSignal, ...spawnOptions } = options;
+  const child = spawn(command, args, { ...spawnOptions, detached: true, stdio: ['ignore', fd, fd] });
+  fs.closeSync(fd);
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  const killOnExit = () => {
+    if (!exited()) child.kill(exitSignal);
+  };
+  process.once('exit', killOnExit);
+  return {
+    child,
+    exited,
+    async stop(signal, killAfterMs) {
+      process.removeListener('exit', killOnExit);
+      if (exited()) return;
+      const done = once(child, 'exit');
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      await done;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export function tail(file: string, bytes = 2_000): string {
+  try {
+    const text = fs.readFileSync(file, 'utf8');
+    return text.slice(-bytes);
+  } catch {
+    return '';
+  }
+}

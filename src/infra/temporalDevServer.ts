@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { buildTemporalCli, findTemporalCli, goAvailable } from './temporalCli';
+import { readPid, stopOrphan, writePidFile } from './pidFile';
+import { spawnServer, tail } from './childProcess';
+import { searchAttributeCliArgs } from '../temporal/searchAttributes';
+import { SESSION_SEARCH_ATTRIBUTES } from '../../workflows/searchAttributes';
+
+export interface DevServerOptions {
+  dataDir: string;
+  port: number;
+  uiPort: number;
+  /** In-memory when false: the tests want a fresh server, `npm start` a persistent one. */
+  persistent: boolean;
+  log: (line: string) => void;
+}
+
+export interface RunningDevServer {
+  address: string;
+  uiUrl: string;
+  stop(): Promise<void>;
+}
+
+async function waitUntilServing(address: string, exited: () => boolean, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    if (exited()) throw new Error('the Temporal dev server exited during start-up');
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+      try {
+        await connection.workflowService.getSystemInfo({});
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (err) {
+      lastError = err;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+  throw new Error(`Temporal dev server at ${address} not ready after ${timeoutMs} ms: ${String(lastError)}`);
+}
+
+/** `temporal server start-dev` with its Web UI, from a CLI found on the machine or built once with Go. */
+export async function startTemporalDevServer(opts: DevServerOptions): Promise<RunningDevServer> {
+  let cli = findTemporalCli();
+  if (!cli && goAvailable()) cli = await buildTemporalCli(opts.log);
+  if (!cli) return startWithSdkDownload(opts);
+
+  const dir = path.join(opts.dataDir, 'temporal');
+  fs.mkdirSync(dir, { recursive: true });
+  const pidFile = path.join(dir, 'temporal.pid');
+  await stopOrphan(readPid(pidFile), 'temporal', 'The Temporal dev server');
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(opts.port),
+    '--ui-port',
+    String(opts.uiPort),
+    '--log-level',
+    'warn',
+    ...(opts.persistent ? ['--db-filename', path.join(dir, 'temporal.sqlite')] : []),
+    ...searchAttributeCliArgs(),
+  ];
+  const logFile = path.join(dir, 'server.log');
+  const server = spawnServer(cli, args, logFile, { exitSignal: 'SIGTERM' });
+  writePidFile(pidFile, server.child.pid);
+  const address = `127.0.0.1:${opts.port}`;
+  try {
+    await waitUntilServing(address, server.exited, 60_000);
+  } catch (err) {
+    await server.stop('SIGKILL', 0);
+    throw new Error(`${(err as Error).message}\n${tail(logFile)}`);
+  }
+  return {
+    address,
+    uiUrl: `http://localhost:${opts.uiPort}`,
+    async stop() {
+      await server.stop('SIGTERM', 10_000);
+      fs.rmSync(pidFile, { force: true });
+    },
+  };
+}
+
+/** Machines without Go but with internet: the SDK downloads and runs the same dev server. */
+async function startWithSdkDownload(opts: DevServerOptions): Promise<RunningDevServer> {
+  opts.log('No Temporal CLI and no Go toolchain: using the Temporal SDK download of the dev server');
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      ip: '127.0.0.1',
+      port: opts.port,
+      ui: true,
+      uiPort: opts.uiPort,
+      dbFilename: opts.persistent ? path.join(opts.dataDir, 'temporal', 'temporal.sqlite') : undefined,
+      searchAttributes: SESSION_SEARCH_ATTRIBUTES,
+    },
+  });
+  return { address: env.address, uiUrl: `http://localhost:${opts.uiPort}`, stop: () => env.teardown() };
+}

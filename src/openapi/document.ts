@@ -1,0 +1,136 @@
+import Joi from 'joi';
+import parse from 'joi-to-json';
+import type { RouteDefinition } from '../http/routes';
+
+type JsonSchema = Record<string, unknown>;
+
+const toSchema = (schema: Joi.Schema): JsonSchema => parse(schema, 'open-api-3.1') as JsonSchema;
+
+export const failBodySchema = Joi.object({
+  response: Joi.string().valid('Fail').required(),
+  response_message: Joi.string().required(),
+  internal_response: Joi.string().description('Technical detail; present only when NODE_ENV=development.'),
+}).label('Fail');
+
+const SECURITY: Record<string, { scheme: string; description: string }> = {
+  api: {
+    scheme: 'ApiKey',
+    description:
+      "The account's API key (`nsk_…`) or an access token minted from it by POST /auth/refresh. " +
+      '`Authorization: Bearer <key>`; a bare key without `Bearer ` is also accepted. Missing or invalid: 401.',
+  },
+  vendor: {
+    scheme: 'VendorKey',
+    description:
+      "The account's vendor API key (`nvk_…`) or an access token minted from it. Same header rules as ApiKey. " +
+      'An API key is refused (401) where the vendor key is required, and the other way round.',
+  },
+};
+
+function parametersOf(schema: Joi.ObjectSchema | undefined, location: 'path' | 'query'): JsonSchema[] {
+  if (!schema) return [];
+  const json = toSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: location,
+    required: location === 'path' || (json.required ?? []).includes(name),
+    ...(property.description ? { description: property.description } : {}),
+    schema: property,
+  }));
+}
+
+function operationOf(def: RouteDefinition<never, never, never>): JsonSchema {
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, response] of Object.entries(def.responses)) {
+    const contentType = response.contentType ?? 'application/json';
+    responses[status] = {
+      description: response.description,
+      ...(response.headers
+        ? {
+            headers: Object.fromEntries(
+              Object.entries(response.headers).map(([h, d]) => [
+                h,
+                { description: d, schema: { type: 'string' } },
+              ]),
+            ),
+          }
+        : {}),
+      ...(response.schema || contentType !== 'application/json'
+        ? {
+            content: {
+              [contentType]: { schema: response.schema ? toSchema(response.schema) : { type: 'string' } },
+            },
+          }
+        : {}),
+    };
+  }
+  if (def.auth !== 'none' && !responses['401']) {
+    responses['401'] = {
+      description: 'Missing or invalid credentials',
+      content: { 'application/json': { schema: toSchema(failBodySchema) } },
+    };
+  }
+  return {
+    operationId: def.operationId,
+    summary: def.summary,
+    ...(def.description ? { description: def.description } : {}),
+    tags: def.tags,
+    ...(def.auth !== 'none' ? { security: [{ [SECURITY[def.auth].scheme]: [] }] } : { security: [] }),
+    parameters: [
+      ...parametersOf(def.params as Joi.ObjectSchema | undefined, 'path'),
+      ...parametersOf(def.query as Joi.ObjectSchema | undefined, 'query'),
+    ],
+    ...(def.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: toSchema(def.body as Joi.Schema) } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+export interface DocumentInfo {
+  version: string;
+  serverUrl: string;
+  /** Decisions taken where the spec and the API contract are silent, recorded for integrators. */
+  decisions: string[];
+}
+
+/** OpenAPI 3.1, generated from the same route definitions and Joi schemas that serve the requests. */
+export function buildOpenApiDocument(
+  definitions: RouteDefinition<never, never, never>[],
+  info: DocumentInfo,
+): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const def of definitions) {
+    paths[def.path] ??= {};
+    paths[def.path][def.method] = operationOf(def);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Notarization integration API (integrationsv2)',
+      version: info.version,
+      description: [
+        'Remote online notarization sessions, team members and login links for integrators.',
+        'Every error body is `{response: "Fail", response_message}`; every response carries `x-request-id`.',
+        '',
+        '## Decisions where the specification is silent',
+        ...info.decisions.map((d) => `- ${d}`),
+      ].join('\n'),
+    },
+    servers: [{ url: info.serverUrl }],
+    components: {
+      securitySchemes: Object.fromEntries(
+        Object.values(SECURITY).map((s) => [
+          s.scheme,
+          { type: 'http', scheme: 'bearer', description: s.description },
+        ]),
+      ),
+    },
+    paths,
+  };
+}

@@ -1,0 +1,52 @@
+import { ConfigError } from './config';
+import type { Logger } from './logger';
+
+/**
+ * Stops gracefully on the first SIGINT/SIGTERM and exits; a second signal exits at once. Exits non-zero
+ * when `untilFailure` settles first (e.g. the worker died), so a supervisor restarts the process.
+ */
+export function stopOnSignals(
+  logger: Logger,
+  stop: () => Promise<void>,
+  untilFailure?: Promise<unknown>,
+): void {
+  let stopping = false;
+  const shutdown = async (reason: string, exitCode: number) => {
+    if (stopping) {
+      logger.warn('second signal: exiting immediately');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ reason }, 'shutting down');
+    try {
+      await stop();
+      logger.info('stopped');
+    } catch (err) {
+      logger.error({ err }, 'shutdown failed');
+      exitCode = 1;
+    }
+    process.exit(exitCode);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT', 0));
+  process.on('SIGTERM', () => void shutdown('SIGTERM', 0));
+  untilFailure?.then(
+    () => {
+      if (!stopping) void shutdown('worker stopped unexpectedly', 1);
+    },
+    (err: unknown) => {
+      if (stopping) return;
+      logger.error({ err }, 'worker failed');
+      void shutdown('worker failed', 1);
+    },
+  );
+}
+
+/** Runs an entry point; a configuration mistake prints one line, anything else its stack, and exits 1. */
+export function runMain(main: () => Promise<void>): void {
+  main().catch((err: unknown) => {
+    process.stderr.write(
+      `${err instanceof ConfigError ? err.message : ((err as Error)?.stack ?? String(err))}\n`,
+    );
+    process.exit(1);
+  });
+}

@@ -1,0 +1,142 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { Sequelize } from 'sequelize';
+import type { WorkflowBundleOption } from '@temporalio/worker';
+import type { Config } from './config';
+import { createLogger, type Logger } from './logger';
+import { provideBackingServices, type BackingServices } from './infra/services';
+import { createDatabase } from './db/database';
+import { migrateExclusively } from './db/migrator';
+import { connectTemporal, type TemporalHandle } from './temporal/client';
+import { ensureSearchAttributes } from './temporal/searchAttributes';
+import { resolveJwtSecret, TokenService } from './auth/tokens';
+import { createApp, type App } from './http/app';
+import { startWorker, type RunningWorker } from '../worker/createWorker';
+
+export interface RuntimeOptions {
+  api: boolean;
+  worker: boolean;
+  /** Start embedded PostgreSQL / Temporal where DATABASE_URL / TEMPORAL_ADDRESS are unset. */
+  embedded: boolean;
+  persistentTemporal?: boolean;
+  workflowBundle?: WorkflowBundleOption;
+  logger?: Logger;
+}
+
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  sequelize: Sequelize;
+  temporal: TemporalHandle;
+  app?: App;
+  server?: http.Server;
+  apiUrl?: string;
+  temporalUiUrl?: string;
+  worker?: RunningWorker;
+  stop(): Promise<void>;
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server.address() as AddressInfo));
+  });
+}
+
+/** Stops accepting connections, lets in-flight requests finish within the grace period, then cuts the rest. */
+function closeServer(server: http.Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/**
+ * Brings up what one process runs (API, worker or both) on top of its backing services, and tears it
+ * down in reverse: HTTP, worker, Temporal client, database pool, embedded servers.
+ */
+export async function startRuntime(config: Config, opts: RuntimeOptions): Promise<Runtime> {
+  const logger = opts.logger ?? createLogger(config.logLevel);
+  const say = (line: string) => logger.info(line);
+  const stack: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    while (stack.length) {
+      try {
+        await stack.pop()!();
+      } catch (err) {
+        logger.error({ err }, 'error during shutdown');
+      }
+    }
+  };
+  try {
+    let services: Pick<BackingServices, 'databaseUrl' | 'temporalAddress' | 'temporalUiUrl'>;
+    if (opts.embedded) {
+      const backing = await provideBackingServices(config, {
+        persistentTemporal: opts.persistentTemporal ?? true,
+        log: say,
+      });
+      stack.push(() => backing.stop());
+      services = backing;
+    } else {
+      services = { databaseUrl: config.databaseUrl!, temporalAddress: config.temporalAddress! };
+    }
+
+    const sequelize = createDatabase(services.databaseUrl);
+    stack.push(() => sequelize.close());
+    const applied = await migrateExclusively(sequelize);
+    if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
+
+    const temporal = await connectTemporal(services.temporalAddress, config.temporalNamespace);
+    stack.push(() => temporal.connection.close());
+    await ensureSearchAttributes(temporal.connection, config.temporalNamespace);
+
+    const runtime: Runtime = {
+      config,
+      logger,
+      sequelize,
+      temporal,
+      temporalUiUrl: services.temporalUiUrl,
+      stop,
+    };
+
+    if (opts.worker) {
+      runtime.worker = await startWorker({
+        config,
+        logger,
+        sequelize,
+        temporalAddress: services.temporalAddress,
+        workflowBundle: opts.workflowBundle,
+      });
+      stack.push(() => runtime.worker!.shutdown());
+    }
+
+    if (opts.api) {
+      const metrics = new Registry();
+      collectDefaultMetrics({ register: metrics });
+      const tokens = new TokenService(
+        sequelize,
+        resolveJwtSecret(config),
+        config.accessTokenTtlSeconds,
+        config.refreshTokenTtlSeconds,
+      );
+      runtime.app = createApp({ config, logger, sequelize, temporal, metrics, tokens });
+      const server = http.createServer(runtime.app.koa.callback());
+      // Uploads of several 10 MB documents over slow links need more than Node's 5-minute default.
+      server.requestTimeout = 10 * 60_000;
+      server.headersTimeout = 60_000;
+      const address = await listen(server, config.port, config.host);
+      runtime.server = server;
+      runtime.apiUrl = `http://localhost:${address.port}`;
+      stack.push(() => closeServer(server, config.shutdownGraceMs));
+    }
+    return runtime;
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,50 @@
+import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import type { Sequelize } from 'sequelize';
+import type { Config } from '../src/config';
+import type { Logger } from '../src/logger';
+import { createActivities } from '../activities';
+import { installTemporalRuntime } from './temporalRuntime';
+
+export interface WorkerDependencies {
+  config: Config;
+  logger: Logger;
+  sequelize: Sequelize;
+  temporalAddress: string;
+  /** A prebuilt bundle (tests build one per run); otherwise the workflows are bundled at start-up. */
+  workflowBundle?: WorkflowBundleOption;
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  /** Resolves when the worker has stopped (after shutdown() or a fatal error). */
+  done: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export const workflowsPath = require.resolve('../workflows');
+
+export async function startWorker(deps: WorkerDependencies): Promise<RunningWorker> {
+  installTemporalRuntime(deps.logger);
+  const connection = await NativeConnection.connect({ address: deps.temporalAddress });
+  const worker = await Worker.create({
+    connection,
+    namespace: deps.config.temporalNamespace,
+    taskQueue: deps.config.taskQueue,
+    ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath }),
+    activities: createActivities({ config: deps.config, logger: deps.logger, sequelize: deps.sequelize }),
+    // Bounded memory per worker; evicted workflows are rebuilt from history when they next wake.
+    maxCachedWorkflows: 500,
+    // Activities get this long to finish on shutdown before they are cancelled.
+    shutdownGraceTime: '10s',
+    shutdownForceTime: '30s',
+  });
+  const done = worker.run().finally(() => connection.close());
+  return {
+    worker,
+    done,
+    async shutdown() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}

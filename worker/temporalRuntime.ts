@@ -1,0 +1,37 @@
+import { Runtime, type LogLevel, type LogMetadata } from '@temporalio/worker';
+import type { Logger } from '../src/logger';
+
+const LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
+  TRACE: 'trace',
+  DEBUG: 'debug',
+  INFO: 'info',
+  WARN: 'warn',
+  ERROR: 'error',
+};
+
+let installed = false;
+
+/**
+ * The SDK runtime, once per process: its logs go to pino (under `temporal`, warnings and up by default
+ * so the bundler's chatter stays out), and it installs no signal handlers, because the process's own
+ * shutdown drains HTTP before it stops the worker.
+ */
+export function installTemporalRuntime(logger: Logger): void {
+  if (installed) return;
+  installed = true;
+  const log = logger.child(
+    { component: 'temporal' },
+    { level: logger.isLevelEnabled('debug') ? 'debug' : 'warn' },
+  );
+  Runtime.install({
+    shutdownSignals: [],
+    logger: {
+      log: (level: LogLevel, message: string, meta?: LogMetadata) => log[LEVELS[level]](meta ?? {}, message),
+      trace: (message: string, meta?: LogMetadata) => log.trace(meta ?? {}, message),
+      debug: (message: string, meta?: LogMetadata) => log.debug(meta ?? {}, message),
+      info: (message: string, meta?: LogMetadata) => log.info(meta ?? {}, message),
+      warn: (message: string, meta?: LogMetadata) => log.warn(meta ?? {}, message),
+      error: (message: string, meta?: LogMetadata) => log.error(meta ?? {}, message),
+    },
+  });
+}

@@ -1,0 +1,2 @@
+// Workflow definitions registered by the worker; the session lifecycle lands here next.
+export {};
