@@ -83,12 +83,30 @@ async function ensureDatabase(port: number, database: string): Promise<void> {
   }
 }
 
+/**
+ * As root, the server runs as the `postgres` OS user, which must be able to reach DATA_DIR: a clear
+ * message beats initdb's "Permission denied" (e.g. a checkout under /root, which is 0700).
+ */
+function assertReachableByPostgresUser(dir: string): void {
+  if (process.getuid?.() !== 0) return;
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    if (fs.existsSync(current) && (fs.statSync(current).mode & 0o001) === 0) {
+      throw new Error(
+        `Embedded PostgreSQL runs as the "postgres" user when started as root, and it cannot enter ${current}. ` +
+          `Set DATA_DIR to a directory outside it (e.g. DATA_DIR=/var/tmp/notarization) or set DATABASE_URL.`,
+      );
+    }
+    if (current === path.dirname(current)) return;
+  }
+}
+
 /** A PostgreSQL server of our own under DATA_DIR, kept across restarts; works as root. */
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<RunningPostgres> {
   const databaseDir = path.join(opts.dataDir, 'postgres');
+  fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o755 });
+  assertReachableByPostgresUser(opts.dataDir);
   if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     opts.log(`Initialising PostgreSQL in ${databaseDir}`);
-    fs.mkdirSync(opts.dataDir, { recursive: true });
     const EmbeddedPostgres = await loadEmbeddedPostgres();
     await new EmbeddedPostgres({
       databaseDir,

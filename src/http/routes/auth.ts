@@ -8,7 +8,7 @@ import { failBodySchema } from '../../openapi/document';
 type RefreshBody = { api_key: string } | { refresh_token: string };
 
 const refreshBody = Joi.object<RefreshBody>({
-  api_key: Joi.string().max(200).description('An API key or vendor key: starts a new refresh-token family.'),
+  api_key: Joi.string().max(4096).description('An API key or vendor key: starts a new refresh-token family.'),
   refresh_token: Joi.string()
     .max(200)
     .description('The latest refresh token of a family: spent by this call.'),

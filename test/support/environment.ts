@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { loadConfig, type Config } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { provideBackingServices, type BackingServices } from '../../src/infra/services';
+import { startRuntime, type Runtime } from '../../src/runtime';
+import { workflowsPath } from '../../worker/createWorker';
+import { freePort } from './freePort';
+
+export interface TestEnvironment {
+  /** The environment a spawned CLI or server needs to reach the same PostgreSQL and Temporal. */
+  processEnv: NodeJS.ProcessEnv;
+  config: Config;
+  services: BackingServices;
+  runtime: Runtime;
+  apiUrl: string;
+  workflowBundle: WorkflowBundleWithSourceMap;
+  dataDir: string;
+}
+
+let current: TestEnvironment | undefined;
+
+export function testEnvironment(): TestEnvironment {
+  if (!current) throw new Error('the test environment is started by test/hooks.ts');
+  return current;
+}
+
+/** Settings every test process shares; short durations keep timer-driven tests fast. */
+export function testSettings(dataDir: string): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PUBLIC_BASE_URL: 'https://notary.test',
+    FRONT_URL: 'https://app.notary.test',
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+    WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s',
+  };
+}
+
+/**
+ * Real PostgreSQL and a real Temporal dev server, once per run: DATABASE_URL / TEMPORAL_ADDRESS when
+ * set, else embedded servers in a fresh temporary DATA_DIR (so migrations run from an empty database).
+ */
+export async function startTestEnvironment(): Promise<TestEnvironment> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notarization-test-'));
+  // mkdtemp makes it private; embedded PostgreSQL runs as another user when the tests run as root.
+  fs.chmodSync(dataDir, 0o755);
+  const settings = {
+    ...testSettings(dataDir),
+    EMBEDDED_POSTGRES_PORT: String(await freePort()),
+    TEMPORAL_DEV_PORT: String(await freePort()),
+    TEMPORAL_UI_PORT: String(await freePort()),
+  };
+  const baseConfig = loadConfig({ ...process.env, ...settings, PORT: '0', HOST: '127.0.0.1' });
+  const log = (line: string) => process.stderr.write(`[test env] ${line}\n`);
+  const [services, workflowBundle] = await Promise.all([
+    provideBackingServices(baseConfig, { persistentTemporal: false, log }),
+    bundleWorkflowCode({
+      workflowsPath,
+      logger: {
+        log: () => undefined,
+        trace: () => undefined,
+        debug: () => undefined,
+        info: () => undefined,
+        warn: log,
+        error: log,
+      },
+    }),
+  ]);
+  const config: Config = {
+    ...baseConfig,
+    databaseUrl: services.databaseUrl,
+    temporalAddress: services.temporalAddress,
+  };
+  const runtime = await startRuntime(config, {
+    api: true,
+    worker: true,
+    embedded: false,
+    workflowBundle,
+    logger: createLogger(config.logLevel),
+  });
+  current = {
+    processEnv: {
+      ...process.env,
+      ...settings,
+      DATABASE_URL: services.databaseUrl,
+      TEMPORAL_ADDRESS: services.temporalAddress,
+    },
+    config,
+    services,
+    runtime,
+    apiUrl: runtime.apiUrl!,
+    workflowBundle,
+    dataDir,
+  };
+  return current;
+}
+
+export async function stopTestEnvironment(): Promise<void> {
+  if (!current) return;
+  const { runtime, services, dataDir } = current;
+  current = undefined;
+  await runtime.stop();
+  await services.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

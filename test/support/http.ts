@@ -1,0 +1,36 @@
+import { testEnvironment } from './environment';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  method?: string;
+  /** Sent as `Authorization: Bearer <auth>` unless `bare` is set. */
+  auth?: string;
+  bare?: boolean;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** A request to the API under test, through real HTTP. */
+export async function request<T = any>(path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.auth) headers.authorization = opts.bare ? opts.auth : `Bearer ${opts.auth}`;
+  let body: string | undefined = opts.rawBody;
+  if (opts.body !== undefined) body = JSON.stringify(opts.body);
+  if (body !== undefined) headers['content-type'] ??= 'application/json';
+  const response = await fetch(`${testEnvironment().apiUrl}${path}`, {
+    method: opts.method ?? (body !== undefined ? 'POST' : 'GET'),
+    headers,
+    body,
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  if (response.headers.get('content-type')?.includes('json')) parsed = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
