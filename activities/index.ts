@@ -1,20 +1,22 @@
-import type { Sequelize } from 'sequelize';
-import type { Config } from '../src/config';
-import type { Logger } from '../src/logger';
+import type { ActivityDependencies } from './dependencies';
+import { sessionActivities } from './sessions';
+import { eventActivities } from './events';
+import { webhookActivities } from './webhooks';
+import { mailActivities } from './mail';
 
-export interface ActivityDependencies {
-  config: Config;
-  logger: Logger;
-  sequelize: Sequelize;
-}
+export type { ActivityDependencies };
 
 /**
- * Activities are built from their dependencies, so the worker, the tests and a replay all wire them the
- * same way; each one is thin I/O and idempotent, since Temporal may run it more than once.
+ * Activities are built from their dependencies, so the worker and the tests wire them the same way;
+ * each one is thin I/O and idempotent, since Temporal may run it more than once.
  */
 export function createActivities(deps: ActivityDependencies) {
-  void deps;
-  return {};
+  return {
+    ...sessionActivities(deps),
+    ...eventActivities(deps),
+    ...webhookActivities(deps),
+    ...mailActivities(deps),
+  };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import ms from 'ms';
 
 /**
  * Runtime configuration, read once from the environment. Every variable is documented in README.md;
@@ -26,7 +27,13 @@ export interface Config {
   maxBodyBytes: number;
   logLevel: string;
   smtpUrl?: string;
-  webhookRetrySchedule: string;
+  /** Waits between webhook attempts, from WEBHOOK_RETRY_SCHEDULE. */
+  webhookRetryDelaysMs: number[];
+  /** Private and loopback webhook targets: refused outside development unless explicitly allowed. */
+  allowPrivateWebhookTargets: boolean;
+  webhookTimeoutMs: number;
+  /** How long an on-demand session waits before asking the network for a notary again. */
+  notaryRetryIntervalMs: number;
   shutdownGraceMs: number;
 }
 
@@ -45,6 +52,18 @@ function integer(env: Env, name: string, fallback: number): number {
 function optional(env: Env, name: string): string | undefined {
   const raw = env[name]?.trim();
   return raw ? raw : undefined;
+}
+
+function duration(name: string, raw: string): number {
+  const value = ms(raw.trim() as ms.StringValue);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new ConfigError(`${name}: "${raw}" is not a duration such as 500ms, 5s, 5m or 2h`);
+  }
+  return value;
+}
+
+function durations(env: Env, name: string, fallback: string): number[] {
+  return (optional(env, name) ?? fallback).split(',').map((part) => duration(name, part));
 }
 
 function url(env: Env, name: string, fallback: string): string {
@@ -83,7 +102,11 @@ export function loadConfig(env: Env = process.env): Config {
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 75 * 1024 * 1024),
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
     smtpUrl: optional(env, 'SMTP_URL'),
-    webhookRetrySchedule: optional(env, 'WEBHOOK_RETRY_SCHEDULE') ?? '5s,5m,30m,2h,5h,10h,10h',
+    webhookRetryDelaysMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE', '5s,5m,30m,2h,5h,10h,10h'),
+    allowPrivateWebhookTargets:
+      nodeEnv === 'development' || optional(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS') === 'true',
+    webhookTimeoutMs: duration('WEBHOOK_TIMEOUT', optional(env, 'WEBHOOK_TIMEOUT') ?? '15s'),
+    notaryRetryIntervalMs: duration('NOTARY_RETRY_INTERVAL', optional(env, 'NOTARY_RETRY_INTERVAL') ?? '30s'),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000),
   };
 }

@@ -1,2 +1,2 @@
-// Workflow definitions registered by the worker; the session lifecycle lands here next.
-export {};
+export { sessionWorkflow } from './session';
+export { webhookDeliveryWorkflow } from './webhookDelivery';

@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import Router from '@koa/router';
+import Router, { type RouterMiddleware } from '@koa/router';
 import type { Registry } from 'prom-client';
 import type { Sequelize } from 'sequelize';
 import type { Config } from '../config';
@@ -15,8 +15,14 @@ import { requestId } from './middleware/requestId';
 import { accessLog } from './middleware/accessLog';
 import { httpMetrics } from './middleware/metrics';
 import { errorHandler } from './middleware/errors';
+import { idempotency } from './middleware/idempotency';
 import { registerDocsAssets, registerOperationRoutes } from './routes/operations';
 import { registerAuthRoutes } from './routes/auth';
+import { registerSessionRoutes } from './routes/sessions';
+import { registerTemplateRoutes } from './routes/templates';
+import { registerSigningRoutes } from './routes/signing';
+import { SessionService } from '../sessions/sessionService';
+import { SigningService } from '../sessions/signingService';
 
 export interface AppDependencies {
   config: Config;
@@ -39,7 +45,12 @@ export function createApp(deps: AppDependencies): App {
   koa.silent = true;
   const router = new Router<AppState>();
   const authenticator = new Authenticator(deps.tokens);
-  const routes = new ApiRoutes(router, authenticator, deps.config.maxBodyBytes);
+  const routes = new ApiRoutes(
+    router,
+    authenticator,
+    deps.config.maxBodyBytes,
+    idempotency(deps.sequelize) as unknown as RouterMiddleware<AppState>,
+  );
 
   let document: Record<string, unknown> | undefined;
   const openApiDocument = () =>
@@ -57,6 +68,13 @@ export function createApp(deps: AppDependencies): App {
   });
   registerDocsAssets(router);
   registerAuthRoutes(routes, authenticator, deps.tokens);
+  registerSessionRoutes(
+    routes,
+    new SessionService(deps.sequelize, deps.temporal, deps.config),
+    deps.temporal,
+  );
+  registerTemplateRoutes(routes, deps.sequelize);
+  registerSigningRoutes(routes, new SigningService(deps.sequelize, deps.temporal), deps.sequelize);
 
   koa.use(requestId(deps.logger));
   koa.use(accessLog());

@@ -35,6 +35,8 @@ export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
   params?: Joi.ObjectSchema<P>;
   query?: Joi.ObjectSchema<Q>;
   body?: Joi.Schema<B>;
+  /** The handler validates the body itself (against `body`, which still documents it). */
+  validatesBody?: boolean;
   /** Turns a Joi failure into the route's own error (e.g. spec 7.1's 403 body); default a 400. */
   onInvalid?: (error: Joi.ValidationError, part: 'body' | 'query' | 'params') => HttpError;
   responses: Record<number, ResponseDefinition>;
@@ -62,6 +64,7 @@ export class ApiRoutes {
     private readonly router: Router<AppState>,
     private readonly authenticator: Authenticator,
     private readonly maxBodyBytes: number,
+    private readonly idempotent: RouterMiddleware<AppState>,
   ) {}
 
   add<B = unknown, Q = unknown, P = unknown>(def: RouteDefinition<B, Q, P>): void {
@@ -85,7 +88,7 @@ export class ApiRoutes {
     chain.push((async (ctx: AppContext) => {
       const params = check(def.params, ctx.params, 'params');
       const query = check(def.query, ctx.query, 'query');
-      const body = check(def.body, ctx.request.body, 'body');
+      const body = def.validatesBody ? (ctx.request.body as B) : check(def.body, ctx.request.body, 'body');
       await def.handler(ctx, { body, query, params });
     }) as unknown as RouterMiddleware<AppState>);
     this.router.register(def.path.replace(/\{(\w+)\}/g, ':$1'), [def.method], chain, {

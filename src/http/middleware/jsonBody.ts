@@ -5,6 +5,7 @@ import { HttpError } from '../errors';
 import type { AppContext } from '../context';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+const EMPTY_SHA256 = crypto.createHash('sha256').update('').digest('hex');
 
 /**
  * Reads a JSON body once into one string, hashes it (idempotency keys compare bodies), parses it and
@@ -14,6 +15,7 @@ export function jsonBody(limitBytes: number) {
   return async (ctx: AppContext, next: Next) => {
     if (!METHODS_WITH_BODY.has(ctx.method) || (!ctx.request.length && !ctx.get('transfer-encoding'))) {
       ctx.request.body = {};
+      ctx.state.bodySha256 = EMPTY_SHA256;
       return next();
     }
     if (!ctx.is('application/json', '+json')) {

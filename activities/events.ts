@@ -1,0 +1,68 @@
+import type { ActivityDependencies } from './dependencies';
+import type { EventName } from '../workflows/events';
+import type { SessionStatus } from '../workflows/sessionDefinitions';
+import type { WebhookDeliveryInput } from '../workflows/webhookDelivery';
+
+export interface PublishEventInput {
+  eventId: string;
+  sessionId: string;
+  event: EventName;
+  status: SessionStatus;
+  data: Record<string, unknown>;
+}
+
+export function eventActivities({ sequelize, config }: ActivityDependencies) {
+  return {
+    /**
+     * Records the event (contract §5 body) and one pending delivery per subscribed, enabled endpoint.
+     * The event id comes from the workflow, so a retry finds the rows already there and changes nothing.
+     */
+    async publishEvent(input: PublishEventInput): Promise<{ deliveries: WebhookDeliveryInput[] }> {
+      return sequelize.transaction(async (transaction) => {
+        const [sessions] = (await sequelize.query(
+          'SELECT account_id, notarization_id FROM sessions WHERE id = $1',
+          {
+            bind: [input.sessionId],
+            transaction,
+          },
+        )) as [Array<{ account_id: string; notarization_id: string | null }>, unknown];
+        const session = sessions[0];
+        const payload = {
+          id: input.eventId,
+          event: input.event,
+          created_at: new Date().toISOString(),
+          bn_session_id: input.sessionId,
+          notarization_id: session.notarization_id ?? '',
+          status: input.status,
+          data: input.data,
+        };
+        await sequelize.query(
+          `INSERT INTO events (id, account_id, session_id, event, payload) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (id) DO NOTHING`,
+          {
+            bind: [input.eventId, session.account_id, input.sessionId, input.event, JSON.stringify(payload)],
+            transaction,
+          },
+        );
+        await sequelize.query(
+          `INSERT INTO webhook_deliveries (endpoint_id, event_id)
+           SELECT e.id, $2 FROM webhook_endpoints e
+            WHERE e.account_id = $1 AND e.deleted_at IS NULL AND e.disabled_at IS NULL
+              AND (e.events IS NULL OR $3 = ANY (e.events))
+           ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+          { bind: [session.account_id, input.eventId, input.event], transaction },
+        );
+        const [deliveries] = (await sequelize.query(
+          `SELECT id FROM webhook_deliveries WHERE event_id = $1 AND status = 'pending' ORDER BY created_at, id`,
+          { bind: [input.eventId], transaction },
+        )) as [Array<{ id: string }>, unknown];
+        return {
+          deliveries: deliveries.map((d) => ({
+            deliveryId: d.id,
+            retryDelaysMs: config.webhookRetryDelaysMs,
+          })),
+        };
+      });
+    },
+  };
+}

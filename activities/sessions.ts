@@ -1,0 +1,92 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { ActivityDependencies } from './dependencies';
+import type { DocumentsStatus, SessionStatus } from '../workflows/sessionDefinitions';
+
+export interface NotaryAssignment {
+  notary: { email: string; name: string; source: 'team' | 'network' } | null;
+  retryAfterMs: number;
+}
+
+export function sessionActivities({ sequelize, config }: ActivityDependencies) {
+  return {
+    /** Fails (and is retried) until the API's transaction that created the session is visible. */
+    async confirmSessionRecorded({ sessionId }: { sessionId: string }): Promise<void> {
+      const [rows] = await sequelize.query('SELECT 1 FROM sessions WHERE id = $1', { bind: [sessionId] });
+      if (!rows.length)
+        throw ApplicationFailure.retryable(`session ${sessionId} is not recorded`, 'SessionNotRecorded');
+    },
+
+    /** Mirrors the workflow's state into the session row; setting the same values twice is harmless. */
+    async recordStatus(input: {
+      sessionId: string;
+      status: SessionStatus;
+      documentsStatus: DocumentsStatus;
+    }): Promise<void> {
+      await sequelize.query(
+        `UPDATE sessions SET status = $2, documents_status = $3, updated_at = now(),
+                completed_at = CASE WHEN $2 = 'completed' THEN coalesce(completed_at, now()) ELSE completed_at END
+          WHERE id = $1`,
+        { bind: [input.sessionId, input.status, input.documentsStatus] },
+      );
+    },
+
+    async assignTeamNotary({
+      sessionId,
+      memberId,
+    }: {
+      sessionId: string;
+      memberId: string;
+    }): Promise<NotaryAssignment> {
+      const [rows] = (await sequelize.query(
+        `SELECT u.email, u.first_name || ' ' || u.last_name AS name FROM account_members m JOIN users u ON u.id = m.user_id
+          WHERE m.id = $1`,
+        { bind: [memberId] },
+      )) as [Array<{ email: string; name: string }>, unknown];
+      await sequelize.query('UPDATE sessions SET notary_member_id = $2 WHERE id = $1', {
+        bind: [sessionId, memberId],
+      });
+      return { notary: { ...rows[0], source: 'team' }, retryAfterMs: 0 };
+    },
+
+    /**
+     * The on-demand network: a notary with an unexpired commission (in the requested state, if any) who
+     * has no unfinished session. Row locks with SKIP LOCKED keep two sessions from taking the same one;
+     * a session that already has its notary keeps it, so a retried attempt changes nothing.
+     */
+    async assignNetworkNotary({
+      sessionId,
+      state,
+    }: {
+      sessionId: string;
+      state?: string;
+    }): Promise<NotaryAssignment> {
+      return sequelize.transaction(async (transaction) => {
+        const [rows] = (await sequelize.query(
+          `WITH current AS (
+             SELECT n.* FROM sessions s JOIN network_notaries n ON n.id = s.network_notary_id WHERE s.id = $1
+           ), candidate AS (
+             SELECT n.* FROM network_notaries n
+              WHERE NOT EXISTS (SELECT 1 FROM current)
+                AND n.commission_expires_on >= current_date
+                AND ($2::text IS NULL OR n.state = $2)
+                AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.network_notary_id = n.id
+                                  AND s.status NOT IN ('completed', 'expired', 'cancelled'))
+              ORDER BY n.created_at, n.id
+              LIMIT 1
+              FOR UPDATE SKIP LOCKED
+           )
+           SELECT id, email, first_name || ' ' || last_name AS name FROM current
+           UNION ALL
+           SELECT id, email, first_name || ' ' || last_name AS name FROM candidate`,
+          { bind: [sessionId, state ?? null], transaction },
+        )) as [Array<{ id: string; email: string; name: string }>, unknown];
+        if (!rows.length) return { notary: null, retryAfterMs: config.notaryRetryIntervalMs };
+        await sequelize.query('UPDATE sessions SET network_notary_id = $2 WHERE id = $1', {
+          bind: [sessionId, rows[0].id],
+          transaction,
+        });
+        return { notary: { email: rows[0].email, name: rows[0].name, source: 'network' }, retryAfterMs: 0 };
+      });
+    },
+  };
+}

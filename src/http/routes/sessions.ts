@@ -1,0 +1,156 @@
+import Joi from 'joi';
+import type { TemporalHandle } from '../../temporal/client';
+import type { SessionService } from '../../sessions/sessionService';
+import { createSessionSchema, addDocumentsSchema } from '../../sessions/createRequest';
+import { NOTARY_ACTIONS, runNotaryAction, type NotaryAction } from '../../sessions/actions';
+import {
+  actionResponse,
+  createFailureBody,
+  createSessionResponse,
+  documentsResponse,
+  listQuery,
+  sessionIdParams,
+  sessionListResponse,
+  sessionResponse,
+} from '../../sessions/schemas';
+import { failBodySchema } from '../../openapi/document';
+import { principalOf } from '../context';
+import type { ApiRoutes } from '../routes';
+
+const BASE = '/api/integrationsv2/sessions';
+const notFound = {
+  description: 'Unknown, malformed or another account’s session: `Session not found`',
+  schema: failBodySchema,
+};
+const unavailable = {
+  description: 'PostgreSQL or Temporal unreachable; nothing was changed, retry',
+  schema: failBodySchema,
+};
+const idempotencyConflict = {
+  description:
+    '`duplicate nonce`: the Idempotency-Key was used with another request; or the action is not allowed now',
+  schema: failBodySchema,
+};
+
+export function registerSessionRoutes(
+  api: ApiRoutes,
+  sessions: SessionService,
+  temporal: TemporalHandle,
+): void {
+  api.add<{ id: string }>({
+    method: 'post',
+    path: BASE,
+    operationId: 'createSession',
+    summary: 'Create a notarization session',
+    description:
+      'Spec 4.1. Every failure is HTTP 403 with the 7.1 body. The 7.1 rules are checked in their table order and ' +
+      'the first that fails answers; then the field rules, each message naming its field (e.g. ' +
+      '`all_signers[0].last_name length must be less than or equal to 50 characters long`). The session and its ' +
+      'Temporal workflow (`session-{bn_session_id}`) are created together or not at all (503, retry-safe). ' +
+      'Send `Idempotency-Key` to make retries replay the first answer.',
+    tags: ['Sessions'],
+    auth: 'api',
+    body: createSessionSchema,
+    validatesBody: true,
+    responses: {
+      200: { description: 'Created', schema: createSessionResponse },
+      403: { description: 'Validation failure (spec 7.1)', schema: createFailureBody },
+      409: idempotencyConflict,
+      503: unavailable,
+    },
+    handler: async (ctx) => {
+      const body = ctx.request.body;
+      // The parsed body holds the base64 documents; let the service own the only reference.
+      ctx.request.body = undefined;
+      ctx.body = await sessions.create(principalOf(ctx).accountId, body);
+    },
+  });
+
+  api.add<unknown, { notarization_id?: string; status?: string; page: number; limit: number }>({
+    method: 'get',
+    path: BASE,
+    operationId: 'listSessions',
+    summary: 'List sessions, newest first',
+    tags: ['Sessions'],
+    auth: 'api',
+    query: listQuery,
+    responses: {
+      200: { description: 'A page of sessions', schema: sessionListResponse },
+      400: { description: 'Bad query', schema: failBodySchema },
+    },
+    handler: async (ctx, { query }) => {
+      ctx.body = await sessions.list(principalOf(ctx).accountId, query);
+    },
+  });
+
+  api.add<unknown, unknown, { id: string }>({
+    method: 'get',
+    path: `${BASE}/{id}`,
+    operationId: 'getSession',
+    summary: 'Look up a session (status, notary, participants, documents)',
+    tags: ['Sessions'],
+    auth: 'api',
+    params: sessionIdParams,
+    responses: { 200: { description: 'The session', schema: sessionResponse }, 404: notFound },
+    handler: async (ctx, { params }) => {
+      ctx.body = await sessions.get(principalOf(ctx).accountId, params.id);
+    },
+  });
+
+  api.add<unknown, unknown, { id: string }>({
+    method: 'post',
+    path: `${BASE}/{id}/documents`,
+    operationId: 'addSessionDocuments',
+    summary: 'Add documents to a session before it starts',
+    description:
+      'Spec 4.3: the same document rules as create (403 with the 7.1 body); 409 once the session is in_progress or later.',
+    tags: ['Sessions'],
+    auth: 'api',
+    params: sessionIdParams,
+    body: addDocumentsSchema,
+    validatesBody: true,
+    responses: {
+      200: { description: "The session's documents", schema: documentsResponse },
+      403: { description: 'Validation failure', schema: createFailureBody },
+      404: notFound,
+      409: idempotencyConflict,
+      503: unavailable,
+    },
+    handler: async (ctx, { params }) => {
+      const body = ctx.request.body;
+      ctx.request.body = undefined;
+      ctx.body = await sessions.addDocuments(principalOf(ctx).accountId, params.id, body);
+    },
+  });
+
+  for (const action of Object.keys(NOTARY_ACTIONS) as NotaryAction[]) {
+    api.add<unknown, unknown, { id: string }>({
+      method: 'post',
+      path: `${BASE}/{id}/${action}`,
+      operationId: `session_${action}`,
+      summary: NOTARY_ACTIONS[action].summary,
+      description:
+        'A workflow update: 200 with the resulting status, or 409 with the reason the session refuses it now.',
+      tags: ['Notary actions'],
+      auth: 'api',
+      params: sessionIdParams,
+      body: Joi.object({}).unknown(true),
+      responses: {
+        200: { description: 'Done', schema: actionResponse },
+        404: notFound,
+        409: idempotencyConflict,
+        503: unavailable,
+      },
+      handler: async (ctx, { params }) => {
+        const session = await sessions.findRow(principalOf(ctx).accountId, params.id);
+        const result = await runNotaryAction(temporal, session, action);
+        ctx.body = {
+          response: 'Pass',
+          bn_session_id: session.id,
+          status: result.status,
+          documents_status: result.documentsStatus,
+        };
+      },
+    });
+  }
+}

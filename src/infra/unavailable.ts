@@ -1,0 +1,27 @@
+import {
+  isGrpcServiceError,
+  ServiceError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+} from '@temporalio/client';
+import { ConnectionError as DatabaseConnectionError, TimeoutError as DatabaseTimeoutError } from 'sequelize';
+
+// gRPC status codes that mean "not reachable in time" rather than "refused": CANCELLED, DEADLINE_EXCEEDED,
+// RESOURCE_EXHAUSTED, UNAVAILABLE.
+const TRANSIENT_GRPC_CODES = new Set([1, 4, 8, 14]);
+
+function transientGrpc(err: unknown): boolean {
+  return isGrpcServiceError(err) && TRANSIENT_GRPC_CODES.has(err.code);
+}
+
+/**
+ * Whether an error means a backing service (PostgreSQL or Temporal) could not be reached in time, as
+ * opposed to a bug: the former is a retryable 503 for the caller.
+ */
+export function isUnavailable(err: unknown): boolean {
+  if (err instanceof DatabaseConnectionError || err instanceof DatabaseTimeoutError) return true;
+  if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || transientGrpc(err)) return true;
+  if (err instanceof ServiceError && transientGrpc(err.cause)) return true;
+  const code = (err as { code?: unknown })?.code;
+  // node-postgres errors outside a Sequelize call, and PostgreSQL's own "cannot connect now" family.
+  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === '57P01' || code === '57P03';
+}

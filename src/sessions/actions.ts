@@ -1,0 +1,63 @@
+import { WorkflowNotFoundError, type UpdateDefinition } from '@temporalio/common';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import type { TemporalHandle } from '../temporal/client';
+import { HttpError, serviceUnavailable } from '../http/errors';
+import { isUnavailable } from '../infra/unavailable';
+import {
+  cancelUpdate,
+  completeUpdate,
+  FINAL_STATUSES,
+  pretaggedUpdate,
+  releaseDocumentsUpdate,
+  startUpdate,
+  type ActionResult,
+} from '../../workflows/sessionDefinitions';
+import type { SessionRow } from './presenter';
+
+export const NOTARY_ACTIONS = {
+  pretagged: { update: pretaggedUpdate, summary: 'Mark the documents pretagged: lifts the invitation hold' },
+  start: {
+    update: startUpdate,
+    summary: 'Start the session (needs a notary and at least one joined signer)',
+  },
+  complete: { update: completeUpdate, summary: 'Complete the session (needs in_progress)' },
+  release_documents: {
+    update: releaseDocumentsUpdate,
+    summary: 'Release held documents (notary_manual delivery)',
+  },
+  cancel: { update: cancelUpdate, summary: 'Cancel the session (before completion)' },
+} as const;
+
+export type NotaryAction = keyof typeof NOTARY_ACTIONS;
+
+const DEADLINE_MS = 15_000;
+
+/**
+ * A notary action is a workflow update: its validator decides (409 with its reason), and its answer is
+ * the HTTP answer. The deadline bounds the call; an expired deadline is a retryable 503.
+ */
+export async function runNotaryAction(
+  temporal: TemporalHandle,
+  session: SessionRow,
+  action: NotaryAction,
+): Promise<ActionResult> {
+  if (FINAL_STATUSES.includes(session.status) && action !== 'release_documents') {
+    throw new HttpError(409, `Session is ${session.status}`);
+  }
+  const handle = temporal.client.workflow.getHandle(session.workflow_id);
+  try {
+    return await temporal.connection.withDeadline(Date.now() + DEADLINE_MS, () =>
+      action === 'cancel'
+        ? handle.executeUpdate(cancelUpdate, { args: [{}] })
+        : handle.executeUpdate(NOTARY_ACTIONS[action].update as UpdateDefinition<ActionResult, []>),
+    );
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) {
+      throw new HttpError(409, (err.cause as Error | undefined)?.message ?? `Session cannot ${action} now`);
+    }
+    if (err instanceof WorkflowNotFoundError) throw new HttpError(409, 'Session has ended');
+    if (isUnavailable(err))
+      throw serviceUnavailable('The session could not be reached in time; retry the request');
+    throw err;
+  }
+}

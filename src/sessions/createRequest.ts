@@ -1,0 +1,277 @@
+import Joi from 'joi';
+import {
+  ANNOTATION_FIELD_TYPES,
+  ANNOTATION_ROLES,
+  AUTHENTICATION_TYPES,
+  DELIVERY_MODES,
+  DOCUMENT_EXTENSIONS,
+  LOAN_SESSION_TYPES,
+  MAX_DOCUMENTS_PER_REQUEST,
+  MAX_INVITED_WITNESSES,
+  MAX_SERVICE_WITNESSES,
+  MAX_SIGNERS,
+  NOTARIAL_ACTS,
+  SAME_DEVICE_MODES,
+  SESSION_TYPES,
+  SIGNING_TYPES,
+  SUFFIXES,
+  TIMING_TYPES,
+} from './vocabulary';
+import { stateCode } from './usStates';
+
+/** ISO 8601 date-time that carries a UTC offset (`Z` or `±hh:mm`). */
+const OFFSET_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+const offsetDateTime = () =>
+  Joi.string()
+    .pattern(OFFSET_DATETIME)
+    .custom((value: string, helpers) =>
+      Number.isNaN(Date.parse(value)) ? helpers.error('date.base') : value,
+    )
+    .messages({
+      'string.pattern.base':
+        '{{#label}} must be an ISO 8601 date-time with a UTC offset, e.g. 2026-12-01T15:00:00-05:00',
+      'date.base': '{{#label}} must be a valid date-time',
+    });
+
+const text = (max: number) => Joi.string().trim().max(max);
+
+/** `true`/`false` as a boolean or its string form, as the spec shows both. */
+const looseBoolean = () => Joi.boolean().truthy('true').falsy('false');
+
+export const annotationSchema = Joi.object({
+  fieldType: Joi.string()
+    .valid(...ANNOTATION_FIELD_TYPES)
+    .required(),
+  pageNum: Joi.number().integer().min(1).required().description('1-based page number'),
+  x: Joi.number().min(0).required().description('Points from the left edge of the page'),
+  y: Joi.number().min(0).required().description('Points from the top edge of the page'),
+  width: Joi.number().greater(0).required(),
+  height: Joi.number().greater(0).required(),
+  role: Joi.string()
+    .valid(...ANNOTATION_ROLES)
+    .required(),
+  participant_index: Joi.number()
+    .integer()
+    .min(0)
+    .default(0)
+    .description(
+      'Which signer or witness (0-based, in request order) the field belongs to; ignored for the notary',
+    ),
+}).label('Annotation');
+
+const documentName = Joi.string()
+  .trim()
+  .min(1)
+  .max(255)
+  .pattern(new RegExp(`\\.(${Object.keys(DOCUMENT_EXTENSIONS).join('|')})$`, 'i'))
+  .messages({ 'string.pattern.base': '{{#label}} must end in .pdf, .docx, .txt, .jpg, .jpeg or .png' });
+
+export const documentSchema = Joi.object({
+  name: documentName.required(),
+  base64Doc: Joi.string()
+    .required()
+    .description(
+      'Strict base64 (no data: prefix, no line breaks) of at most 10 MB (10 × 1024 × 1024 bytes) decoded',
+    ),
+  applyTemplate: Joi.string()
+    .guid()
+    .description('A template of this account whose original PDF has the same bytes as this document'),
+  annotations: Joi.array().items(annotationSchema).max(500).default([]),
+  notary_can_edit_documents: Joi.boolean().default(false),
+}).label('SessionDocument');
+
+const signerSchema = Joi.object({
+  email: Joi.string().trim().email().max(254).required(),
+  first_name: text(100).min(1).required(),
+  last_name: text(50).min(1).required(),
+  middle_name: text(100).allow(''),
+  suffix: Joi.string().valid(...SUFFIXES),
+  address: text(255).allow(''),
+  city: text(100).allow(''),
+  state: Joi.string()
+    .trim()
+    .pattern(/^[A-Za-z]{2}$/)
+    .messages({ 'string.pattern.base': '{{#label}} must be a two-letter state abbreviation' }),
+  zip: text(20).allow(''),
+  contact_method: text(50).allow(''),
+  contact_details: text(100).allow(''),
+  authentication_type: Joi.string().valid(...AUTHENTICATION_TYPES),
+  is_shared_device_owner: Joi.boolean(),
+}).label('Signer');
+
+const invitedWitnessSchema = Joi.object({
+  email: Joi.string().trim().email().max(254).required(),
+  firstname: text(100).allow(''),
+  lastname: text(50).allow(''),
+  phoneNumber: text(50).allow(''),
+  witnessAdressLine1: text(255).allow(''),
+  witnessAddressState: text(50).allow(''),
+  isPhysicallyPresent: Joi.boolean(),
+  need_id_auth: Joi.boolean(),
+}).label('InvitedWitness');
+
+const loanDetailsSchema = Joi.object({
+  loan_number: text(100).allow(''),
+  loan_session_type: Joi.string().valid(...LOAN_SESSION_TYPES),
+  other_loan_session_type: text(255).allow(''),
+  other_details: Joi.object({
+    property_address: text(255).allow(''),
+    property_city: text(100).allow(''),
+    property_state: text(50).allow(''),
+    property_zip: text(20).allow(''),
+    session_instructions: text(2000).allow(''),
+  }),
+}).label('LoanDetails');
+
+const sessionConfigurationsSchema = Joi.object({
+  auto_expire_session_on: offsetDateTime().description('ISO 8601 with offset; must be in the future'),
+  notary_can_edit_documents: Joi.boolean().default(false),
+  same_device_signing_mode: Joi.string().valid(...SAME_DEVICE_MODES),
+  delay_threshold: Joi.object({
+    title: text(200),
+    message: text(2000),
+    actions: Joi.array()
+      .items(
+        Joi.object({
+          label: text(100).min(1).required(),
+          url: Joi.string()
+            .uri({ scheme: ['http', 'https'] })
+            .required(),
+        }),
+      )
+      .max(2),
+  }),
+}).label('SessionConfigurations');
+
+const notarizationTypes = Joi.string()
+  .custom((value: string, helpers) => {
+    const acts = value.split(',').map((part) => part.trim());
+    const normalised = acts.map((act) =>
+      NOTARIAL_ACTS.find((known) => known.toLowerCase() === act.toLowerCase()),
+    );
+    if (!acts.length || normalised.some((act) => !act)) return helpers.error('any.invalid');
+    return [...new Set(normalised)].join(',');
+  })
+  .messages({ 'any.invalid': `{{#label}} must be a comma-separated list of: ${NOTARIAL_ACTS.join(', ')}` })
+  .default('Acknowledgement');
+
+const stateName = Joi.string()
+  .custom((value: string, helpers) => stateCode(value) ?? helpers.error('any.invalid'))
+  .messages({ 'any.invalid': '{{#label}} must be the name or abbreviation of a US state' });
+
+/** The field rules of spec 2.1–2.6; the ordered rules of spec 7.1 run before it (createRules.ts). */
+export const createSessionSchema = Joi.object({
+  signing_type: Joi.string()
+    .valid(...SIGNING_TYPES)
+    .required(),
+  notarization_id: Joi.string()
+    .max(255)
+    .pattern(/^[A-Za-z0-9]+$/)
+    .messages({ 'string.pattern.base': '{{#label}} must be alphanumeric' }),
+  all_signers: Joi.array().items(signerSchema).min(1).max(MAX_SIGNERS).required(),
+  session_type: Joi.string()
+    .valid(...SESSION_TYPES)
+    .default('closing'),
+  notarization_timing_type: Joi.string()
+    .valid(...TIMING_TYPES)
+    .required(),
+  session_timing: offsetDateTime().description('Required for notarize_later; ISO 8601 with a UTC offset'),
+  session_notary_email: Joi.string().trim().email().max(254),
+  state_specific_notary: stateName.description(
+    'US state name or abbreviation; stored as its two-letter code',
+  ),
+  notarization_types: notarizationTypes,
+  witnesses: Joi.object({
+    number_of_service_witnesses: Joi.number().integer().min(0).max(MAX_SERVICE_WITNESSES).default(0),
+    service_witness_id_auth_required: Joi.boolean().default(false),
+    invited_witness_details: Joi.array().items(invitedWitnessSchema).max(MAX_INVITED_WITNESSES).default([]),
+  }).label('Witnesses'),
+  session_documents: Joi.array().items(documentSchema).max(MAX_DOCUMENTS_PER_REQUEST),
+  document_templates: Joi.array().items(Joi.string().guid()).max(MAX_DOCUMENTS_PER_REQUEST).unique(),
+  final_documents_delivery_mode: Joi.string()
+    .valid(...DELIVERY_MODES)
+    .default('immediately'),
+  send_invite_after_pretagging: looseBoolean().default(false),
+  loan_details: loanDetailsSchema.when('session_type', {
+    is: 'closing',
+    then: Joi.required().messages({
+      'any.required': 'loan_details is required when session_type is closing',
+    }),
+  }),
+  session_configurations: sessionConfigurationsSchema,
+}).label('CreateSessionRequest');
+
+export const addDocumentsSchema = Joi.object({
+  session_documents: Joi.array().items(documentSchema).min(1).max(MAX_DOCUMENTS_PER_REQUEST).required(),
+}).label('AddDocumentsRequest');
+
+export type Annotation = {
+  fieldType: (typeof ANNOTATION_FIELD_TYPES)[number];
+  pageNum: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  role: (typeof ANNOTATION_ROLES)[number];
+  participant_index: number;
+};
+
+export interface DocumentInput {
+  name: string;
+  base64Doc?: string;
+  applyTemplate?: string;
+  annotations: Annotation[];
+  notary_can_edit_documents: boolean;
+}
+
+export interface SignerInput {
+  email: string;
+  first_name: string;
+  last_name: string;
+  middle_name?: string;
+  suffix?: string;
+  address?: string;
+  city?: string;
+  state?: string;
+  zip?: string;
+  contact_method?: string;
+  contact_details?: string;
+  authentication_type?: string;
+  is_shared_device_owner?: boolean;
+}
+
+export interface InvitedWitnessInput {
+  email: string;
+  firstname?: string;
+  lastname?: string;
+  [key: string]: unknown;
+}
+
+export interface CreateSessionInput {
+  signing_type: string;
+  notarization_id?: string;
+  all_signers: SignerInput[];
+  session_type: string;
+  notarization_timing_type: 'notarize_now' | 'notarize_later';
+  session_timing?: string;
+  session_notary_email?: string;
+  state_specific_notary?: string;
+  notarization_types: string;
+  witnesses?: {
+    number_of_service_witnesses: number;
+    service_witness_id_auth_required: boolean;
+    invited_witness_details: InvitedWitnessInput[];
+  };
+  session_documents?: DocumentInput[];
+  document_templates?: string[];
+  final_documents_delivery_mode: 'immediately' | 'notary_manual';
+  send_invite_after_pretagging: boolean;
+  loan_details?: Record<string, unknown>;
+  session_configurations?: {
+    auto_expire_session_on?: string;
+    notary_can_edit_documents: boolean;
+    same_device_signing_mode?: 'all';
+    delay_threshold?: Record<string, unknown>;
+  };
+}

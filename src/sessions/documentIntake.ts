@@ -1,0 +1,132 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { decodeDocument, DocumentError } from '../documents/decode';
+import { storeBlob } from '../documents/blobStore';
+import { annotationProblem } from '../documents/annotations';
+import { findTemplates } from '../templates/templateService';
+import type { Annotation, DocumentInput } from './createRequest';
+
+export interface StoredDocument {
+  name: string;
+  contentType: string;
+  sizeBytes: number;
+  sha256: string;
+  blobId: string;
+  templateId: string | null;
+  pageCount: number | null;
+  annotations: Annotation[];
+  notaryCanEdit: boolean;
+}
+
+/**
+ * Checks and stores uploaded documents one at a time, dropping each base64 string from the request
+ * once decoded, so a request with several 10 MB documents never holds them all decoded at once.
+ * Everything happens inside the caller's transaction: a later failure stores nothing.
+ */
+export async function intakeUploads(
+  sequelize: Sequelize,
+  accountId: string,
+  documents: DocumentInput[],
+  transaction: Transaction,
+): Promise<StoredDocument[]> {
+  const templates = await findTemplates(
+    sequelize,
+    accountId,
+    documents.flatMap((d) => (d.applyTemplate ? [d.applyTemplate] : [])),
+    transaction,
+  );
+  const stored: StoredDocument[] = [];
+  for (const [i, doc] of documents.entries()) {
+    const label = `session_documents[${i}]`;
+    const decoded = await decodeDocument(doc.name, doc.base64Doc!, label);
+    doc.base64Doc = undefined;
+    let annotations = doc.annotations;
+    let templateId: string | null = null;
+    if (doc.applyTemplate) {
+      const template = templates.get(doc.applyTemplate);
+      if (!template)
+        throw new DocumentError(`${label}.applyTemplate: template ${doc.applyTemplate} not found`);
+      if (template.sha256 !== decoded.sha256) {
+        throw new DocumentError(
+          `${label}.applyTemplate: the document does not match the original PDF of template ${template.id}`,
+        );
+      }
+      templateId = template.id;
+      annotations = [...template.annotations, ...doc.annotations];
+    }
+    const problem = annotationProblem(annotations, decoded.pageCount, `${label}.annotations`);
+    if (problem) throw new DocumentError(problem);
+    stored.push({
+      name: decoded.name,
+      contentType: decoded.contentType,
+      sizeBytes: decoded.bytes.length,
+      sha256: decoded.sha256,
+      blobId: await storeBlob(sequelize, accountId, decoded.bytes, decoded.sha256, transaction),
+      templateId,
+      pageCount: decoded.pageCount,
+      annotations,
+      notaryCanEdit: doc.notary_can_edit_documents,
+    });
+  }
+  return stored;
+}
+
+/** Documents made from `document_templates`: they share the template's stored bytes. */
+export async function documentsFromTemplates(
+  sequelize: Sequelize,
+  accountId: string,
+  templateIds: string[],
+  transaction: Transaction,
+): Promise<StoredDocument[]> {
+  const templates = await findTemplates(sequelize, accountId, templateIds, transaction);
+  return templateIds.map((id, i) => {
+    const template = templates.get(id);
+    if (!template) throw new DocumentError(`document_templates[${i}]: template ${id} not found`);
+    return {
+      name: template.name,
+      contentType: 'application/pdf',
+      sizeBytes: template.size_bytes,
+      sha256: template.sha256,
+      blobId: template.blob_id,
+      templateId: template.id,
+      pageCount: template.page_count,
+      annotations: template.annotations,
+      notaryCanEdit: false,
+    };
+  });
+}
+
+export async function insertDocuments(
+  sequelize: Sequelize,
+  sessionId: string,
+  documents: StoredDocument[],
+  firstPosition: number,
+  notaryCanEditAll: boolean,
+  transaction: Transaction,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [i, doc] of documents.entries()) {
+    const [rows] = (await sequelize.query(
+      `INSERT INTO documents (session_id, position, name, content_type, size_bytes, sha256, blob_id, template_id,
+                              page_count, annotations, notary_can_edit)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+      {
+        bind: [
+          sessionId,
+          firstPosition + i,
+          doc.name,
+          doc.contentType,
+          doc.sizeBytes,
+          doc.sha256,
+          doc.blobId,
+          doc.templateId,
+          doc.pageCount,
+          JSON.stringify(doc.annotations),
+          notaryCanEditAll || doc.notaryCanEdit,
+        ],
+        transaction,
+      },
+    )) as [Array<{ id: string }>, unknown];
+    ids.push(rows[0].id);
+  }
+  return ids;
+}

@@ -1,0 +1,15 @@
+import type { Sequelize } from 'sequelize';
+
+/** A linked (not unlinked) notary member of the account with this e-mail, case-insensitively. */
+export async function findAccountNotary(
+  sequelize: Sequelize,
+  accountId: string,
+  email: string,
+): Promise<{ id: string } | undefined> {
+  const [rows] = (await sequelize.query(
+    `SELECT m.id FROM account_members m JOIN users u ON u.id = m.user_id
+      WHERE m.account_id = $1 AND m.business_role = 'notary' AND m.deleted_at IS NULL AND lower(u.email) = lower($2)`,
+    { bind: [accountId, email] },
+  )) as [Array<{ id: string }>, unknown];
+  return rows[0];
+}

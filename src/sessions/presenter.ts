@@ -1,0 +1,89 @@
+import type { DocumentsStatus, SessionStatus } from '../../workflows/sessionDefinitions';
+
+export interface SessionRow {
+  id: string;
+  account_id: string;
+  notarization_id: string | null;
+  status: SessionStatus;
+  documents_status: DocumentsStatus;
+  signing_type: string;
+  session_type: string;
+  notarization_timing_type: string;
+  session_timing: Date | null;
+  expires_at: Date | null;
+  notary_member_id: string | null;
+  network_notary_id: string | null;
+  options: Record<string, unknown>;
+  workflow_id: string;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+  notary_email?: string | null;
+  notary_name?: string | null;
+  network_notary_email?: string | null;
+  network_notary_name?: string | null;
+}
+
+interface ParticipantRow {
+  role: 'signer' | 'witness';
+  index: number;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  joined_at: Date | null;
+}
+
+const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
+
+export function presentSessionSummary(row: SessionRow) {
+  return {
+    bn_session_id: row.id,
+    notarization_id: row.notarization_id ?? '',
+    status: row.status,
+    documents_status: row.documents_status,
+    signing_type: row.signing_type,
+    session_type: row.session_type,
+    notarization_timing_type: row.notarization_timing_type,
+    session_timing: iso(row.session_timing),
+    expires_at: iso(row.expires_at),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    completed_at: iso(row.completed_at),
+  };
+}
+
+function notaryOf(row: SessionRow) {
+  if (row.notary_email)
+    return { email: row.notary_email, name: row.notary_name ?? null, source: 'team' as const };
+  if (row.network_notary_email) {
+    return {
+      email: row.network_notary_email,
+      name: row.network_notary_name ?? null,
+      source: 'network' as const,
+    };
+  }
+  return null;
+}
+
+/** Contract §2 `GET /sessions/{id}`. */
+export function presentSession(
+  row: SessionRow,
+  participants: ParticipantRow[],
+  documents: Array<{ document_id: string; name: string; content_type: string; size_bytes: number }>,
+) {
+  const summary = presentSessionSummary(row);
+  return {
+    response: 'Pass',
+    ...summary,
+    notary: notaryOf(row),
+    participants: participants.map((p) => ({
+      role: p.role,
+      index: p.index,
+      email: p.email,
+      first_name: p.first_name,
+      last_name: p.last_name,
+      joined_at: iso(p.joined_at),
+    })),
+    documents,
+  };
+}

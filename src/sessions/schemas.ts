@@ -1,0 +1,110 @@
+import Joi from 'joi';
+import { DOCUMENTS_STATUSES, SESSION_STATUSES } from '../../workflows/sessionDefinitions';
+
+/** Response shapes of the session routes, for the OpenAPI document. */
+
+const signingUrl = {
+  bn_signing_url: Joi.string().description('Relative: /sign/{token}'),
+  full_signing_url: Joi.string().uri().description("Absolute, on the account's white-label base URL if set"),
+};
+
+export const createSessionResponse = Joi.object({
+  response: Joi.string().valid('Pass'),
+  response_message: Joi.string(),
+  notarization_id: Joi.string().allow(''),
+  bn_session_id: Joi.string().guid(),
+  ...signingUrl,
+  additional_signers_signing_urls: Joi.array().items(Joi.object(signingUrl)),
+  signing_urls: Joi.array().items(Joi.object({ signer_index: Joi.number().integer(), ...signingUrl })),
+  witnessess_signing_urls: Joi.array().items(
+    Joi.object({ witness_index: Joi.number().integer(), email: Joi.string(), ...signingUrl }),
+  ),
+}).label('CreateSessionResponse');
+
+export const createFailureBody = Joi.object({
+  response: Joi.string().valid('Fail'),
+  response_message: Joi.string(),
+  notarization_id: Joi.string().valid(''),
+  bn_session_id: Joi.string().valid(''),
+  bn_signing_url: Joi.string().valid(''),
+}).label('CreateSessionFailure');
+
+const summaryFields = {
+  bn_session_id: Joi.string().guid(),
+  notarization_id: Joi.string().allow(''),
+  status: Joi.string().valid(...SESSION_STATUSES),
+  documents_status: Joi.string().valid(...DOCUMENTS_STATUSES),
+  signing_type: Joi.string(),
+  session_type: Joi.string(),
+  notarization_timing_type: Joi.string(),
+  session_timing: Joi.string().isoDate().allow(null),
+  expires_at: Joi.string().isoDate().allow(null),
+  created_at: Joi.string().isoDate(),
+  updated_at: Joi.string().isoDate(),
+  completed_at: Joi.string().isoDate().allow(null),
+};
+
+export const documentSummary = Joi.object({
+  document_id: Joi.string().guid(),
+  name: Joi.string(),
+  content_type: Joi.string(),
+  size_bytes: Joi.number().integer(),
+}).label('DocumentSummary');
+
+export const sessionResponse = Joi.object({
+  response: Joi.string().valid('Pass'),
+  ...summaryFields,
+  notary: Joi.object({
+    email: Joi.string(),
+    name: Joi.string(),
+    source: Joi.string().valid('team', 'network'),
+  }).allow(null),
+  participants: Joi.array().items(
+    Joi.object({
+      role: Joi.string().valid('signer', 'witness'),
+      index: Joi.number().integer(),
+      email: Joi.string(),
+      first_name: Joi.string().allow(null),
+      last_name: Joi.string().allow(null),
+      joined_at: Joi.string().isoDate().allow(null),
+    }),
+  ),
+  documents: Joi.array().items(documentSummary),
+}).label('Session');
+
+export const paginationSchema = Joi.object({
+  page: Joi.number().integer(),
+  limit: Joi.number().integer(),
+  total_items: Joi.number().integer(),
+  total_pages: Joi.number().integer(),
+}).label('Pagination');
+
+export const sessionListResponse = Joi.object({
+  response: Joi.string().valid('Pass'),
+  data: Joi.array().items(Joi.object(summaryFields).label('SessionSummary')),
+  pagination: paginationSchema,
+}).label('SessionList');
+
+export const actionResponse = Joi.object({
+  response: Joi.string().valid('Pass'),
+  bn_session_id: Joi.string().guid(),
+  status: Joi.string().valid(...SESSION_STATUSES),
+  documents_status: Joi.string().valid(...DOCUMENTS_STATUSES),
+}).label('SessionActionResult');
+
+export const documentsResponse = Joi.object({
+  response: Joi.string().valid('Pass'),
+  bn_session_id: Joi.string().guid(),
+  documents: Joi.array().items(documentSummary),
+}).label('SessionDocuments');
+
+export const sessionIdParams = Joi.object({
+  id: Joi.string().description('bn_session_id (a UUID); anything else is 404 Session not found'),
+});
+
+export const listQuery = Joi.object({
+  notarization_id: Joi.string().max(255),
+  status: Joi.string().valid(...SESSION_STATUSES),
+  page: Joi.number().integer().min(1).default(1),
+  limit: Joi.number().integer().min(1).max(100).default(25),
+});

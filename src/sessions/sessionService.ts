@@ -1,0 +1,401 @@
+import crypto from 'node:crypto';
+import type { Sequelize } from 'sequelize';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import type { Config } from '../config';
+import type { TemporalHandle } from '../temporal/client';
+import { HttpError, notFound, serviceUnavailable } from '../http/errors';
+import { isUnavailable } from '../infra/unavailable';
+import { DocumentError } from '../documents/decode';
+import { queueInvitations } from '../mail/invitations';
+import type { sessionWorkflow } from '../../workflows/session';
+import {
+  addDocumentsUpdate,
+  EDITABLE_STATUSES,
+  workflowIdOf,
+  type SessionStatus,
+  type SessionWorkflowInput,
+} from '../../workflows/sessionDefinitions';
+import {
+  NotarizationIdAttribute,
+  SessionIdAttribute,
+  SessionStatusAttribute,
+} from '../../workflows/searchAttributes';
+import { addDocumentsSchema, type CreateSessionInput, type DocumentInput } from './createRequest';
+import {
+  createFailure,
+  documentTooLarge,
+  messageOf,
+  SPEC_MESSAGES,
+  validateCreateRequest,
+} from './createRules';
+import { documentsFromTemplates, insertDocuments, intakeUploads } from './documentIntake';
+import { insertParticipants, participantsOf, signingPath, type NewParticipant } from './participants';
+import { findAccountNotary } from './notaries';
+import { VALIDATION_OPTIONS } from '../http/routes';
+import { presentSession, presentSessionSummary, type SessionRow } from './presenter';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TEMPORAL_DEADLINE_MS = 10_000;
+const UNAVAILABLE = 'The service is temporarily unavailable; retry the request';
+
+interface SigningUrl {
+  bn_signing_url: string;
+  full_signing_url: string;
+}
+
+function initialStatus(input: CreateSessionInput, now: Date): SessionStatus {
+  if (input.send_invite_after_pretagging) return 'awaiting_pretag';
+  if (
+    input.notarization_timing_type === 'notarize_later' &&
+    Date.parse(input.session_timing!) > now.getTime()
+  ) {
+    return 'scheduled';
+  }
+  return 'awaiting_notary';
+}
+
+/** Options kept with the session for later stages (display, completion, certificates). */
+function sessionOptions(input: CreateSessionInput) {
+  return {
+    notarization_types: input.notarization_types,
+    state_specific_notary: input.state_specific_notary ?? null,
+    final_documents_delivery_mode: input.final_documents_delivery_mode,
+    send_invite_after_pretagging: input.send_invite_after_pretagging,
+    witnesses: {
+      number_of_service_witnesses: input.witnesses?.number_of_service_witnesses ?? 0,
+      service_witness_id_auth_required: input.witnesses?.service_witness_id_auth_required ?? false,
+    },
+    loan_details: input.loan_details ?? null,
+    session_configurations: input.session_configurations ?? {},
+  };
+}
+
+export class SessionService {
+  constructor(
+    private readonly sequelize: Sequelize,
+    private readonly temporal: TemporalHandle,
+    private readonly config: Config,
+  ) {}
+
+  /**
+   * Creates the session's rows and starts its workflow as one unit: the workflow is started inside the
+   * open transaction, so a Temporal failure rolls the rows back, and a failed commit terminates the
+   * workflow (which also ends itself when it cannot find its session). Either way the caller gets a
+   * 503 and may simply retry.
+   */
+  async create(accountId: string, raw: unknown) {
+    const now = new Date();
+    const notaryLookup = new Map<string, string | null>();
+    const input = await validateCreateRequest(raw, {
+      now,
+      isAccountNotary: async (email) => {
+        const member = await findAccountNotary(this.sequelize, accountId, email);
+        notaryLookup.set(email, member?.id ?? null);
+        return Boolean(member);
+      },
+    });
+    const notaryMemberId = input.session_notary_email
+      ? (notaryLookup.get(input.session_notary_email) ?? null)
+      : null;
+    const sessionId = crypto.randomUUID();
+    const workflowId = workflowIdOf(sessionId);
+    const status = initialStatus(input, now);
+    const participants = participantsOf(input);
+    const baseUrl = await this.signingBaseUrl(accountId);
+    const urlOf = (p: NewParticipant): SigningUrl => ({
+      bn_signing_url: signingPath(p.token),
+      full_signing_url: `${baseUrl}${signingPath(p.token)}`,
+    });
+    let workflowStarted = false;
+    try {
+      await this.sequelize.transaction(async (transaction) => {
+        await this.sequelize.query(
+          `INSERT INTO sessions (id, account_id, notarization_id, status, signing_type, session_type,
+                                 notarization_timing_type, session_timing, expires_at, notary_member_id, options, workflow_id)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+          {
+            bind: [
+              sessionId,
+              accountId,
+              input.notarization_id ?? null,
+              status,
+              input.signing_type,
+              input.session_type,
+              input.notarization_timing_type,
+              input.notarization_timing_type === 'notarize_later' ? input.session_timing : null,
+              input.session_configurations?.auto_expire_session_on ?? null,
+              notaryMemberId,
+              JSON.stringify(sessionOptions(input)),
+              workflowId,
+            ],
+            transaction,
+          },
+        );
+        const ids = await insertParticipants(this.sequelize, sessionId, participants, transaction);
+        const documents = [
+          ...(await this.intake(() =>
+            intakeUploads(this.sequelize, accountId, input.session_documents ?? [], transaction),
+          )),
+          ...(await this.intake(() =>
+            documentsFromTemplates(this.sequelize, accountId, input.document_templates ?? [], transaction),
+          )),
+        ];
+        await insertDocuments(
+          this.sequelize,
+          sessionId,
+          documents,
+          0,
+          input.session_configurations?.notary_can_edit_documents ?? false,
+          transaction,
+        );
+        await queueInvitations(
+          this.sequelize,
+          sessionId,
+          input.notarization_id ?? null,
+          participants.map((p) => ({
+            participantId: ids.get(p)!,
+            email: p.email,
+            name: [p.firstName, p.lastName].filter(Boolean).join(' ') || null,
+            role: p.role,
+            signingUrl: urlOf(p).full_signing_url,
+          })),
+          transaction,
+        );
+        await this.startWorkflow(
+          workflowId,
+          this.workflowInput(sessionId, accountId, input, notaryMemberId),
+          status,
+        );
+        workflowStarted = true;
+      });
+    } catch (err) {
+      if (err instanceof HttpError) throw err;
+      if (workflowStarted) await this.terminateQuietly(workflowId);
+      if (isUnavailable(err) || workflowStarted) throw serviceUnavailable(UNAVAILABLE);
+      throw err;
+    }
+
+    const signers = participants.filter((p) => p.role === 'signer');
+    const primary = urlOf(signers[0]);
+    return {
+      response: 'Pass',
+      response_message: 'Session created successfully',
+      notarization_id: input.notarization_id ?? '',
+      bn_session_id: sessionId,
+      ...primary,
+      additional_signers_signing_urls: signers.slice(1).map(urlOf),
+      signing_urls: signers.map((p) => ({ signer_index: p.index, ...urlOf(p) })),
+      witnessess_signing_urls: participants
+        .filter((p) => p.role === 'witness')
+        .map((p) => ({ witness_index: p.index, email: p.email, ...urlOf(p) })),
+    };
+  }
+
+  private async intake<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof DocumentError) {
+        throw createFailure(
+          err.message === SPEC_MESSAGES.documentTooLarge ? SPEC_MESSAGES.documentTooLarge : err.message,
+        );
+      }
+      throw err;
+    }
+  }
+
+  private workflowInput(
+    sessionId: string,
+    accountId: string,
+    input: CreateSessionInput,
+    notaryMemberId: string | null,
+  ): SessionWorkflowInput {
+    return {
+      sessionId,
+      accountId,
+      notarizationId: input.notarization_id ?? null,
+      startAt:
+        input.notarization_timing_type === 'notarize_later'
+          ? new Date(input.session_timing!).toISOString()
+          : undefined,
+      expiresAt: input.session_configurations?.auto_expire_session_on
+        ? new Date(input.session_configurations.auto_expire_session_on).toISOString()
+        : undefined,
+      holdInvitesUntilPretagged: input.send_invite_after_pretagging,
+      deliveryMode: input.final_documents_delivery_mode,
+      notary: notaryMemberId
+        ? { kind: 'team', memberId: notaryMemberId }
+        : { kind: 'network', state: input.state_specific_notary },
+    };
+  }
+
+  private async startWorkflow(workflowId: string, input: SessionWorkflowInput, status: SessionStatus) {
+    const { connection, client } = this.temporal;
+    await connection.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
+      client.workflow.start<typeof sessionWorkflow>('sessionWorkflow', {
+        workflowId,
+        taskQueue: this.config.taskQueue,
+        args: [input],
+        typedSearchAttributes: [
+          { key: SessionIdAttribute, value: input.sessionId },
+          { key: SessionStatusAttribute, value: status },
+          ...(input.notarizationId ? [{ key: NotarizationIdAttribute, value: input.notarizationId }] : []),
+        ],
+      }),
+    );
+  }
+
+  private async terminateQuietly(workflowId: string) {
+    try {
+      await this.temporal.connection.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
+        this.temporal.client.workflow.getHandle(workflowId).terminate('session rows were not committed'),
+      );
+    } catch {
+      // The workflow ends itself when it cannot find its session (confirmSessionRecorded).
+    }
+  }
+
+  private async signingBaseUrl(accountId: string): Promise<string> {
+    const [rows] = (await this.sequelize.query('SELECT white_label_base_url FROM accounts WHERE id = $1', {
+      bind: [accountId],
+    })) as [Array<{ white_label_base_url: string | null }>, unknown];
+    return rows[0]?.white_label_base_url ?? this.config.publicBaseUrl;
+  }
+
+  /** One session of the account; another account's, unknown and malformed ids are all "not found". */
+  async findRow(accountId: string, sessionId: string): Promise<SessionRow> {
+    if (!UUID.test(sessionId)) throw notFound('Session not found');
+    const [rows] = (await this.sequelize.query(
+      `SELECT s.*, u.email AS notary_email, u.first_name || ' ' || u.last_name AS notary_name,
+              n.email AS network_notary_email, n.first_name || ' ' || n.last_name AS network_notary_name
+         FROM sessions s
+         LEFT JOIN account_members m ON m.id = s.notary_member_id
+         LEFT JOIN users u ON u.id = m.user_id
+         LEFT JOIN network_notaries n ON n.id = s.network_notary_id
+        WHERE s.id = $1 AND s.account_id = $2`,
+      { bind: [sessionId, accountId] },
+    )) as [SessionRow[], unknown];
+    if (!rows.length) throw notFound('Session not found');
+    return rows[0];
+  }
+
+  async get(accountId: string, sessionId: string) {
+    const session = await this.findRow(accountId, sessionId);
+    const [participants] = await this.sequelize.query(
+      `SELECT role, index, email, first_name, last_name, joined_at FROM participants
+        WHERE session_id = $1 ORDER BY role DESC, index`,
+      { bind: [sessionId] },
+    );
+    return presentSession(session, participants as never, await this.documentsOf(sessionId));
+  }
+
+  async documentsOf(sessionId: string) {
+    const [documents] = await this.sequelize.query(
+      'SELECT id, name, content_type, size_bytes FROM documents WHERE session_id = $1 ORDER BY position',
+      { bind: [sessionId] },
+    );
+    return (documents as Array<{ id: string; name: string; content_type: string; size_bytes: number }>).map(
+      (d) => ({
+        document_id: d.id,
+        name: d.name,
+        content_type: d.content_type,
+        size_bytes: d.size_bytes,
+      }),
+    );
+  }
+
+  async list(
+    accountId: string,
+    filters: { notarization_id?: string; status?: string; page: number; limit: number },
+  ) {
+    const [rows] = (await this.sequelize.query(
+      `SELECT s.*, count(*) OVER () AS total FROM sessions s
+        WHERE s.account_id = $1 AND ($2::text IS NULL OR s.notarization_id = $2) AND ($3::text IS NULL OR s.status = $3)
+        ORDER BY s.created_at DESC, s.id LIMIT $4 OFFSET $5`,
+      {
+        bind: [
+          accountId,
+          filters.notarization_id ?? null,
+          filters.status ?? null,
+          filters.limit,
+          (filters.page - 1) * filters.limit,
+        ],
+      },
+    )) as [Array<SessionRow & { total: string }>, unknown];
+    let total = rows.length ? Number(rows[0].total) : 0;
+    if (!rows.length && filters.page > 1) {
+      const [count] = (await this.sequelize.query(
+        `SELECT count(*)::int AS n FROM sessions
+          WHERE account_id = $1 AND ($2::text IS NULL OR notarization_id = $2) AND ($3::text IS NULL OR status = $3)`,
+        { bind: [accountId, filters.notarization_id ?? null, filters.status ?? null] },
+      )) as [Array<{ n: number }>, unknown];
+      total = count[0].n;
+    }
+    return {
+      response: 'Pass',
+      data: rows.map(presentSessionSummary),
+      pagination: {
+        page: filters.page,
+        limit: filters.limit,
+        total_items: total,
+        total_pages: Math.ceil(total / filters.limit),
+      },
+    };
+  }
+
+  /**
+   * Spec 4.3: documents join the session only while its workflow accepts them (before in_progress). The
+   * rows are written first and committed only once the workflow's update has accepted them.
+   */
+  async addDocuments(accountId: string, sessionId: string, raw: unknown) {
+    const session = await this.findRow(accountId, sessionId);
+    if (!EDITABLE_STATUSES.includes(session.status)) {
+      throw new HttpError(409, `Documents cannot be added while ${session.status}`);
+    }
+    if (documentTooLarge((raw as { session_documents?: unknown })?.session_documents)) {
+      throw createFailure(SPEC_MESSAGES.documentTooLarge);
+    }
+    const { error, value } = addDocumentsSchema.validate(raw, VALIDATION_OPTIONS);
+    if (error) throw createFailure(messageOf(error));
+    const uploads = (value as { session_documents: DocumentInput[] }).session_documents;
+    const notaryCanEditAll = Boolean(
+      (session.options as { session_configurations?: { notary_can_edit_documents?: boolean } })
+        .session_configurations?.notary_can_edit_documents,
+    );
+    try {
+      await this.sequelize.transaction(async (transaction) => {
+        const [positions] = (await this.sequelize.query(
+          'SELECT coalesce(max(position) + 1, 0)::int AS next FROM documents WHERE session_id = $1',
+          { bind: [sessionId], transaction },
+        )) as [Array<{ next: number }>, unknown];
+        const stored = await this.intake(() =>
+          intakeUploads(this.sequelize, accountId, uploads, transaction),
+        );
+        const documentIds = await insertDocuments(
+          this.sequelize,
+          sessionId,
+          stored,
+          positions[0].next,
+          notaryCanEditAll,
+          transaction,
+        );
+        await this.temporal.connection.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
+          this.temporal.client.workflow
+            .getHandle(session.workflow_id)
+            .executeUpdate(addDocumentsUpdate, { args: [{ documentIds }] }),
+        );
+      });
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) {
+        throw new HttpError(
+          409,
+          (err.cause as Error | undefined)?.message ?? 'Documents can no longer be added',
+        );
+      }
+      if (err instanceof HttpError) throw err;
+      if (isUnavailable(err)) throw serviceUnavailable(UNAVAILABLE);
+      throw err;
+    }
+    return { response: 'Pass', bn_session_id: sessionId, documents: await this.documentsOf(sessionId) };
+  }
+}

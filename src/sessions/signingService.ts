@@ -1,0 +1,133 @@
+import type { Sequelize } from 'sequelize';
+import type { TemporalHandle } from '../temporal/client';
+import { sha256 } from '../auth/keys';
+import { HttpError, serviceUnavailable } from '../http/errors';
+import { isUnavailable } from '../infra/unavailable';
+import {
+  FINAL_STATUSES,
+  OPEN_STATUSES,
+  participantJoinedSignal,
+  type SessionStatus,
+} from '../../workflows/sessionDefinitions';
+
+interface ParticipantSession {
+  participant_id: string;
+  role: 'signer' | 'witness';
+  index: number;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  is_host: boolean;
+  joined_at: Date | null;
+  session_id: string;
+  status: SessionStatus;
+  session_timing: Date | null;
+  workflow_id: string;
+  same_device_signing_mode: string | null;
+}
+
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export interface ParticipantView {
+  bn_session_id: string;
+  status: SessionStatus;
+  role: 'signer' | 'witness';
+  index: number;
+  first_name: string | null;
+  last_name: string | null;
+  session_timing: string | null;
+  joined_at: string | null;
+}
+
+function viewOf(p: ParticipantSession): ParticipantView {
+  return {
+    bn_session_id: p.session_id,
+    status: p.status,
+    role: p.role,
+    index: p.index,
+    first_name: p.first_name,
+    last_name: p.last_name,
+    session_timing: p.session_timing ? new Date(p.session_timing).toISOString() : null,
+    joined_at: p.joined_at ? new Date(p.joined_at).toISOString() : null,
+  };
+}
+
+/** A signing link's token is its participant's credential: it reaches that participant and no other. */
+export class SigningService {
+  constructor(
+    private readonly sequelize: Sequelize,
+    private readonly temporal: TemporalHandle,
+  ) {}
+
+  private async find(token: string): Promise<ParticipantSession> {
+    if (!TOKEN.test(token)) throw new HttpError(404, 'Signing link not found');
+    const [rows] = (await this.sequelize.query(
+      `SELECT p.id AS participant_id, p.role, p.index, p.email, p.first_name, p.last_name, p.is_host, p.joined_at,
+              s.id AS session_id, s.status, s.session_timing, s.workflow_id,
+              s.options -> 'session_configurations' ->> 'same_device_signing_mode' AS same_device_signing_mode
+         FROM participants p JOIN sessions s ON s.id = p.session_id
+        WHERE p.token_hash = $1`,
+      { bind: [sha256(token)] },
+    )) as [ParticipantSession[], unknown];
+    if (!rows.length) throw new HttpError(404, 'Signing link not found');
+    return rows[0];
+  }
+
+  /** The participant's view; the link dies with its session (completed, expired or cancelled: 410). */
+  async view(token: string): Promise<ParticipantView> {
+    const participant = await this.find(token);
+    if (FINAL_STATUSES.includes(participant.status)) {
+      throw new HttpError(410, `This signing link is no longer valid: the session is ${participant.status}`);
+    }
+    return viewOf(participant);
+  }
+
+  /**
+   * Records the participant's join (once) and tells the session's workflow. Joining needs an open
+   * session; in same-device mode only the host joins, the others sign on the host's device.
+   */
+  async join(token: string): Promise<ParticipantView> {
+    const participant = await this.find(token);
+    const { status } = participant;
+    if (FINAL_STATUSES.includes(status)) throw new HttpError(409, `Session has ended: it is ${status}`);
+    if (status === 'awaiting_pretag')
+      throw new HttpError(409, 'Session is not open yet: its documents are being prepared');
+    if (status === 'scheduled') {
+      throw new HttpError(
+        409,
+        `Session is not open until ${new Date(participant.session_timing!).toISOString()}`,
+      );
+    }
+    if (!OPEN_STATUSES.includes(status)) throw new HttpError(409, `Session is not open: it is ${status}`);
+    if (
+      participant.same_device_signing_mode === 'all' &&
+      participant.role === 'signer' &&
+      !participant.is_host
+    ) {
+      throw new HttpError(
+        409,
+        "In same-device signing only the host joins; the other signers sign on the host's device",
+      );
+    }
+    const [updated] = (await this.sequelize.query(
+      'UPDATE participants SET joined_at = coalesce(joined_at, now()) WHERE id = $1 RETURNING joined_at',
+      { bind: [participant.participant_id] },
+    )) as [Array<{ joined_at: Date }>, unknown];
+    try {
+      await this.temporal.connection.withDeadline(Date.now() + 10_000, () =>
+        this.temporal.client.workflow
+          .getHandle(participant.workflow_id)
+          .signal(participantJoinedSignal, {
+            role: participant.role,
+            index: participant.index,
+            email: participant.email,
+          }),
+      );
+    } catch (err) {
+      // joined_at is kept; the workflow dedupes joins, so the participant's retry completes the signal.
+      if (isUnavailable(err)) throw serviceUnavailable('The session could not be reached; retry joining');
+      throw err;
+    }
+    return viewOf({ ...participant, joined_at: updated[0].joined_at });
+  }
+}

@@ -1,0 +1,107 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { decodeDocument, DocumentError } from '../documents/decode';
+import { storeBlob } from '../documents/blobStore';
+import type { Annotation } from '../sessions/createRequest';
+import { annotationProblem } from '../documents/annotations';
+
+export interface TemplateRow {
+  id: string;
+  name: string;
+  blob_id: string;
+  sha256: string;
+  size_bytes: number;
+  page_count: number;
+  annotations: Annotation[];
+  created_at: Date;
+}
+
+export interface TemplateInput {
+  name: string;
+  base64Doc: string;
+  annotations: Annotation[];
+}
+
+export function presentTemplate(row: TemplateRow) {
+  return {
+    template_id: row.id,
+    name: row.name,
+    sha256: row.sha256,
+    size_bytes: row.size_bytes,
+    page_count: row.page_count,
+    annotations: row.annotations,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** A template is an original PDF with pre-placed fields; documents that match it byte for byte get its fields. */
+export async function createTemplate(
+  sequelize: Sequelize,
+  accountId: string,
+  input: TemplateInput,
+): Promise<TemplateRow> {
+  if (!/\.pdf$/i.test(input.name))
+    throw new DocumentError('name must end in .pdf: templates are PDF documents');
+  const decoded = await decodeDocument(input.name, input.base64Doc, 'template');
+  const problem = annotationProblem(input.annotations, decoded.pageCount, 'annotations');
+  if (problem) throw new DocumentError(problem);
+  return sequelize.transaction(async (transaction) => {
+    const blobId = await storeBlob(sequelize, accountId, decoded.bytes, decoded.sha256, transaction);
+    const [rows] = (await sequelize.query(
+      `INSERT INTO templates (account_id, name, blob_id, sha256, size_bytes, page_count, annotations)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+      {
+        bind: [
+          accountId,
+          input.name,
+          blobId,
+          decoded.sha256,
+          decoded.bytes.length,
+          decoded.pageCount,
+          JSON.stringify(input.annotations),
+        ],
+        transaction,
+      },
+    )) as [TemplateRow[], unknown];
+    return rows[0];
+  });
+}
+
+export async function listTemplates(
+  sequelize: Sequelize,
+  accountId: string,
+  page: number,
+  limit: number,
+): Promise<{ rows: TemplateRow[]; total: number }> {
+  const [rows] = (await sequelize.query(
+    `SELECT *, count(*) OVER () AS total FROM templates WHERE account_id = $1
+     ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
+    { bind: [accountId, limit, (page - 1) * limit] },
+  )) as [Array<TemplateRow & { total: string }>, unknown];
+  const total = rows.length ? Number(rows[0].total) : await countTemplates(sequelize, accountId);
+  return { rows, total };
+}
+
+async function countTemplates(sequelize: Sequelize, accountId: string): Promise<number> {
+  const [rows] = (await sequelize.query('SELECT count(*)::int AS n FROM templates WHERE account_id = $1', {
+    bind: [accountId],
+  })) as [Array<{ n: number }>, unknown];
+  return rows[0].n;
+}
+
+/** The named templates of one account; ids of other accounts are simply absent. */
+export async function findTemplates(
+  sequelize: Sequelize,
+  accountId: string,
+  ids: string[],
+  transaction?: Transaction,
+): Promise<Map<string, TemplateRow>> {
+  if (!ids.length) return new Map();
+  const [rows] = (await sequelize.query(
+    'SELECT * FROM templates WHERE account_id = $1 AND id = ANY($2::uuid[])',
+    {
+      bind: [accountId, ids],
+      transaction,
+    },
+  )) as [TemplateRow[], unknown];
+  return new Map(rows.map((row) => [row.id, row]));
+}

@@ -1,0 +1,57 @@
+import { zipSync, strToU8 } from 'fflate';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+
+export const MB10 = 10 * 1024 * 1024;
+
+/** A real PDF with `pages` pages, each carrying its number, optionally padded to exactly `size` bytes. */
+export async function pdfBytes(pages = 1, size?: number, label = 'Test document'): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (let i = 0; i < pages; i++) {
+    pdf.addPage([612, 792]).drawText(`${label} page ${i + 1}`, { x: 72, y: 720, size: 14, font });
+  }
+  const bytes = Buffer.from(await pdf.save());
+  if (size === undefined) return bytes;
+  // PDF readers ignore bytes after %%EOF; a comment line pads to the exact size wanted.
+  if (size < bytes.length + 2) throw new Error('size too small for the PDF');
+  return Buffer.concat([bytes, Buffer.from('%'), Buffer.alloc(size - bytes.length - 1, 0x20)]);
+}
+
+export const PNG_1x1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** A minimal baseline JPEG (1×1). */
+export const JPEG_1x1 = Buffer.from(
+  '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+  'base64',
+);
+
+export const TEXT = Buffer.from('Affidavit of identity\nSigned before a notary.\n');
+
+/** A minimal DOCX: the parts that make a ZIP a Word document. */
+export function docxBytes(): Buffer {
+  return Buffer.from(
+    zipSync({
+      '[Content_Types].xml': strToU8(
+        '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+          '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+          '<Default Extension="xml" ContentType="application/xml"/>' +
+          '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+      ),
+      '_rels/.rels': strToU8(
+        '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+          '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+      ),
+      'word/document.xml': strToU8(
+        '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
+          '<w:body><w:p><w:r><w:t>Power of attorney</w:t></w:r></w:p></w:body></w:document>',
+      ),
+    }),
+  );
+}
+
+export function b64(bytes: Buffer): string {
+  return bytes.toString('base64');
+}

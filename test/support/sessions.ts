@@ -1,0 +1,66 @@
+import crypto from 'node:crypto';
+import { b64, pdfBytes } from './documents';
+import { request, type ApiResponse } from './http';
+
+export function signer(i = 0, extra: Record<string, unknown> = {}) {
+  return {
+    email: `signer${i}-${crypto.randomUUID().slice(0, 6)}@example.com`,
+    first_name: `First${i}`,
+    last_name: `Last${i}`,
+    ...extra,
+  };
+}
+
+export function notarizationId(): string {
+  return `N${crypto.randomUUID().replace(/-/g, '')}`;
+}
+
+/** A valid create body: one signer, one PDF, now, general notarization; override any field. */
+export async function sessionBody(overrides: Record<string, unknown> = {}): Promise<Record<string, any>> {
+  return {
+    signing_type: 'ron',
+    notarization_id: notarizationId(),
+    notarization_timing_type: 'notarize_now',
+    session_type: 'gnw',
+    all_signers: [signer(0)],
+    session_documents: [{ name: 'deed.pdf', base64Doc: b64(await pdfBytes(2)) }],
+    ...overrides,
+  };
+}
+
+export function createSession(
+  apiKey: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<ApiResponse> {
+  return request('/api/integrationsv2/sessions', { auth: apiKey, body, headers });
+}
+
+export async function getSession(apiKey: string, id: string): Promise<ApiResponse> {
+  return request(`/api/integrationsv2/sessions/${id}`, { auth: apiKey });
+}
+
+/** Polls until `predicate` holds for the session (workflow transitions are asynchronous). */
+export async function waitForSession(
+  apiKey: string,
+  id: string,
+  predicate: (session: any) => boolean,
+  timeoutMs = 20_000,
+): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  let last: any;
+  while (Date.now() < deadline) {
+    last = (await getSession(apiKey, id)).body;
+    if (predicate(last)) return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`session ${id} did not reach the expected state; last: ${JSON.stringify(last)}`);
+}
+
+export function action(apiKey: string, id: string, name: string): Promise<ApiResponse> {
+  return request(`/api/integrationsv2/sessions/${id}/${name}`, { auth: apiKey, body: {} });
+}
+
+export function tokenOf(url: string): string {
+  return url.split('/sign/')[1];
+}

@@ -1,0 +1,14 @@
+/** Session events delivered to webhooks (contract §5). */
+export const EVENT_NAMES = [
+  'session_created',
+  'invites_sent',
+  'notary_assigned',
+  'join_session',
+  'session_started',
+  'session_completed',
+  'documents_released',
+  'session_expired',
+  'session_cancelled',
+  'document_added',
+] as const;
+export type EventName = (typeof EVENT_NAMES)[number];

@@ -1,0 +1,284 @@
+import {
+  ActivityFailure,
+  ParentClosePolicy,
+  condition,
+  proxyActivities,
+  setHandler,
+  startChild,
+  upsertSearchAttributes,
+  uuid4,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import {
+  addDocumentsUpdate,
+  cancelUpdate,
+  completeUpdate,
+  EDITABLE_STATUSES,
+  FINAL_STATUSES,
+  participantJoinedSignal,
+  pretaggedUpdate,
+  releaseDocumentsUpdate,
+  snapshotQuery,
+  startUpdate,
+  type ActionResult,
+  type DocumentsStatus,
+  type ParticipantRef,
+  type SessionStatus,
+  type SessionWorkflowInput,
+} from './sessionDefinitions';
+import { SessionStatusAttribute } from './searchAttributes';
+import type { EventName } from './events';
+import { webhookDeliveryWorkflow } from './webhookDelivery';
+
+const io = proxyActivities<Activities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+});
+
+/** The API writes the session's rows in the same request that starts this workflow; give the commit time. */
+const confirm = proxyActivities<Activities>({
+  startToCloseTimeout: '10s',
+  retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 8 },
+});
+
+export type SessionOutcome = SessionStatus | 'abandoned';
+
+/**
+ * One notarization session, from creation to its end:
+ *   [awaiting_pretag] → [scheduled] → awaiting_notary → ready → in_progress → completed
+ * with `expired` (auto_expire_session_on) and `cancelled` as exits from any unfinished state.
+ */
+export async function sessionWorkflow(input: SessionWorkflowInput): Promise<SessionOutcome> {
+  let status: SessionStatus = 'awaiting_notary';
+  let documentsStatus: DocumentsStatus = 'pending';
+  let notaryAssigned = false;
+  const joined: ParticipantRef[] = [];
+  const requested = { pretagged: false, start: false, complete: false, release: false, cancel: false };
+  const expiresAt = input.expiresAt ? Date.parse(input.expiresAt) : undefined;
+
+  // Signal and update handlers may not run activities; they queue events for the main flow to publish.
+  const pendingEvents: Array<[EventName, Record<string, unknown>]> = [];
+
+  const result = (): ActionResult => ({ status, documentsStatus });
+  const ended = () => requested.cancel || (FINAL_STATUSES as SessionStatus[]).includes(status);
+  const expired = () => expiresAt !== undefined && Date.now() >= expiresAt;
+
+  setHandler(snapshotQuery, () => ({ status, documentsStatus, notaryAssigned, joined: [...joined] }));
+  setHandler(participantJoinedSignal, (participant) => {
+    if (joined.some((p) => p.role === participant.role && p.index === participant.index)) return;
+    joined.push(participant);
+    pendingEvents.push([
+      'join_session',
+      { role: participant.role, index: participant.index, email: participant.email },
+    ]);
+  });
+  setHandler(
+    pretaggedUpdate,
+    async () => {
+      requested.pretagged = true;
+      await condition(() => status !== 'awaiting_pretag');
+      return result();
+    },
+    { validator: () => expect(status === 'awaiting_pretag', 'Session is not awaiting pretagging') },
+  );
+  setHandler(
+    startUpdate,
+    async () => {
+      requested.start = true;
+      await condition(() => status !== 'ready');
+      return result();
+    },
+    {
+      validator: () => {
+        expect(status === 'ready', `Session cannot be started while ${status}`);
+        expect(
+          joined.some((p) => p.role === 'signer'),
+          'Session cannot be started before a signer has joined',
+        );
+      },
+    },
+  );
+  setHandler(
+    completeUpdate,
+    async () => {
+      requested.complete = true;
+      await condition(() => status !== 'in_progress');
+      return result();
+    },
+    { validator: () => expect(status === 'in_progress', `Session cannot be completed while ${status}`) },
+  );
+  setHandler(
+    releaseDocumentsUpdate,
+    async () => {
+      requested.release = true;
+      await condition(() => documentsStatus !== 'held');
+      return result();
+    },
+    {
+      validator: () =>
+        expect(documentsStatus === 'held', `Documents cannot be released while ${documentsStatus}`),
+    },
+  );
+  setHandler(
+    cancelUpdate,
+    async (_request: { reason?: string }) => {
+      requested.cancel = true;
+      await condition(() => status === 'cancelled');
+      return result();
+    },
+    {
+      validator: (_request: { reason?: string }) =>
+        expect(!ended(), `Session cannot be cancelled while ${status}`),
+    },
+  );
+  setHandler(
+    addDocumentsUpdate,
+    ({ documentIds }) => {
+      pendingEvents.push(['document_added', { document_ids: documentIds }]);
+      return result();
+    },
+    {
+      validator: (_request: { documentIds: string[] }) =>
+        expect(
+          (EDITABLE_STATUSES as SessionStatus[]).includes(status),
+          `Documents cannot be added while ${status}`,
+        ),
+    },
+  );
+
+  async function publish(event: EventName, data: Record<string, unknown> = {}) {
+    const { deliveries } = await io.publishEvent({
+      eventId: `evt_${uuid4().replace(/-/g, '')}`,
+      sessionId: input.sessionId,
+      event,
+      status,
+      data,
+    });
+    for (const delivery of deliveries) {
+      await startChild(webhookDeliveryWorkflow, {
+        workflowId: `webhook-delivery-${delivery.deliveryId}`,
+        args: [delivery],
+        // A slow or dead receiver must never hold the session back, nor die with it.
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+      });
+    }
+  }
+  async function flushEvents() {
+    while (pendingEvents.length) {
+      const [event, data] = pendingEvents.shift()!;
+      await publish(event, data);
+    }
+  }
+
+  async function enter(next: SessionStatus, event?: EventName, data?: Record<string, unknown>) {
+    status = next;
+    upsertSearchAttributes([{ key: SessionStatusAttribute, value: next }]);
+    await io.recordStatus({ sessionId: input.sessionId, status, documentsStatus });
+    if (event) await publish(event, data);
+  }
+
+  async function setDocuments(next: DocumentsStatus) {
+    documentsStatus = next;
+    await io.recordStatus({ sessionId: input.sessionId, status, documentsStatus });
+  }
+
+  /**
+   * Waits for `ready()` while publishing queued events; false when the session was cancelled or reached
+   * its expiry (or `until`) first.
+   */
+  async function waitFor(ready: () => boolean, until?: number): Promise<boolean> {
+    for (;;) {
+      const deadline = Math.min(until ?? Infinity, expiresAt ?? Infinity);
+      const wake = () => ready() || requested.cancel || pendingEvents.length > 0;
+      const remaining = deadline - Date.now();
+      const woke =
+        deadline === Infinity
+          ? (await condition(wake), true)
+          : remaining > 0 && (await condition(wake, remaining));
+      await flushEvents();
+      if (requested.cancel) return false;
+      if (ready()) return true;
+      if (!woke) return false;
+    }
+  }
+
+  // 1. The session must exist in the database; a workflow whose request failed to commit ends quietly.
+  try {
+    await confirm.confirmSessionRecorded({ sessionId: input.sessionId });
+  } catch (err) {
+    if (err instanceof ActivityFailure) return 'abandoned';
+    throw err;
+  }
+  await publish('session_created');
+
+  const finish = async (): Promise<SessionOutcome> => {
+    if (requested.cancel) {
+      await enter('cancelled', 'session_cancelled');
+    } else if (expired() && status !== 'completed') {
+      await enter('expired', 'session_expired');
+    }
+    await flushEvents();
+    return status;
+  };
+
+  // 2. Pretagging hold: invitations wait for the document to be marked pretagged.
+  if (input.holdInvitesUntilPretagged) {
+    await enter('awaiting_pretag');
+    if (!(await waitFor(() => requested.pretagged))) return finish();
+  }
+  await io.sendInvitations({ sessionId: input.sessionId });
+  await publish('invites_sent');
+
+  // 3. Scheduled sessions open at session_timing.
+  const startAt = input.startAt ? Date.parse(input.startAt) : undefined;
+  if (startAt !== undefined && startAt > Date.now()) {
+    await enter('scheduled');
+    await waitFor(() => false, startAt);
+    if (requested.cancel || expired()) return finish();
+  }
+
+  // 4. A notary: the named team member at once, or the first available network notary, retried durably.
+  await enter('awaiting_notary');
+  for (;;) {
+    const assignment =
+      input.notary.kind === 'team'
+        ? await io.assignTeamNotary({ sessionId: input.sessionId, memberId: input.notary.memberId })
+        : await io.assignNetworkNotary({ sessionId: input.sessionId, state: input.notary.state });
+    if (assignment.notary) {
+      notaryAssigned = true;
+      await enter('ready', 'notary_assigned', { notary: assignment.notary });
+      break;
+    }
+    await waitFor(() => false, Date.now() + assignment.retryAfterMs);
+    if (requested.cancel || expired()) return finish();
+  }
+
+  // 5. The notary starts the session once a signer is in, and completes it.
+  if (!(await waitFor(() => requested.start))) return finish();
+  await enter('in_progress', 'session_started');
+  if (!(await waitFor(() => requested.complete))) return finish();
+  await enter('completed', 'session_completed');
+
+  // 6. Signed documents go out at once, or when the notary releases them.
+  if (input.deliveryMode === 'notary_manual') {
+    await setDocuments('held');
+    await waitForRelease();
+  }
+  await setDocuments('released');
+  await publish('documents_released');
+  await io.sendCompletionNotices({ sessionId: input.sessionId });
+  await flushEvents();
+  return 'completed';
+
+  async function waitForRelease() {
+    for (;;) {
+      await flushEvents();
+      if (requested.release) return;
+      await condition(() => requested.release || pendingEvents.length > 0);
+    }
+  }
+}
+
+function expect(condition: boolean, message: string): void {
+  if (!condition) throw new Error(message);
+}

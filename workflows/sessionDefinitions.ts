@@ -1,0 +1,83 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+
+/**
+ * The session's contract with the outside world: its states, its input, and the messages the API
+ * sends it. Pure definitions, shared by the workflow and the API.
+ */
+
+export const SESSION_STATUSES = [
+  'awaiting_pretag',
+  'scheduled',
+  'awaiting_notary',
+  'ready',
+  'in_progress',
+  'completed',
+  'expired',
+  'cancelled',
+] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+export const FINAL_STATUSES: readonly SessionStatus[] = ['completed', 'expired', 'cancelled'];
+/** Statuses in which participants can join through their signing links. */
+export const OPEN_STATUSES: readonly SessionStatus[] = ['awaiting_notary', 'ready', 'in_progress'];
+/** Statuses in which documents can still be added. */
+export const EDITABLE_STATUSES: readonly SessionStatus[] = [
+  'awaiting_pretag',
+  'scheduled',
+  'awaiting_notary',
+  'ready',
+];
+
+export const DOCUMENTS_STATUSES = ['pending', 'held', 'released'] as const;
+export type DocumentsStatus = (typeof DOCUMENTS_STATUSES)[number];
+
+export type DeliveryMode = 'immediately' | 'notary_manual';
+
+export type NotaryRequest = { kind: 'team'; memberId: string } | { kind: 'network'; state?: string };
+
+export interface SessionWorkflowInput {
+  sessionId: string;
+  accountId: string;
+  notarizationId: string | null;
+  /** notarize_later: the session opens at this instant (ISO 8601). */
+  startAt?: string;
+  /** auto_expire_session_on: an unfinished session expires at this instant (ISO 8601). */
+  expiresAt?: string;
+  holdInvitesUntilPretagged: boolean;
+  deliveryMode: DeliveryMode;
+  notary: NotaryRequest;
+}
+
+export interface ParticipantRef {
+  role: 'signer' | 'witness';
+  index: number;
+  email: string;
+}
+
+export interface SessionSnapshot {
+  status: SessionStatus;
+  documentsStatus: DocumentsStatus;
+  notaryAssigned: boolean;
+  joined: ParticipantRef[];
+}
+
+export interface ActionResult {
+  status: SessionStatus;
+  documentsStatus: DocumentsStatus;
+}
+
+export const participantJoinedSignal = defineSignal<[ParticipantRef]>('participantJoined');
+
+export const pretaggedUpdate = defineUpdate<ActionResult>('pretagged');
+export const startUpdate = defineUpdate<ActionResult>('start');
+export const completeUpdate = defineUpdate<ActionResult>('complete');
+export const releaseDocumentsUpdate = defineUpdate<ActionResult>('releaseDocuments');
+export const cancelUpdate = defineUpdate<ActionResult, [{ reason?: string }]>('cancel');
+/** The API adds documents only while this accepts: the workflow is the judge of the session's state. */
+export const addDocumentsUpdate = defineUpdate<ActionResult, [{ documentIds: string[] }]>('addDocuments');
+
+export const snapshotQuery = defineQuery<SessionSnapshot>('snapshot');
+
+export function workflowIdOf(sessionId: string): string {
+  return `session-${sessionId}`;
+}
