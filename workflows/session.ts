@@ -49,7 +49,13 @@ export type SessionOutcome = SessionStatus | 'abandoned';
  * with `expired` (auto_expire_session_on) and `cancelled` as exits from any unfinished state.
  */
 export async function sessionWorkflow(input: SessionWorkflowInput): Promise<SessionOutcome> {
-  let status: SessionStatus = 'awaiting_notary';
+  const startAt = input.startAt ? Date.parse(input.startAt) : undefined;
+  // The same first state the API records with the session, so both agree from the first moment.
+  let status: SessionStatus = input.holdInvitesUntilPretagged
+    ? 'awaiting_pretag'
+    : startAt !== undefined && startAt > Date.now()
+      ? 'scheduled'
+      : 'awaiting_notary';
   let documentsStatus: DocumentsStatus = 'pending';
   let notaryAssigned = false;
   const joined: ParticipantRef[] = [];
@@ -230,7 +236,6 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   await publish('invites_sent');
 
   // 3. Scheduled sessions open at session_timing.
-  const startAt = input.startAt ? Date.parse(input.startAt) : undefined;
   if (startAt !== undefined && startAt > Date.now()) {
     await enter('scheduled');
     await waitFor(() => false, startAt);

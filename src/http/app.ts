@@ -23,6 +23,8 @@ import { registerTemplateRoutes } from './routes/templates';
 import { registerSigningRoutes } from './routes/signing';
 import { SessionService } from '../sessions/sessionService';
 import { SigningService } from '../sessions/signingService';
+import { registerWebhookRoutes } from './routes/webhooks';
+import { WebhookEndpointService } from '../webhooks/endpointService';
 
 export interface AppDependencies {
   config: Config;
@@ -75,6 +77,7 @@ export function createApp(deps: AppDependencies): App {
   );
   registerTemplateRoutes(routes, deps.sequelize);
   registerSigningRoutes(routes, new SigningService(deps.sequelize, deps.temporal), deps.sequelize);
+  registerWebhookRoutes(routes, new WebhookEndpointService(deps.sequelize, deps.temporal, deps.config));
 
   koa.use(requestId(deps.logger));
   koa.use(accessLog());

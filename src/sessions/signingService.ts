@@ -115,13 +115,11 @@ export class SigningService {
     )) as [Array<{ joined_at: Date }>, unknown];
     try {
       await this.temporal.connection.withDeadline(Date.now() + 10_000, () =>
-        this.temporal.client.workflow
-          .getHandle(participant.workflow_id)
-          .signal(participantJoinedSignal, {
-            role: participant.role,
-            index: participant.index,
-            email: participant.email,
-          }),
+        this.temporal.client.workflow.getHandle(participant.workflow_id).signal(participantJoinedSignal, {
+          role: participant.role,
+          index: participant.index,
+          email: participant.email,
+        }),
       );
     } catch (err) {
       // joined_at is kept; the workflow dedupes joins, so the participant's retry completes the signal.

@@ -37,6 +37,9 @@ export function testSettings(dataDir: string): Record<string, string> {
     FRONT_URL: 'https://app.notary.test',
     JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
     WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s',
+    // Receivers in tests listen on loopback; the refusal of such targets is tested with its own app.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    NOTARY_RETRY_INTERVAL: '1s',
   };
 }
 

@@ -1,0 +1,166 @@
+import Joi from 'joi';
+import type { WebhookEndpointService } from '../../webhooks/endpointService';
+import { EVENT_NAMES } from '../../../workflows/events';
+import { failBodySchema } from '../../openapi/document';
+import { paginationSchema } from '../../sessions/schemas';
+import { principalOf } from '../context';
+import type { ApiRoutes } from '../routes';
+
+const endpointSchema = Joi.object({
+  id: Joi.string().guid(),
+  url: Joi.string().uri(),
+  events: Joi.array()
+    .items(Joi.string().valid(...EVENT_NAMES))
+    .allow(null)
+    .description('null: every event'),
+  disabled_at: Joi.string().isoDate().allow(null).description('Set when the receiver answered 410 Gone'),
+  disabled_reason: Joi.string().allow(null),
+  created_at: Joi.string().isoDate(),
+}).label('WebhookEndpoint');
+
+const createBody = Joi.object({
+  url: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .max(2000)
+    .required(),
+  events: Joi.array()
+    .items(Joi.string().valid(...EVENT_NAMES))
+    .min(1)
+    .unique()
+    .description('Omit for every event'),
+}).label('CreateWebhookEndpoint');
+
+const idParams = Joi.object({ id: Joi.string() });
+const notFound = { description: 'Not found', schema: failBodySchema };
+
+export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpointService): void {
+  api.add<{ url: string; events?: string[] }>({
+    method: 'post',
+    path: '/api/integrationsv2/webhooks',
+    operationId: 'createWebhookEndpoint',
+    summary: 'Register a webhook endpoint',
+    description:
+      'Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 ' +
+      'HMAC-SHA256 of "{id}.{timestamp}.{body}">`); `secret` is shown only here. Body: `{id, event, created_at, ' +
+      'bn_session_id, notarization_id, status, data}`. Only 2xx counts as delivered; other answers are retried on ' +
+      'WEBHOOK_RETRY_SCHEDULE (default 5s, 5m, 30m, 2h, 5h, 10h, 10h); each attempt times out after 15 s; 410 Gone ' +
+      'disables the endpoint. Outside development, URLs resolving to private or loopback addresses are refused (422).',
+    tags: ['Webhooks'],
+    auth: 'api',
+    body: createBody,
+    responses: {
+      201: {
+        description: 'Registered',
+        schema: endpointSchema.keys({ secret: Joi.string().pattern(/^whsec_/) }),
+      },
+      400: { description: 'Invalid url or events', schema: failBodySchema },
+      422: { description: 'Target not allowed', schema: failBodySchema },
+    },
+    handler: async (ctx, { body }) => {
+      ctx.status = 201;
+      ctx.body = await endpoints.create(principalOf(ctx).accountId, body);
+    },
+  });
+
+  api.add({
+    method: 'get',
+    path: '/api/integrationsv2/webhooks',
+    operationId: 'listWebhookEndpoints',
+    summary: "The account's webhook endpoints",
+    tags: ['Webhooks'],
+    auth: 'api',
+    responses: {
+      200: { description: 'Endpoints', schema: Joi.object({ data: Joi.array().items(endpointSchema) }) },
+    },
+    handler: async (ctx) => {
+      ctx.body = await endpoints.list(principalOf(ctx).accountId);
+    },
+  });
+
+  api.add<unknown, unknown, { id: string }>({
+    method: 'delete',
+    path: '/api/integrationsv2/webhooks/{id}',
+    operationId: 'deleteWebhookEndpoint',
+    summary: 'Remove a webhook endpoint; pending retries to it stop',
+    tags: ['Webhooks'],
+    auth: 'api',
+    params: idParams,
+    responses: {
+      200: { description: 'Removed', schema: Joi.object({ response: Joi.string().valid('Pass') }) },
+      404: notFound,
+    },
+    handler: async (ctx, { params }) => {
+      ctx.body = await endpoints.remove(principalOf(ctx).accountId, params.id);
+    },
+  });
+
+  api.add<unknown, { page: number; limit: number }, { id: string }>({
+    method: 'get',
+    path: '/api/integrationsv2/webhooks/{id}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    summary: 'Deliveries to an endpoint, newest first, with every attempt',
+    tags: ['Webhooks'],
+    auth: 'api',
+    params: idParams,
+    query: Joi.object({
+      page: Joi.number().integer().min(1).default(1),
+      limit: Joi.number().integer().min(1).max(100).default(25),
+    }),
+    responses: {
+      200: {
+        description: 'Deliveries',
+        schema: Joi.object({
+          data: Joi.array().items(
+            Joi.object({
+              delivery_id: Joi.string().guid(),
+              event_id: Joi.string(),
+              event: Joi.string().valid(...EVENT_NAMES),
+              bn_session_id: Joi.string().guid(),
+              status: Joi.string().valid('pending', 'delivered', 'failed', 'disabled'),
+              attempt_count: Joi.number().integer(),
+              last_status_code: Joi.number().integer().allow(null),
+              delivered_at: Joi.string().isoDate().allow(null),
+              created_at: Joi.string().isoDate(),
+              attempts: Joi.array().items(
+                Joi.object({
+                  attempted_at: Joi.string().isoDate(),
+                  status_code: Joi.number().integer().allow(null),
+                  latency_ms: Joi.number().integer(),
+                  error: Joi.string().allow(null),
+                  success: Joi.boolean(),
+                }),
+              ),
+            }).label('WebhookDelivery'),
+          ),
+          pagination: paginationSchema,
+        }),
+      },
+      404: notFound,
+    },
+    handler: async (ctx, { params, query }) => {
+      ctx.body = await endpoints.deliveries(principalOf(ctx).accountId, params.id, query.page, query.limit);
+    },
+  });
+
+  api.add<unknown, unknown, { delivery_id: string }>({
+    method: 'post',
+    path: '/api/integrationsv2/webhooks/deliveries/{delivery_id}/redeliver',
+    operationId: 'redeliverWebhook',
+    summary: 'Deliver an event to its endpoint again',
+    tags: ['Webhooks'],
+    auth: 'api',
+    params: Joi.object({ delivery_id: Joi.string() }),
+    responses: {
+      202: {
+        description: 'Redelivery started',
+        schema: Joi.object({ response: Joi.string(), delivery_id: Joi.string(), status: Joi.string() }),
+      },
+      404: notFound,
+      409: { description: 'The endpoint is disabled', schema: failBodySchema },
+    },
+    handler: async (ctx, { params }) => {
+      ctx.status = 202;
+      ctx.body = await endpoints.redeliver(principalOf(ctx).accountId, params.delivery_id);
+    },
+  });
+}

@@ -1,0 +1,129 @@
+import crypto from 'node:crypto';
+import type { Sequelize } from 'sequelize';
+import type { TemporalHandle } from '../temporal/client';
+import type { Config } from '../config';
+import { HttpError, notFound } from '../http/errors';
+import { assertAllowedTarget, ForbiddenTargetError } from './targetPolicy';
+import type { webhookDeliveryWorkflow } from '../../workflows/webhookDelivery';
+
+interface EndpointRow {
+  id: string;
+  url: string;
+  events: string[] | null;
+  secret: string;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+  created_at: Date;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function presentEndpoint(row: EndpointRow) {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    disabled_at: row.disabled_at ? row.disabled_at.toISOString() : null,
+    disabled_reason: row.disabled_reason,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** Self-service webhook endpoints of an account (contract §5). */
+export class WebhookEndpointService {
+  constructor(
+    private readonly sequelize: Sequelize,
+    private readonly temporal: TemporalHandle,
+    private readonly config: Config,
+  ) {}
+
+  async create(accountId: string, input: { url: string; events?: string[] }) {
+    try {
+      await assertAllowedTarget(input.url, this.config.allowPrivateWebhookTargets);
+    } catch (err) {
+      if (err instanceof ForbiddenTargetError) throw new HttpError(422, err.message);
+      throw err;
+    }
+    // Standard Webhooks secrets: `whsec_` and base64 of random bytes; shown once, kept to sign deliveries.
+    const secret = `whsec_${crypto.randomBytes(32).toString('base64')}`;
+    const [rows] = (await this.sequelize.query(
+      'INSERT INTO webhook_endpoints (account_id, url, events, secret) VALUES ($1, $2, $3, $4) RETURNING *',
+      { bind: [accountId, input.url, input.events ?? null, secret] },
+    )) as [EndpointRow[], unknown];
+    return { ...presentEndpoint(rows[0]), secret };
+  }
+
+  async list(accountId: string) {
+    const [rows] = (await this.sequelize.query(
+      'SELECT * FROM webhook_endpoints WHERE account_id = $1 AND deleted_at IS NULL ORDER BY created_at, id',
+      { bind: [accountId] },
+    )) as [EndpointRow[], unknown];
+    return { data: rows.map(presentEndpoint) };
+  }
+
+  private async find(accountId: string, id: string): Promise<EndpointRow> {
+    if (!UUID.test(id)) throw notFound('Webhook endpoint not found');
+    const [rows] = (await this.sequelize.query(
+      'SELECT * FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL',
+      { bind: [id, accountId] },
+    )) as [EndpointRow[], unknown];
+    if (!rows.length) throw notFound('Webhook endpoint not found');
+    return rows[0];
+  }
+
+  async remove(accountId: string, id: string) {
+    await this.find(accountId, id);
+    await this.sequelize.query('UPDATE webhook_endpoints SET deleted_at = now() WHERE id = $1', {
+      bind: [id],
+    });
+    return { response: 'Pass' };
+  }
+
+  async deliveries(accountId: string, id: string, page: number, limit: number) {
+    await this.find(accountId, id);
+    const [rows] = (await this.sequelize.query(
+      `SELECT d.id, d.event_id, ev.event, ev.session_id, d.status, d.attempt_count, d.last_status_code, d.delivered_at,
+              d.created_at, count(*) OVER () AS total,
+              coalesce((SELECT json_agg(json_build_object('attempted_at', a.attempted_at, 'status_code', a.status_code,
+                                 'latency_ms', a.latency_ms, 'error', a.error, 'success', a.success) ORDER BY a.attempted_at)
+                          FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]') AS attempts
+         FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id
+        WHERE d.endpoint_id = $1
+        ORDER BY d.created_at DESC, d.id LIMIT $2 OFFSET $3`,
+      { bind: [id, limit, (page - 1) * limit] },
+    )) as [Array<Record<string, unknown> & { total: string }>, unknown];
+    const total = rows.length ? Number(rows[0].total) : 0;
+    return {
+      data: rows.map(({ total: _total, id: deliveryId, session_id, ...row }) => ({
+        delivery_id: deliveryId,
+        bn_session_id: session_id,
+        ...row,
+      })),
+      pagination: { page, limit, total_items: total, total_pages: Math.ceil(total / limit) },
+    };
+  }
+
+  /** Sends a delivery again with a fresh retry schedule; the receiver sees the same webhook-id. */
+  async redeliver(accountId: string, deliveryId: string) {
+    if (!UUID.test(deliveryId)) throw notFound('Delivery not found');
+    const [rows] = (await this.sequelize.query(
+      `SELECT d.id, e.disabled_at FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE d.id = $1 AND e.account_id = $2 AND e.deleted_at IS NULL`,
+      { bind: [deliveryId, accountId] },
+    )) as [Array<{ id: string; disabled_at: Date | null }>, unknown];
+    if (!rows.length) throw notFound('Delivery not found');
+    if (rows[0].disabled_at) throw new HttpError(409, 'The endpoint is disabled');
+    await this.sequelize.query(
+      `UPDATE webhook_deliveries SET status = 'pending', updated_at = now() WHERE id = $1`,
+      {
+        bind: [deliveryId],
+      },
+    );
+    await this.temporal.client.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
+      workflowId: `webhook-redelivery-${deliveryId}-${Date.now()}`,
+      taskQueue: this.config.taskQueue,
+      args: [{ deliveryId, retryDelaysMs: this.config.webhookRetryDelaysMs }],
+    });
+    return { response: 'Pass', delivery_id: deliveryId, status: 'pending' };
+  }
+}

@@ -1,0 +1,310 @@
+import assert from 'node:assert/strict';
+import { Webhook } from 'standardwebhooks';
+import { addTeamNotary, createTestAccount } from '../support/accounts';
+import { request } from '../support/http';
+import { action, createSession, sessionBody, signer, tokenOf, waitForSession } from '../support/sessions';
+import { WebhookReceiver } from '../support/webhookReceiver';
+import { testEnvironment } from '../support/environment';
+import { addNetworkNotary } from '../../src/services/accounts';
+
+async function registerWebhook(apiKey: string, url: string, events?: string[]) {
+  const res = await request('/api/integrationsv2/webhooks', {
+    auth: apiKey,
+    body: { url, ...(events ? { events } : {}) },
+  });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body as { id: string; secret: string };
+}
+
+const join = (url: string) => request(`/sign/${tokenOf(url)}/join`, { method: 'POST' });
+
+async function outbox(sessionId: string) {
+  const [rows] = await testEnvironment().runtime.sequelize.query(
+    'SELECT kind, to_email, state, body FROM email_outbox WHERE session_id = $1 ORDER BY kind, to_email',
+    { bind: [sessionId] },
+  );
+  return rows as Array<{ kind: string; to_email: string; state: string; body: string }>;
+}
+
+describe('session lifecycle', () => {
+  let receiver: WebhookReceiver;
+  let url: string;
+
+  beforeEach(async () => {
+    receiver = new WebhookReceiver();
+    url = await receiver.start();
+  });
+  afterEach(() => receiver.stop());
+
+  it('now with a team notary: ready → join → start → complete → documents released, each event signed', async () => {
+    const account = await createTestAccount();
+    const { secret } = await registerWebhook(account.api_key, url);
+    const notary = await addTeamNotary(account.account_id);
+    const created = await createSession(
+      account.api_key,
+      await sessionBody({ session_notary_email: notary.email }),
+    );
+    const id = created.body.bn_session_id;
+    const ready = await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    assert.deepEqual(ready.notary, { email: notary.email, name: 'Nora Notary', source: 'team' });
+
+    assert.equal((await join(created.body.bn_signing_url)).status, 200);
+    const started = await action(account.api_key, id, 'start');
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    assert.deepEqual(started.body, {
+      response: 'Pass',
+      bn_session_id: id,
+      status: 'in_progress',
+      documents_status: 'pending',
+    });
+    const completed = await action(account.api_key, id, 'complete');
+    assert.equal(completed.body.status, 'completed');
+    const done = await waitForSession(account.api_key, id, (s) => s.documents_status === 'released');
+    assert.ok(done.completed_at);
+
+    const expected = [
+      'session_created',
+      'invites_sent',
+      'notary_assigned',
+      'join_session',
+      'session_started',
+      'session_completed',
+      'documents_released',
+    ];
+    await receiver.waitFor((r) => expected.every((e) => r.some((x) => x.json.event === e)));
+    const verifier = new Webhook(secret);
+    for (const hook of receiver.received) {
+      // Verified with the standardwebhooks library, not the service's own code.
+      const payload = verifier.verify(hook.body, {
+        'webhook-id': hook.headers['webhook-id'] as string,
+        'webhook-timestamp': hook.headers['webhook-timestamp'] as string,
+        'webhook-signature': hook.headers['webhook-signature'] as string,
+      }) as any;
+      assert.equal(payload.bn_session_id, id);
+      assert.equal(payload.notarization_id, created.body.notarization_id);
+      assert.equal(hook.headers['webhook-id'], payload.id);
+      assert.match(payload.id, /^evt_/);
+      assert.ok(payload.created_at && payload.status && payload.data);
+    }
+    const joinEvent = receiver.events('join_session')[0].json;
+    assert.deepEqual(joinEvent.data, {
+      role: 'signer',
+      index: 0,
+      email: (await request(`/api/integrationsv2/sessions/${id}`, { auth: account.api_key })).body
+        .participants[0].email,
+    });
+    assert.equal(receiver.events('session_started')[0].json.status, 'in_progress');
+
+    const mails = await outbox(id);
+    assert.deepEqual(
+      mails.map((m) => [m.kind, m.state]),
+      [
+        ['completion', 'pending'],
+        ['invitation', 'pending'],
+      ],
+    );
+    assert.match(mails.find((m) => m.kind === 'invitation')!.body, /https:\/\/notary\.test\/sign\//);
+  });
+
+  it('refuses actions out of order with 409 and a reason', async () => {
+    const account = await createTestAccount();
+    const notary = await addTeamNotary(account.account_id);
+    const created = await createSession(
+      account.api_key,
+      await sessionBody({ session_notary_email: notary.email }),
+    );
+    const id = created.body.bn_session_id;
+    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    const before = await action(account.api_key, id, 'start');
+    assert.equal(before.status, 409);
+    assert.equal(before.body.response_message, 'Session cannot be started before a signer has joined');
+    assert.equal(
+      (await action(account.api_key, id, 'complete')).body.response_message,
+      'Session cannot be completed while ready',
+    );
+    assert.equal((await action(account.api_key, id, 'pretagged')).status, 409);
+    assert.equal((await action(account.api_key, id, 'release_documents')).status, 409);
+    await join(created.body.bn_signing_url);
+    assert.equal((await action(account.api_key, id, 'start')).status, 200);
+    assert.equal((await action(account.api_key, id, 'start')).status, 409);
+    assert.equal((await action(account.api_key, id, 'complete')).status, 200);
+    const cancel = await action(account.api_key, id, 'cancel');
+    assert.equal(cancel.status, 409);
+    assert.match(cancel.body.response_message, /completed/);
+  });
+
+  it('notarize_later waits for session_timing, then finds its notary', async () => {
+    const account = await createTestAccount();
+    const notary = await addTeamNotary(account.account_id);
+    const startAt = new Date(Date.now() + 3_000).toISOString();
+    const created = await createSession(
+      account.api_key,
+      await sessionBody({
+        session_notary_email: notary.email,
+        notarization_timing_type: 'notarize_later',
+        session_timing: startAt,
+      }),
+    );
+    const id = created.body.bn_session_id;
+    const scheduled = await waitForSession(account.api_key, id, (s) => s.status === 'scheduled');
+    assert.equal(scheduled.session_timing, startAt);
+    assert.equal((await join(created.body.bn_signing_url)).status, 409);
+    const ready = await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    assert.ok(Date.parse(ready.updated_at) >= Date.parse(startAt));
+    assert.equal((await join(created.body.bn_signing_url)).status, 200);
+  });
+
+  it('holds invitations until the documents are marked pretagged', async () => {
+    const account = await createTestAccount();
+    const notary = await addTeamNotary(account.account_id);
+    const created = await createSession(
+      account.api_key,
+      await sessionBody({
+        session_notary_email: notary.email,
+        send_invite_after_pretagging: true,
+        witnesses: { invited_witness_details: [{ email: 'witness@example.com' }] },
+      }),
+    );
+    const id = created.body.bn_session_id;
+    await waitForSession(account.api_key, id, (s) => s.status === 'awaiting_pretag');
+    assert.deepEqual(
+      (await outbox(id)).map((m) => m.state),
+      ['held', 'held'],
+    );
+    const pretagged = await action(account.api_key, id, 'pretagged');
+    assert.equal(pretagged.status, 200, JSON.stringify(pretagged.body));
+    assert.notEqual(pretagged.body.status, 'awaiting_pretag');
+    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    const mails = await outbox(id);
+    assert.deepEqual(
+      mails.map((m) => [m.to_email === 'witness@example.com' ? 'witness' : 'signer', m.state]).sort(),
+      [
+        ['signer', 'pending'],
+        ['witness', 'pending'],
+      ],
+    );
+  });
+
+  it('on-demand: assigns a network notary commissioned in the requested state, waiting until one exists', async () => {
+    const account = await createTestAccount();
+    await registerWebhook(account.api_key, url, ['notary_assigned']);
+    // Vermont is used by no other test, so no other session competes for these notaries.
+    await addNetworkNotary({
+      email: `expired-vt-${Date.now()}@example.com`,
+      firstName: 'Old',
+      lastName: 'Commission',
+      state: 'VT',
+      commissionNumber: 'VT-1',
+      commissionExpiresOn: '2020-01-01',
+    });
+    await addNetworkNotary({
+      email: `nh-${Date.now()}@example.com`,
+      firstName: 'Other',
+      lastName: 'State',
+      state: 'NH',
+      commissionNumber: 'NH-1',
+      commissionExpiresOn: '2099-01-01',
+    });
+    const created = await createSession(
+      account.api_key,
+      await sessionBody({ state_specific_notary: 'Vermont' }),
+    );
+    const id = created.body.bn_session_id;
+    await waitForSession(account.api_key, id, (s) => s.status === 'awaiting_notary');
+    await new Promise((r) => setTimeout(r, 1_500));
+    assert.equal(
+      (await request(`/api/integrationsv2/sessions/${id}`, { auth: account.api_key })).body.status,
+      'awaiting_notary',
+    );
+
+    const email = `vt-${Date.now()}@example.com`;
+    await addNetworkNotary({
+      email,
+      firstName: 'Valid',
+      lastName: 'Vermonter',
+      state: 'VT',
+      commissionNumber: 'VT-2',
+      commissionExpiresOn: '2099-01-01',
+    });
+    const ready = await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    assert.deepEqual(ready.notary, { email, name: 'Valid Vermonter', source: 'network' });
+    const [assigned] = await receiver.waitFor((r) => r.length >= 1);
+    assert.equal(assigned.json.data.notary.email, email);
+    await action(account.api_key, id, 'cancel');
+  });
+
+  it('expires an unfinished session at auto_expire_session_on; its links stop working', async () => {
+    const account = await createTestAccount();
+    await registerWebhook(account.api_key, url, ['session_expired']);
+    const notary = await addTeamNotary(account.account_id);
+    const created = await createSession(
+      account.api_key,
+      await sessionBody({
+        session_notary_email: notary.email,
+        session_configurations: { auto_expire_session_on: new Date(Date.now() + 2_500).toISOString() },
+      }),
+    );
+    const id = created.body.bn_session_id;
+    await waitForSession(account.api_key, id, (s) => s.status === 'expired');
+    const [expired] = await receiver.waitFor((r) => r.length >= 1);
+    assert.equal(expired.json.event, 'session_expired');
+    assert.equal(expired.json.status, 'expired');
+    assert.equal((await join(created.body.bn_signing_url)).status, 409);
+    assert.equal(
+      (
+        await request(`/sign/${tokenOf(created.body.bn_signing_url)}`, {
+          headers: { accept: 'application/json' },
+        })
+      ).status,
+      410,
+    );
+    assert.equal((await action(account.api_key, id, 'start')).status, 409);
+  });
+
+  it('cancels before completion and emits session_cancelled', async () => {
+    const account = await createTestAccount();
+    await registerWebhook(account.api_key, url, ['session_cancelled']);
+    const notary = await addTeamNotary(account.account_id);
+    const created = await createSession(
+      account.api_key,
+      await sessionBody({ session_notary_email: notary.email }),
+    );
+    const id = created.body.bn_session_id;
+    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    const cancelled = await action(account.api_key, id, 'cancel');
+    assert.deepEqual(cancelled.body, {
+      response: 'Pass',
+      bn_session_id: id,
+      status: 'cancelled',
+      documents_status: 'pending',
+    });
+    await receiver.waitFor((r) => r.length >= 1);
+    assert.equal((await action(account.api_key, id, 'cancel')).status, 409);
+  });
+
+  it('notary_manual holds the documents until release_documents', async () => {
+    const account = await createTestAccount();
+    await registerWebhook(account.api_key, url, ['documents_released']);
+    const notary = await addTeamNotary(account.account_id);
+    const created = await createSession(
+      account.api_key,
+      await sessionBody({
+        session_notary_email: notary.email,
+        final_documents_delivery_mode: 'notary_manual',
+        all_signers: [signer(0), signer(1)],
+      }),
+    );
+    const id = created.body.bn_session_id;
+    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    await join(created.body.signing_urls[1].bn_signing_url);
+    await action(account.api_key, id, 'start');
+    await action(account.api_key, id, 'complete');
+    await waitForSession(account.api_key, id, (s) => s.documents_status === 'held');
+    assert.equal(receiver.received.length, 0);
+    const released = await action(account.api_key, id, 'release_documents');
+    assert.equal(released.status, 200);
+    assert.equal(released.body.documents_status, 'released');
+    await receiver.waitFor((r) => r.length >= 1);
+    assert.equal((await action(account.api_key, id, 'release_documents')).status, 409);
+  });
+});

@@ -1,0 +1,55 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedWebhook {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  json: any;
+  receivedAt: number;
+}
+
+/** A real HTTP receiver on loopback that records every request and answers with scripted statuses. */
+export class WebhookReceiver {
+  readonly received: ReceivedWebhook[] = [];
+  private server?: http.Server;
+  /** Status codes to answer, in order; once used up, `fallbackStatus`. */
+  statuses: number[] = [];
+  fallbackStatus = 200;
+
+  async start(): Promise<string> {
+    this.server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        this.received.push({ headers: req.headers, body, json: JSON.parse(body), receivedAt: Date.now() });
+        res.statusCode = this.statuses.shift() ?? this.fallbackStatus;
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/hooks`;
+  }
+
+  events(name?: string): ReceivedWebhook[] {
+    return this.received.filter((r) => !name || r.json.event === name);
+  }
+
+  async waitFor(
+    predicate: (received: ReceivedWebhook[]) => boolean,
+    timeoutMs = 20_000,
+  ): Promise<ReceivedWebhook[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (predicate(this.received)) return this.received;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(
+      `webhooks not received in time; got ${this.received.map((r) => r.json.event).join(', ')}`,
+    );
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
