@@ -27,6 +27,11 @@ export function testEnvironment(): TestEnvironment {
   return current;
 }
 
+function quietBundlerLogger(log: (line: string) => void) {
+  const silent = () => undefined;
+  return { log: silent, trace: silent, debug: silent, info: silent, warn: log, error: log };
+}
+
 /** Settings every test process shares; short durations keep timer-driven tests fast. */
 export function testSettings(dataDir: string): Record<string, string> {
   return {
@@ -51,28 +56,28 @@ export async function startTestEnvironment(): Promise<TestEnvironment> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notarization-test-'));
   // mkdtemp makes it private; embedded PostgreSQL runs as another user when the tests run as root.
   fs.chmodSync(dataDir, 0o755);
-  const settings = {
-    ...testSettings(dataDir),
-    EMBEDDED_POSTGRES_PORT: String(await freePort()),
-    TEMPORAL_DEV_PORT: String(await freePort()),
-    TEMPORAL_UI_PORT: String(await freePort()),
-  };
-  const baseConfig = loadConfig({ ...process.env, ...settings, PORT: '0', HOST: '127.0.0.1' });
   const log = (line: string) => process.stderr.write(`[test env] ${line}\n`);
-  const [services, workflowBundle] = await Promise.all([
-    provideBackingServices(baseConfig, { persistentTemporal: false, log }),
-    bundleWorkflowCode({
-      workflowsPath,
-      logger: {
-        log: () => undefined,
-        trace: () => undefined,
-        debug: () => undefined,
-        info: () => undefined,
-        warn: log,
-        error: log,
-      },
-    }),
-  ]);
+  const bundling = bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger(log) });
+  let settings: Record<string, string> = {};
+  let baseConfig!: Config;
+  let services: BackingServices | undefined;
+  // A free port can be taken by another process (a parallel run) before our server binds it: try again.
+  for (let attempt = 1; !services; attempt++) {
+    settings = {
+      ...testSettings(dataDir),
+      EMBEDDED_POSTGRES_PORT: String(await freePort()),
+      TEMPORAL_DEV_PORT: String(await freePort()),
+      TEMPORAL_UI_PORT: String(await freePort()),
+    };
+    baseConfig = loadConfig({ ...process.env, ...settings, PORT: '0', HOST: '127.0.0.1' });
+    try {
+      services = await provideBackingServices(baseConfig, { persistentTemporal: false, log });
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      log(`backing services did not start (${(err as Error).message.split('\n')[0]}); retrying on other ports`);
+    }
+  }
+  const workflowBundle = await bundling;
   const config: Config = {
     ...baseConfig,
     databaseUrl: services.databaseUrl,

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Registry } from 'prom-client';
+import { addTeamNotary, createTestAccount } from '../support/accounts';
+import { request } from '../support/http';
+import { createSession, sessionBody, waitForSession } from '../support/sessions';
+import { WebhookReceiver } from '../support/webhookReceiver';
+import { testEnvironment } from '../support/environment';
+import { createApp } from '../../src/http/app';
+import { createLogger } from '../../src/logger';
+import { TokenService } from '../../src/auth/tokens';
+
+async function sessionWithHook(events: string[], receiverUrl: string) {
+  const account = await createTestAccount();
+  const hook = await request('/api/integrationsv2/webhooks', { auth: account.api_key, body: { url: receiverUrl, events } });
+  assert.equal(hook.status, 201);
+  const notary = await addTeamNotary(account.account_id);
+  const created = await createSession(account.api_key, await sessionBody({ session_notary_email: notary.email }));
+  return { account, endpointId: hook.body.id as string, sessionId: created.body.bn_session_id as string };
+}
+
+async function deliveries(apiKey: string, endpointId: string) {
+  const res = await request(`/api/integrationsv2/webhooks/${endpointId}/deliveries`, { auth: apiKey });
+  assert.equal(res.status, 200);
+  return res.body.data as any[];
+}
+
+async function waitForDelivery(apiKey: string, endpointId: string, predicate: (d: any) => boolean) {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const found = (await deliveries(apiKey, endpointId)).find(predicate);
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('delivery did not reach the expected state');
+}
+
+describe('webhook deliveries', () => {
+  let receiver: WebhookReceiver;
+  let url: string;
+  beforeEach(async () => {
+    receiver = new WebhookReceiver();
+    url = await receiver.start();
+  });
+  afterEach(() => receiver.stop());
+
+  it('manages endpoints: secret shown once, list without it, delete', async () => {
+    const account = await createTestAccount();
+    const created = await request('/api/integrationsv2/webhooks', { auth: account.api_key, body: { url, events: ['session_created'] } });
+    assert.equal(created.status, 201);
+    assert.match(created.body.secret, /^whsec_[A-Za-z0-9+/]+=*$/);
+    assert.deepEqual(created.body.events, ['session_created']);
+    const list = await request('/api/integrationsv2/webhooks', { auth: account.api_key });
+    assert.equal(list.body.data.length, 1);
+    assert.equal(list.body.data[0].secret, undefined);
+    const other = await createTestAccount();
+    assert.equal((await request('/api/integrationsv2/webhooks', { auth: other.api_key })).body.data.length, 0);
+    assert.equal((await request(`/api/integrationsv2/webhooks/${created.body.id}`, { auth: other.api_key, method: 'DELETE' })).status, 404);
+    assert.equal((await request(`/api/integrationsv2/webhooks/${created.body.id}`, { auth: account.api_key, method: 'DELETE' })).status, 200);
+    assert.equal((await request('/api/integrationsv2/webhooks', { auth: account.api_key })).body.data.length, 0);
+    const bad = await request('/api/integrationsv2/webhooks', { auth: account.api_key, body: { url, events: ['nope'] } });
+    assert.equal(bad.status, 400);
+  });
+
+  it('retries a failing receiver on the schedule with a stable webhook-id, recording every attempt', async () => {
+    receiver.statuses = [500, 503];
+    const { account, endpointId } = await sessionWithHook(['session_created'], url);
+    await receiver.waitFor((r) => r.length >= 3);
+    const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
+    assert.equal(ids.size, 1);
+    // WEBHOOK_RETRY_SCHEDULE is 1s,1s,1s in tests.
+    assert.ok(receiver.received[1].receivedAt - receiver.received[0].receivedAt >= 900);
+    const delivery = await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'delivered');
+    assert.equal(delivery.attempt_count, 3);
+    assert.deepEqual(delivery.attempts.map((a: any) => [a.status_code, a.success]), [[500, false], [503, false], [200, true]]);
+    assert.ok(delivery.attempts.every((a: any) => Number.isInteger(a.latency_ms)));
+  });
+
+  it('gives up after the schedule is spent, then redelivers on request with the same webhook-id', async () => {
+    receiver.fallbackStatus = 500;
+    const { account, endpointId } = await sessionWithHook(['session_created'], url);
+    const failed = await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'failed');
+    assert.equal(failed.attempt_count, 4);
+    receiver.fallbackStatus = 204;
+    const redeliver = await request(`/api/integrationsv2/webhooks/deliveries/${failed.delivery_id}/redeliver`, { auth: account.api_key, body: {} });
+    assert.equal(redeliver.status, 202);
+    const delivered = await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'delivered');
+    assert.equal(delivered.attempts.at(-1).status_code, 204);
+    assert.equal(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size, 1);
+    const other = await createTestAccount();
+    assert.equal((await request(`/api/integrationsv2/webhooks/deliveries/${failed.delivery_id}/redeliver`, { auth: other.api_key, body: {} })).status, 404);
+  });
+
+  it('disables the endpoint when the receiver answers 410 Gone', async () => {
+    receiver.fallbackStatus = 410;
+    const { account, endpointId, sessionId } = await sessionWithHook(['session_created', 'notary_assigned'], url);
+    await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'disabled');
+    const [endpoint] = (await request('/api/integrationsv2/webhooks', { auth: account.api_key })).body.data;
+    assert.ok(endpoint.disabled_at);
+    assert.equal(endpoint.disabled_reason, 'receiver answered 410 Gone');
+    await waitForSession(account.api_key, sessionId, (s) => s.status === 'ready');
+    await new Promise((r) => setTimeout(r, 500));
+    // Nothing more is sent to a disabled endpoint, and the session went on regardless.
+    assert.equal(receiver.received.length, 1);
+  });
+
+  it('a slow receiver does not hold the session back', async () => {
+    const slow = http.createServer((_req, res) => setTimeout(() => res.end('late'), 4_000));
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`;
+      const started = Date.now();
+      const { account, sessionId } = await sessionWithHook(['session_created', 'invites_sent', 'notary_assigned'], slowUrl);
+      await waitForSession(account.api_key, sessionId, (s) => s.status === 'ready');
+      assert.ok(Date.now() - started < 3_500, 'the session reached ready while deliveries were still waiting');
+    } finally {
+      slow.closeAllConnections();
+      slow.close();
+    }
+  });
+
+  it('refuses private and loopback targets outside development', async () => {
+    const env = testEnvironment();
+    const app = createApp({
+      config: { ...env.config, allowPrivateWebhookTargets: false },
+      logger: createLogger('silent'),
+      sequelize: env.runtime.sequelize,
+      temporal: env.runtime.temporal,
+      metrics: new Registry(),
+      tokens: new TokenService(env.runtime.sequelize, new TextEncoder().encode(env.config.jwtSecret!), 900, 3600),
+    });
+    const server = http.createServer(app.koa.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const account = await createTestAccount();
+      for (const target of ['http://127.0.0.1:9/hook', 'http://10.1.2.3/hook', 'http://[::1]/x', 'http://localhost/x', 'http://169.254.169.254/latest']) {
+        const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/integrationsv2/webhooks`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ url: target }),
+        });
+        assert.equal(res.status, 422, target);
+        assert.match(((await res.json()) as any).response_message, /private or loopback/);
+      }
+    } finally {
+      server.close();
+    }
+  });
+});
