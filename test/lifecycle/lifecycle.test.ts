@@ -6,6 +6,7 @@ import { action, createSession, sessionBody, signer, tokenOf, waitForSession } f
 import { WebhookReceiver } from '../support/webhookReceiver';
 import { testEnvironment } from '../support/environment';
 import { addNetworkNotary } from '../../src/services/accounts';
+import { recordHistory } from '../support/histories';
 
 async function registerWebhook(apiKey: string, url: string, events?: string[]) {
   const res = await request('/api/integrationsv2/webhooks', {
@@ -104,6 +105,7 @@ describe('session lifecycle', () => {
       ],
     );
     assert.match(mails.find((m) => m.kind === 'invitation')!.body, /https:\/\/notary\.test\/sign\//);
+    await recordHistory('session-now-team-notary', `session-${id}`);
   });
 
   it('refuses actions out of order with 409 and a reason', async () => {
@@ -131,6 +133,7 @@ describe('session lifecycle', () => {
     const cancel = await action(account.api_key, id, 'cancel');
     assert.equal(cancel.status, 409);
     assert.match(cancel.body.response_message, /completed/);
+    await recordHistory('session-out-of-order-actions', `session-${id}`);
   });
 
   it('notarize_later waits for session_timing, then finds its notary', async () => {
@@ -152,6 +155,7 @@ describe('session lifecycle', () => {
     const ready = await waitForSession(account.api_key, id, (s) => s.status === 'ready');
     assert.ok(Date.parse(ready.updated_at) >= Date.parse(startAt));
     assert.equal((await join(created.body.bn_signing_url)).status, 200);
+    await recordHistory('session-notarize-later', `session-${id}`);
   });
 
   it('holds invitations until the documents are marked pretagged', async () => {
@@ -183,6 +187,7 @@ describe('session lifecycle', () => {
         ['witness', 'pending'],
       ],
     );
+    await recordHistory('session-pretag-hold', `session-${id}`);
   });
 
   it('on-demand: assigns a network notary commissioned in the requested state, waiting until one exists', async () => {
@@ -231,6 +236,7 @@ describe('session lifecycle', () => {
     const [assigned] = await receiver.waitFor((r) => r.length >= 1);
     assert.equal(assigned.json.data.notary.email, email);
     await action(account.api_key, id, 'cancel');
+    await recordHistory('session-network-notary-wait', `session-${id}`);
   });
 
   it('expires an unfinished session at auto_expire_session_on; its links stop working', async () => {
@@ -259,6 +265,7 @@ describe('session lifecycle', () => {
       410,
     );
     assert.equal((await action(account.api_key, id, 'start')).status, 409);
+    await recordHistory('session-expired', `session-${id}`);
   });
 
   it('cancels before completion and emits session_cancelled', async () => {
@@ -280,6 +287,7 @@ describe('session lifecycle', () => {
     });
     await receiver.waitFor((r) => r.length >= 1);
     assert.equal((await action(account.api_key, id, 'cancel')).status, 409);
+    await recordHistory('session-cancelled', `session-${id}`);
   });
 
   it('notary_manual holds the documents until release_documents', async () => {
@@ -306,5 +314,6 @@ describe('session lifecycle', () => {
     assert.equal(released.body.documents_status, 'released');
     await receiver.waitFor((r) => r.length >= 1);
     assert.equal((await action(account.api_key, id, 'release_documents')).status, 409);
+    await recordHistory('session-notary-manual-release', `session-${id}`);
   });
 });

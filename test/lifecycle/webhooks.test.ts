@@ -8,15 +8,22 @@ import { createSession, sessionBody, waitForSession } from '../support/sessions'
 import { WebhookReceiver } from '../support/webhookReceiver';
 import { testEnvironment } from '../support/environment';
 import { createApp } from '../../src/http/app';
+import { recordHistory } from '../support/histories';
 import { createLogger } from '../../src/logger';
 import { TokenService } from '../../src/auth/tokens';
 
 async function sessionWithHook(events: string[], receiverUrl: string) {
   const account = await createTestAccount();
-  const hook = await request('/api/integrationsv2/webhooks', { auth: account.api_key, body: { url: receiverUrl, events } });
+  const hook = await request('/api/integrationsv2/webhooks', {
+    auth: account.api_key,
+    body: { url: receiverUrl, events },
+  });
   assert.equal(hook.status, 201);
   const notary = await addTeamNotary(account.account_id);
-  const created = await createSession(account.api_key, await sessionBody({ session_notary_email: notary.email }));
+  const created = await createSession(
+    account.api_key,
+    await sessionBody({ session_notary_email: notary.email }),
+  );
   return { account, endpointId: hook.body.id as string, sessionId: created.body.bn_session_id as string };
 }
 
@@ -47,7 +54,10 @@ describe('webhook deliveries', () => {
 
   it('manages endpoints: secret shown once, list without it, delete', async () => {
     const account = await createTestAccount();
-    const created = await request('/api/integrationsv2/webhooks', { auth: account.api_key, body: { url, events: ['session_created'] } });
+    const created = await request('/api/integrationsv2/webhooks', {
+      auth: account.api_key,
+      body: { url, events: ['session_created'] },
+    });
     assert.equal(created.status, 201);
     assert.match(created.body.secret, /^whsec_[A-Za-z0-9+/]+=*$/);
     assert.deepEqual(created.body.events, ['session_created']);
@@ -55,11 +65,36 @@ describe('webhook deliveries', () => {
     assert.equal(list.body.data.length, 1);
     assert.equal(list.body.data[0].secret, undefined);
     const other = await createTestAccount();
-    assert.equal((await request('/api/integrationsv2/webhooks', { auth: other.api_key })).body.data.length, 0);
-    assert.equal((await request(`/api/integrationsv2/webhooks/${created.body.id}`, { auth: other.api_key, method: 'DELETE' })).status, 404);
-    assert.equal((await request(`/api/integrationsv2/webhooks/${created.body.id}`, { auth: account.api_key, method: 'DELETE' })).status, 200);
-    assert.equal((await request('/api/integrationsv2/webhooks', { auth: account.api_key })).body.data.length, 0);
-    const bad = await request('/api/integrationsv2/webhooks', { auth: account.api_key, body: { url, events: ['nope'] } });
+    assert.equal(
+      (await request('/api/integrationsv2/webhooks', { auth: other.api_key })).body.data.length,
+      0,
+    );
+    assert.equal(
+      (
+        await request(`/api/integrationsv2/webhooks/${created.body.id}`, {
+          auth: other.api_key,
+          method: 'DELETE',
+        })
+      ).status,
+      404,
+    );
+    assert.equal(
+      (
+        await request(`/api/integrationsv2/webhooks/${created.body.id}`, {
+          auth: account.api_key,
+          method: 'DELETE',
+        })
+      ).status,
+      200,
+    );
+    assert.equal(
+      (await request('/api/integrationsv2/webhooks', { auth: account.api_key })).body.data.length,
+      0,
+    );
+    const bad = await request('/api/integrationsv2/webhooks', {
+      auth: account.api_key,
+      body: { url, events: ['nope'] },
+    });
     assert.equal(bad.status, 400);
   });
 
@@ -73,8 +108,16 @@ describe('webhook deliveries', () => {
     assert.ok(receiver.received[1].receivedAt - receiver.received[0].receivedAt >= 900);
     const delivery = await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'delivered');
     assert.equal(delivery.attempt_count, 3);
-    assert.deepEqual(delivery.attempts.map((a: any) => [a.status_code, a.success]), [[500, false], [503, false], [200, true]]);
+    assert.deepEqual(
+      delivery.attempts.map((a: any) => [a.status_code, a.success]),
+      [
+        [500, false],
+        [503, false],
+        [200, true],
+      ],
+    );
     assert.ok(delivery.attempts.every((a: any) => Number.isInteger(a.latency_ms)));
+    await recordHistory('webhook-delivery-retries', `webhook-delivery-${delivery.delivery_id}`);
   });
 
   it('gives up after the schedule is spent, then redelivers on request with the same webhook-id', async () => {
@@ -83,19 +126,34 @@ describe('webhook deliveries', () => {
     const failed = await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'failed');
     assert.equal(failed.attempt_count, 4);
     receiver.fallbackStatus = 204;
-    const redeliver = await request(`/api/integrationsv2/webhooks/deliveries/${failed.delivery_id}/redeliver`, { auth: account.api_key, body: {} });
+    const redeliver = await request(
+      `/api/integrationsv2/webhooks/deliveries/${failed.delivery_id}/redeliver`,
+      { auth: account.api_key, body: {} },
+    );
     assert.equal(redeliver.status, 202);
     const delivered = await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'delivered');
     assert.equal(delivered.attempts.at(-1).status_code, 204);
     assert.equal(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size, 1);
     const other = await createTestAccount();
-    assert.equal((await request(`/api/integrationsv2/webhooks/deliveries/${failed.delivery_id}/redeliver`, { auth: other.api_key, body: {} })).status, 404);
+    assert.equal(
+      (
+        await request(`/api/integrationsv2/webhooks/deliveries/${failed.delivery_id}/redeliver`, {
+          auth: other.api_key,
+          body: {},
+        })
+      ).status,
+      404,
+    );
   });
 
   it('disables the endpoint when the receiver answers 410 Gone', async () => {
     receiver.fallbackStatus = 410;
-    const { account, endpointId, sessionId } = await sessionWithHook(['session_created', 'notary_assigned'], url);
-    await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'disabled');
+    const { account, endpointId, sessionId } = await sessionWithHook(
+      ['session_created', 'notary_assigned'],
+      url,
+    );
+    const gone = await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'disabled');
+    await recordHistory('webhook-delivery-gone', `webhook-delivery-${gone.delivery_id}`);
     const [endpoint] = (await request('/api/integrationsv2/webhooks', { auth: account.api_key })).body.data;
     assert.ok(endpoint.disabled_at);
     assert.equal(endpoint.disabled_reason, 'receiver answered 410 Gone');
@@ -111,9 +169,15 @@ describe('webhook deliveries', () => {
     try {
       const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`;
       const started = Date.now();
-      const { account, sessionId } = await sessionWithHook(['session_created', 'invites_sent', 'notary_assigned'], slowUrl);
+      const { account, sessionId } = await sessionWithHook(
+        ['session_created', 'invites_sent', 'notary_assigned'],
+        slowUrl,
+      );
       await waitForSession(account.api_key, sessionId, (s) => s.status === 'ready');
-      assert.ok(Date.now() - started < 3_500, 'the session reached ready while deliveries were still waiting');
+      assert.ok(
+        Date.now() - started < 3_500,
+        'the session reached ready while deliveries were still waiting',
+      );
     } finally {
       slow.closeAllConnections();
       slow.close();
@@ -128,18 +192,32 @@ describe('webhook deliveries', () => {
       sequelize: env.runtime.sequelize,
       temporal: env.runtime.temporal,
       metrics: new Registry(),
-      tokens: new TokenService(env.runtime.sequelize, new TextEncoder().encode(env.config.jwtSecret!), 900, 3600),
+      tokens: new TokenService(
+        env.runtime.sequelize,
+        new TextEncoder().encode(env.config.jwtSecret!),
+        900,
+        3600,
+      ),
     });
     const server = http.createServer(app.koa.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const account = await createTestAccount();
-      for (const target of ['http://127.0.0.1:9/hook', 'http://10.1.2.3/hook', 'http://[::1]/x', 'http://localhost/x', 'http://169.254.169.254/latest']) {
-        const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/integrationsv2/webhooks`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ url: target }),
-        });
+      for (const target of [
+        'http://127.0.0.1:9/hook',
+        'http://10.1.2.3/hook',
+        'http://[::1]/x',
+        'http://localhost/x',
+        'http://169.254.169.254/latest',
+      ]) {
+        const res = await fetch(
+          `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/integrationsv2/webhooks`,
+          {
+            method: 'POST',
+            headers: { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ url: target }),
+          },
+        );
         assert.equal(res.status, 422, target);
         assert.match(((await res.json()) as any).response_message, /private or loopback/);
       }

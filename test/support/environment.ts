@@ -74,7 +74,9 @@ export async function startTestEnvironment(): Promise<TestEnvironment> {
       services = await provideBackingServices(baseConfig, { persistentTemporal: false, log });
     } catch (err) {
       if (attempt >= 3) throw err;
-      log(`backing services did not start (${(err as Error).message.split('\n')[0]}); retrying on other ports`);
+      log(
+        `backing services did not start (${(err as Error).message.split('\n')[0]}); retrying on other ports`,
+      );
     }
   }
   const workflowBundle = await bundling;

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Worker } from '@temporalio/worker';
+import { temporal } from '@temporalio/proto';
+import { HISTORIES_DIR } from '../support/histories';
+import { testEnvironment } from '../support/environment';
+
+/** One recorded history per path of the session and delivery workflows. */
+const EXPECTED = [
+  'session-now-team-notary',
+  'session-out-of-order-actions',
+  'session-notarize-later',
+  'session-pretag-hold',
+  'session-network-notary-wait',
+  'session-expired',
+  'session-cancelled',
+  'session-notary-manual-release',
+  'session-worker-restart',
+  'webhook-delivery-retries',
+  'webhook-delivery-gone',
+];
+
+describe('workflow determinism', () => {
+  it('replays every recorded history against the current workflow code', async function () {
+    this.timeout(120_000);
+    const files = fs.readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.history.bin'));
+    assert.deepEqual(
+      EXPECTED.filter((name) => !files.includes(`${name}.history.bin`)),
+      [],
+      'every path has a recorded history (record with RECORD_HISTORIES=1 npm run test:only)',
+    );
+    const histories = files.map((file) => ({
+      workflowId: path.basename(file, '.history.bin'),
+      history: temporal.api.history.v1.History.decode(fs.readFileSync(path.join(HISTORIES_DIR, file))),
+    }));
+    const failures: string[] = [];
+    for await (const result of Worker.runReplayHistories(
+      { workflowBundle: testEnvironment().workflowBundle },
+      histories,
+    )) {
+      if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
+    }
+    assert.deepEqual(failures, []);
+  });
+});
