@@ -72,8 +72,11 @@ export class ApiRoutes {
     const chain: RouterMiddleware<AppState>[] = [];
     if (def.auth !== 'none')
       chain.push(requireKey(this.authenticator, def.auth) as unknown as RouterMiddleware<AppState>);
-    if (def.method === 'post')
+    if (def.method === 'post') {
       chain.push(jsonBody(this.maxBodyBytes) as unknown as RouterMiddleware<AppState>);
+      // Needs the caller's account and the body's hash, so it runs after both.
+      if (def.auth !== 'none') chain.push(this.idempotent);
+    }
     const invalid = def.onInvalid ?? defaultInvalid;
     const check = <T>(
       schema: Joi.Schema<T> | undefined,
