@@ -3,6 +3,7 @@ import { sessionActivities } from './sessions';
 import { eventActivities } from './events';
 import { webhookActivities } from './webhooks';
 import { mailActivities } from './mail';
+import { loginLinkActivities } from './loginLinks';
 
 export type { ActivityDependencies };
 
@@ -16,6 +17,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...eventActivities(deps),
     ...webhookActivities(deps),
     ...mailActivities(deps),
+    ...loginLinkActivities(deps),
   };
 }
 

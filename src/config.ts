@@ -34,6 +34,10 @@ export interface Config {
   webhookTimeoutMs: number;
   /** How long an on-demand session waits before asking the network for a notary again. */
   notaryRetryIntervalMs: number;
+  /** Login links live 12 hours (spec 2.9); shorter only in tests. */
+  loginLinkLifetimeSeconds: number;
+  /** How often the Temporal Schedule removes expired login links. */
+  loginLinkCleanupIntervalMs: number;
   shutdownGraceMs: number;
 }
 
@@ -107,6 +111,11 @@ export function loadConfig(env: Env = process.env): Config {
       nodeEnv === 'development' || optional(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS') === 'true',
     webhookTimeoutMs: duration('WEBHOOK_TIMEOUT', optional(env, 'WEBHOOK_TIMEOUT') ?? '15s'),
     notaryRetryIntervalMs: duration('NOTARY_RETRY_INTERVAL', optional(env, 'NOTARY_RETRY_INTERVAL') ?? '30s'),
+    loginLinkLifetimeSeconds: integer(env, 'LOGIN_LINK_TTL_SECONDS', 43_200),
+    loginLinkCleanupIntervalMs: duration(
+      'LOGIN_LINK_CLEANUP_INTERVAL',
+      optional(env, 'LOGIN_LINK_CLEANUP_INTERVAL') ?? '15m',
+    ),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000),
   };
 }

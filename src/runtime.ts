@@ -10,6 +10,7 @@ import { createDatabase } from './db/database';
 import { migrateExclusively } from './db/migrator';
 import { connectTemporal, type TemporalHandle } from './temporal/client';
 import { ensureSearchAttributes } from './temporal/searchAttributes';
+import { ensureSchedules } from './temporal/schedules';
 import { resolveJwtSecret, TokenService } from './auth/tokens';
 import { createApp, type App } from './http/app';
 import { startWorker, type RunningWorker } from '../worker/createWorker';
@@ -113,6 +114,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
         workflowBundle: opts.workflowBundle,
       });
       stack.push(() => runtime.worker!.shutdown());
+      await ensureSchedules(temporal.client, config);
     }
 
     if (opts.api) {

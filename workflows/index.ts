@@ -1,2 +1,3 @@
 export { sessionWorkflow } from './session';
 export { webhookDeliveryWorkflow } from './webhookDelivery';
+export { loginLinkCleanupWorkflow } from './loginLinkCleanup';

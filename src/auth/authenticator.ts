@@ -1,6 +1,6 @@
-import { ApiKey, type KeyKind } from '../db/models';
+import { AccountMember, ApiKey, type KeyKind } from '../db/models';
 import { parseKey, secretMatches } from './keys';
-import type { TokenService } from './tokens';
+import type { TeamMemberClaims, TokenService } from './tokens';
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
@@ -34,6 +34,17 @@ export class Authenticator {
     if (!claims || claims.kind !== kind) return null;
     const key = await ApiKey.findByPk(claims.keyId);
     return key && !key.revokedAt && key.accountId === claims.accountId ? key : null;
+  }
+
+  /** A team member's token whose link to the vendor still stands (unlinking ends its access at once). */
+  async teamMemberFor(credential: string): Promise<TeamMemberClaims | null> {
+    if (!JWT_SHAPE.test(credential)) return null;
+    const claims = await this.tokens.verifyTeamMemberToken(credential);
+    if (!claims) return null;
+    const member = await AccountMember.findOne({
+      where: { id: claims.memberId, accountId: claims.accountId, deletedAt: null },
+    });
+    return member && member.businessRole === claims.role ? claims : null;
   }
 
   /** A key of any kind, given as the key itself (the token exchange accepts no tokens). */

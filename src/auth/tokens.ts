@@ -25,6 +25,13 @@ export interface TokenPair {
 
 export class InvalidTokenError extends Error {}
 
+/** A team member signed in through a login link (contract §4). */
+export interface TeamMemberClaims {
+  accountId: string;
+  memberId: string;
+  role: 'notary' | 'pretagger' | 'admin';
+}
+
 /**
  * The signing secret: JWT_SECRET in production; elsewhere one generated once under DATA_DIR, so
  * tokens survive restarts of a development server.
@@ -80,6 +87,41 @@ export class TokenService {
       if (err instanceof joseErrors.JOSEError) return null;
       throw err;
     }
+  }
+
+  async mintTeamMemberToken(claims: TeamMemberClaims): Promise<string> {
+    return new SignJWT({ knd: 'team_member', acc: claims.accountId, role: claims.role })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.memberId)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setJti(crypto.randomUUID())
+      .setExpirationTime(`${this.accessTtlSeconds}s`)
+      .sign(this.secret);
+  }
+
+  /** Claims of a valid team-member token, or null; the caller still checks the member is linked. */
+  async verifyTeamMemberToken(token: string): Promise<TeamMemberClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.secret, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ['HS256'],
+      });
+      const role = payload.role;
+      if (payload.knd !== 'team_member' || typeof payload.sub !== 'string' || typeof payload.acc !== 'string')
+        return null;
+      if (role !== 'notary' && role !== 'pretagger' && role !== 'admin') return null;
+      return { accountId: payload.acc, memberId: payload.sub, role };
+    } catch (err) {
+      if (err instanceof joseErrors.JOSEError) return null;
+      throw err;
+    }
+  }
+
+  get accessTokenTtlSeconds(): number {
+    return this.accessTtlSeconds;
   }
 
   /** First pair of a new refresh-token family, for a key that was just authenticated. */

@@ -24,6 +24,9 @@ import { registerSigningRoutes } from './routes/signing';
 import { SessionService } from '../sessions/sessionService';
 import { SigningService } from '../sessions/signingService';
 import { registerWebhookRoutes } from './routes/webhooks';
+import { registerTeamRoutes } from './routes/team';
+import { registerLoginLinkRoutes } from './routes/loginLinks';
+import { TeamService } from '../team/teamService';
 import { WebhookEndpointService } from '../webhooks/endpointService';
 
 export interface AppDependencies {
@@ -78,6 +81,12 @@ export function createApp(deps: AppDependencies): App {
   registerTemplateRoutes(routes, deps.sequelize);
   registerSigningRoutes(routes, new SigningService(deps.sequelize, deps.temporal), deps.sequelize);
   registerWebhookRoutes(routes, new WebhookEndpointService(deps.sequelize, deps.temporal, deps.config));
+  const team = new TeamService(deps.sequelize, {
+    frontUrl: deps.config.frontUrl,
+    lifetimeSeconds: deps.config.loginLinkLifetimeSeconds,
+  });
+  registerTeamRoutes(routes, team);
+  registerLoginLinkRoutes(routes, team, deps.tokens);
 
   koa.use(requestId(deps.logger));
   koa.use(accessLog());

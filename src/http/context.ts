@@ -4,8 +4,11 @@ import type { KeyKind } from '../db/models';
 
 export interface Principal {
   accountId: string;
-  kind: KeyKind;
+  kind: KeyKind | 'team_member';
+  /** The API key's id, or the team member's id for a team-member token. */
   keyId: string;
+  /** Set for team members signed in through a login link. */
+  member?: { id: string; role: 'notary' | 'pretagger' | 'admin' };
 }
 
 export interface AppState {

@@ -4,7 +4,7 @@ import type { Authenticator } from '../auth/authenticator';
 import type { KeyKind } from '../db/models';
 import { HttpError } from './errors';
 import { jsonBody } from './middleware/jsonBody';
-import { requireKey } from './middleware/auth';
+import { requireKey, requireSessionActor } from './middleware/auth';
 import type { AppContext, AppState } from './context';
 
 export type HttpMethod = 'get' | 'post' | 'delete';
@@ -31,7 +31,8 @@ export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
   summary: string;
   description?: string;
   tags: string[];
-  auth: KeyKind | 'none';
+  /** `session_actor`: the API key or a team member's token (notary actions). */
+  auth: KeyKind | 'session_actor' | 'none';
   params?: Joi.ObjectSchema<P>;
   query?: Joi.ObjectSchema<Q>;
   body?: Joi.Schema<B>;
@@ -70,8 +71,11 @@ export class ApiRoutes {
   add<B = unknown, Q = unknown, P = unknown>(def: RouteDefinition<B, Q, P>): void {
     this.definitions.push(def as unknown as RouteDefinition<never, never, never>);
     const chain: RouterMiddleware<AppState>[] = [];
-    if (def.auth !== 'none')
+    if (def.auth === 'session_actor') {
+      chain.push(requireSessionActor(this.authenticator) as unknown as RouterMiddleware<AppState>);
+    } else if (def.auth !== 'none') {
       chain.push(requireKey(this.authenticator, def.auth) as unknown as RouterMiddleware<AppState>);
+    }
     if (def.method === 'post') {
       chain.push(jsonBody(this.maxBodyBytes) as unknown as RouterMiddleware<AppState>);
       // Needs the caller's account and the body's hash, so it runs after both.

@@ -19,6 +19,13 @@ const SECURITY: Record<string, { scheme: string; description: string }> = {
       "The account's API key (`nsk_…`) or an access token minted from it by POST /auth/refresh. " +
       '`Authorization: Bearer <key>`; a bare key without `Bearer ` is also accepted. Missing or invalid: 401.',
   },
+  session_actor: {
+    scheme: 'ApiKeyOrTeamMember',
+    description:
+      "The account's API key (or a token minted from it), or a team member's access token from " +
+      'POST /auth/login_link: a notary for sessions assigned to them, a pretagger for `pretagged` only, an admin for ' +
+      "all of the vendor's sessions (403 otherwise).",
+  },
   vendor: {
     scheme: 'VendorKey',
     description:

@@ -13,10 +13,15 @@ export interface RenderedSeal {
   png: Buffer;
 }
 
-const FONT_FILES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'].map((f) => require.resolve(`dejavu-fonts-ttf/ttf/${f}`));
+const FONT_FILES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'].map((f) =>
+  require.resolve(`dejavu-fonts-ttf/ttf/${f}`),
+);
 
 const xml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+  value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!,
+  );
 
 /**
  * Seal layouts by state. Most states accept a round seal; some prescribe a rectangular stamp with a
@@ -54,7 +59,9 @@ function rectangularSeal(state: string, s: SealInput): string {
 /** The notary's seal from their state's template, as SVG and as PNG rendered with bundled fonts. */
 export function renderSeal(input: SealInput): RenderedSeal {
   const state = stateName(input.stateCode) ?? input.stateCode;
-  const svg = RECTANGULAR_STATES.has(input.stateCode) ? rectangularSeal(state, input) : roundSeal(state, input);
+  const svg = RECTANGULAR_STATES.has(input.stateCode)
+    ? rectangularSeal(state, input)
+    : roundSeal(state, input);
   const png = new Resvg(svg, {
     font: { loadSystemFonts: false, fontFiles: FONT_FILES, defaultFontFamily: 'DejaVu Sans' },
     fitTo: { mode: 'original' },

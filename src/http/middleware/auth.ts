@@ -15,3 +15,31 @@ export function requireKey(authenticator: Authenticator, kind: KeyKind) {
     await next();
   };
 }
+
+/**
+ * Notary actions: the account's API key (or a token minted from it), or a team member's token from a
+ * login-link sign-in; what a team member may do is decided per session by the route.
+ */
+export function requireSessionActor(authenticator: Authenticator) {
+  return async (ctx: AppContext, next: Next) => {
+    const credential = credentialOf(ctx.get('authorization'));
+    if (credential) {
+      const key = await authenticator.keyFor(credential, 'api');
+      if (key) {
+        ctx.state.principal = { accountId: key.accountId, kind: key.kind, keyId: key.id };
+        return next();
+      }
+      const member = await authenticator.teamMemberFor(credential);
+      if (member) {
+        ctx.state.principal = {
+          accountId: member.accountId,
+          kind: 'team_member',
+          keyId: member.memberId,
+          member: { id: member.memberId, role: member.role },
+        };
+        return next();
+      }
+    }
+    throw unauthorized();
+  };
+}

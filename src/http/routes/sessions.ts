@@ -14,7 +14,9 @@ import {
   sessionResponse,
 } from '../../sessions/schemas';
 import { failBodySchema } from '../../openapi/document';
-import { principalOf } from '../context';
+import { principalOf, type Principal } from '../context';
+import { HttpError } from '../errors';
+import type { SessionRow } from '../../sessions/presenter';
 import type { ApiRoutes } from '../routes';
 
 const BASE = '/api/integrationsv2/sessions';
@@ -31,6 +33,17 @@ const idempotencyConflict = {
     '`duplicate nonce`: the Idempotency-Key was used with another request; or the action is not allowed now',
   schema: failBodySchema,
 };
+
+/** Contract §2: a notary acts on sessions assigned to them, a pretagger only marks pretagged, an admin does all. */
+function memberMayAct(
+  member: NonNullable<Principal['member']>,
+  session: SessionRow,
+  action: NotaryAction,
+): boolean {
+  if (member.role === 'admin') return true;
+  if (member.role === 'pretagger') return action === 'pretagged';
+  return session.notary_member_id === member.id;
+}
 
 export function registerSessionRoutes(
   api: ApiRoutes,
@@ -132,7 +145,7 @@ export function registerSessionRoutes(
       description:
         'A workflow update: 200 with the resulting status, or 409 with the reason the session refuses it now.',
       tags: ['Notary actions'],
-      auth: 'api',
+      auth: 'session_actor',
       params: sessionIdParams,
       body: Joi.object({}).unknown(true),
       responses: {

@@ -1,0 +1,99 @@
+import Joi from 'joi';
+import type { TeamService } from '../../team/teamService';
+import { presentMember } from '../../team/teamService';
+import type { TokenService } from '../../auth/tokens';
+import { failBodySchema } from '../../openapi/document';
+import { unauthorized } from '../errors';
+import { escapeHtml, page } from '../html';
+import type { ApiRoutes } from '../routes';
+
+interface LoginBody {
+  login_link_id: string;
+  key: string;
+}
+
+/** The auto-login page posts the link back to the API and shows who is signed in. */
+function autoLoginPage(linkId: string, key: string): string {
+  const script = `(async () => {
+  const status = document.getElementById('status');
+  const res = await fetch('/api/integrationsv2/auth/login_link', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(${JSON.stringify({ login_link_id: linkId, key }).replace(/</g, '\\u003c')}),
+  });
+  const body = await res.json();
+  if (!res.ok) { status.textContent = 'This login link is not valid: ' + body.response_message; status.dataset.state = 'failed'; return; }
+  sessionStorage.setItem('access_token', body.access_token);
+  status.textContent = 'Signed in as ' + body.team_member.name + ' (' + body.team_member.business_role + ')';
+  status.dataset.state = 'signed-in';
+})();`;
+  return page(
+    'Signing in',
+    `<h1>Signing in</h1><p id="status" role="status" data-state="pending">Verifying your login link${escapeHtml('…')}</p>`,
+    script,
+  );
+}
+
+export function registerLoginLinkRoutes(api: ApiRoutes, team: TeamService, tokens: TokenService): void {
+  api.add<unknown, { key: string }, { id: string }>({
+    method: 'get',
+    path: '/auto/{id}',
+    operationId: 'autoLoginPage',
+    summary: 'The page a login link opens: it verifies the link and signs the member in automatically',
+    tags: ['Login links'],
+    auth: 'none',
+    params: Joi.object({ id: Joi.string().max(100) }),
+    query: Joi.object({ key: Joi.string().max(200).required() }),
+    responses: {
+      200: { description: 'HTML page', contentType: 'text/html' },
+      400: { description: 'No key', schema: failBodySchema },
+    },
+    handler: async (ctx, { params, query }) => {
+      ctx.type = 'html';
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('Referrer-Policy', 'no-referrer');
+      ctx.body = autoLoginPage(params.id, query.key);
+    },
+  });
+
+  api.add<LoginBody>({
+    method: 'post',
+    path: '/api/integrationsv2/auth/login_link',
+    operationId: 'loginWithLink',
+    summary: "Exchange a login link for the team member's access token",
+    description:
+      'The token authorises notary actions within the member’s role. 401 for an unknown, wrong-key or expired link.',
+    tags: ['Login links', 'Authentication'],
+    auth: 'none',
+    body: Joi.object({
+      login_link_id: Joi.string().max(100).required(),
+      key: Joi.string().max(200).required(),
+    }),
+    responses: {
+      200: {
+        description: 'Signed in',
+        schema: Joi.object({
+          access_token: Joi.string(),
+          token_type: Joi.string().valid('Bearer'),
+          expires_in: Joi.number().integer(),
+          team_member: Joi.object().unknown(true),
+        }),
+      },
+      401: { description: 'Unknown, wrong key or expired', schema: failBodySchema },
+    },
+    handler: async (ctx, { body }) => {
+      const member = await team.memberForLoginLink(body.login_link_id, body.key);
+      if (!member || !member.business_role) throw unauthorized();
+      ctx.body = {
+        access_token: await tokens.mintTeamMemberToken({
+          accountId: member.account_id,
+          memberId: member.id,
+          role: member.business_role as 'notary' | 'pretagger' | 'admin',
+        }),
+        token_type: 'Bearer',
+        expires_in: tokens.accessTokenTtlSeconds,
+        team_member: presentMember(member),
+      };
+    },
+  });
+}

@@ -1,0 +1,199 @@
+import Joi from 'joi';
+import type { TeamService } from '../../team/teamService';
+import { inviteSchema, joiErrors, type InviteInput } from '../../team/teamSchemas';
+import { invalidId, validationFailed } from '../../team/teamErrors';
+import { failBodySchema } from '../../openapi/document';
+import { paginationSchema } from '../../sessions/schemas';
+import { principalOf } from '../context';
+import type { ApiRoutes } from '../routes';
+
+const memberFields = {
+  id: Joi.string().guid(),
+  email: Joi.string(),
+  name: Joi.string(),
+  business_role: Joi.string().valid('notary', 'pretagger', 'admin'),
+  onboarding_status: Joi.string().valid('pending', 'complete'),
+  state: Joi.string().allow(null),
+  county: Joi.string().allow(null),
+  created_at: Joi.string().isoDate(),
+  updated_at: Joi.string().isoDate(),
+};
+const memberSchema = Joi.object(memberFields).label('TeamMember');
+const invitedSchema = Joi.object({
+  ...memberFields,
+  first_name: Joi.string(),
+  last_name: Joi.string(),
+  commission_number: Joi.string().allow(null),
+  commission_expires_on: Joi.string().isoDate().allow(null),
+  vendor_user_id: Joi.string().allow(null),
+}).label('InvitedTeamMember');
+
+const teamFail = failBodySchema;
+const validationFailure = Joi.object({
+  response: Joi.string().valid('Fail'),
+  response_message: Joi.string().valid('Validation failed'),
+  errors: Joi.array().items(Joi.object({ param: Joi.string(), msg: Joi.string() })),
+}).label('ValidationFailed');
+const idParams = Joi.object({
+  id: Joi.string().description('team_member_id (UUID); malformed: 422 INVALID_ID'),
+});
+const checkId = (error: Joi.ValidationError) => invalidId(String(error.details[0]?.path[0] ?? 'id'));
+
+export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
+  for (const path of ['/api/integrationsv2/team_members/invite', '/api/integrationsv2/team_members']) {
+    api.add<InviteInput>({
+      method: 'post',
+      path,
+      operationId: path.endsWith('invite') ? 'inviteTeamMember' : 'createTeamMember',
+      summary: path.endsWith('invite')
+        ? 'Invite a team member'
+        : 'Invite a team member (alias of /team_members/invite)',
+      description:
+        'A new user is created and linked (201); an existing user not linked to this vendor is linked (201); an already ' +
+        'linked user answers 200 `{success, already_linked: true, team_member_id}`. With automatic onboarding ' +
+        'completion, a notary needs state, county, commission_number and commission_expires_on (400 otherwise), skips ' +
+        'onboarding and gets a seal generated from their state’s template.',
+      tags: ['Team members'],
+      auth: 'vendor',
+      body: inviteSchema,
+      onInvalid: (error) => validationFailed(joiErrors(error)),
+      responses: {
+        200: {
+          description: 'Already linked',
+          schema: Joi.object({
+            success: Joi.boolean(),
+            already_linked: Joi.boolean(),
+            team_member_id: Joi.string().guid(),
+          }),
+        },
+        201: {
+          description: 'Created or linked',
+          schema: Joi.object({ success: Joi.boolean(), user_data: invitedSchema }),
+        },
+        400: { description: 'Missing mandatory fields for notary onboarding', schema: teamFail },
+        422: { description: 'Validation failed', schema: validationFailure },
+      },
+      handler: async (ctx, { body }) => {
+        const result = await team.invite(principalOf(ctx).accountId, body);
+        ctx.status = result.status;
+        ctx.body = result.body;
+      },
+    });
+  }
+
+  api.add<unknown, { page: number; limit: number; role?: string; email?: string }>({
+    method: 'get',
+    path: '/api/integrationsv2/team_members',
+    operationId: 'listTeamMembers',
+    summary: "The vendor's linked team members, newest first",
+    description: '`email` is a case-insensitive partial match in which `%` and `_` are literal characters.',
+    tags: ['Team members'],
+    auth: 'vendor',
+    query: Joi.object({
+      page: Joi.number().integer().min(1).default(1),
+      limit: Joi.number().integer().min(1).max(100).default(25),
+      role: Joi.string().valid('notary', 'pretagger', 'admin'),
+      email: Joi.string().max(254),
+    }),
+    onInvalid: (error) => validationFailed(joiErrors(error)),
+    responses: {
+      200: {
+        description: 'A page of members',
+        schema: Joi.object({ data: Joi.array().items(memberSchema), pagination: paginationSchema }),
+      },
+      422: { description: 'Validation failed', schema: validationFailure },
+    },
+    handler: async (ctx, { query }) => {
+      ctx.body = await team.list(principalOf(ctx).accountId, query);
+    },
+  });
+
+  api.add<unknown, unknown, { id: string }>({
+    method: 'get',
+    path: '/api/integrationsv2/team_members/{id}',
+    operationId: 'getTeamMember',
+    summary: 'One team member',
+    tags: ['Team members'],
+    auth: 'vendor',
+    params: idParams,
+    onInvalid: checkId,
+    responses: {
+      200: { description: 'The member', schema: memberSchema },
+      404: { description: '`Team member not found`', schema: teamFail },
+      422: { description: 'Malformed id', schema: validationFailure },
+    },
+    handler: async (ctx, { params }) => {
+      ctx.body = await team.get(principalOf(ctx).accountId, params.id);
+    },
+  });
+
+  for (const format of ['png', 'svg'] as const) {
+    api.add<unknown, unknown, { id: string }>({
+      method: 'get',
+      path: `/api/integrationsv2/team_members/{id}/seal.${format}`,
+      operationId: `getTeamMemberSeal_${format}`,
+      summary: `The notary's generated seal (${format.toUpperCase()})`,
+      tags: ['Team members'],
+      auth: 'vendor',
+      params: idParams,
+      onInvalid: checkId,
+      responses: {
+        200: { description: 'The seal', contentType: format === 'png' ? 'image/png' : 'image/svg+xml' },
+        404: { description: 'No seal (onboarding not completed automatically)', schema: teamFail },
+      },
+      handler: async (ctx, { params }) => {
+        const seal = await team.seal(principalOf(ctx).accountId, params.id);
+        ctx.type = format === 'png' ? 'image/png' : 'image/svg+xml';
+        ctx.body = format === 'png' ? seal.png : seal.svg;
+      },
+    });
+  }
+
+  api.add<unknown, unknown, { id: string }>({
+    method: 'delete',
+    path: '/api/integrationsv2/team_members/{id}',
+    operationId: 'unlinkTeamMember',
+    summary: 'Unlink a team member (spec 3): the account is kept as a free account',
+    tags: ['Team members'],
+    auth: 'vendor',
+    params: idParams,
+    onInvalid: checkId,
+    responses: {
+      200: { description: 'Unlinked', schema: Joi.object({ success: Joi.boolean(), message: Joi.string() }) },
+      403: { description: '`Vendor admin user not found`', schema: teamFail },
+      404: { description: '`Team member link not found`', schema: teamFail },
+      422: { description: 'Malformed id', schema: validationFailure },
+    },
+    handler: async (ctx, { params }) => {
+      ctx.body = await team.unlink(principalOf(ctx).accountId, params.id);
+    },
+  });
+
+  api.add<{ email: string }>({
+    method: 'post',
+    path: '/api/integrationsv2/login_links',
+    operationId: 'createLoginLink',
+    summary: 'A 12-hour auto-login link for a team member',
+    description:
+      'Reusable until it expires. `login_link` is `{FRONT_URL}/auto/{login_link_id}?key={login_key}`, URL-encoded.',
+    tags: ['Login links'],
+    auth: 'vendor',
+    body: Joi.object({ email: Joi.string().trim().max(254).required() }),
+    onInvalid: (error) => validationFailed(joiErrors(error)),
+    responses: {
+      200: {
+        description: 'The link',
+        schema: Joi.object({
+          success: Joi.boolean(),
+          login_link: Joi.string().uri(),
+          expires_in: Joi.number().integer().valid(43200),
+        }),
+      },
+      404: { description: '`User not found`: no such member of this vendor', schema: teamFail },
+      422: { description: 'Validation failed', schema: validationFailure },
+    },
+    handler: async (ctx, { body }) => {
+      ctx.body = await team.createLoginLink(principalOf(ctx).accountId, body.email);
+    },
+  });
+}

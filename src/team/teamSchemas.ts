@@ -1,0 +1,56 @@
+import Joi from 'joi';
+import { stateCode } from '../sessions/usStates';
+
+export interface InviteInput {
+  email: string;
+  business_role: 'notary' | 'pretagger' | 'admin';
+  first_name: string;
+  last_name: string;
+  password?: string;
+  state?: string;
+  county?: string;
+  commission_number?: string;
+  commission_expires_on?: string;
+  vendor_user_id?: string;
+  role_options?: Record<string, 'yes' | 'no'>;
+  optional_metadata?: Record<string, unknown>;
+}
+
+/** bcrypt with cost factor 10, as the spec requires of pre-hashed passwords. */
+const BCRYPT_COST_10 = /^\$2[aby]\$10\$[./A-Za-z0-9]{53}$/;
+const yesNo = Joi.string().valid('yes', 'no');
+const MAX_METADATA_BYTES = 8 * 1024;
+
+export const inviteSchema = Joi.object<InviteInput>({
+  email: Joi.string().trim().email().max(254).required(),
+  business_role: Joi.string().valid('notary', 'pretagger', 'admin').required(),
+  first_name: Joi.string().trim().min(1).max(100).required(),
+  last_name: Joi.string().trim().min(1).max(100).required(),
+  password: Joi.string()
+    .pattern(BCRYPT_COST_10)
+    .messages({ 'string.pattern.base': '{{#label}} must be a bcrypt hash with cost factor 10 ($2b$10$…)' })
+    .description('Pre-hashed bcrypt (cost 10); omitted: the service generates one'),
+  state: Joi.string()
+    .custom((value: string, helpers) => stateCode(value) ?? helpers.error('any.invalid'))
+    .messages({ 'any.invalid': '{{#label}} must be a US state name or abbreviation' })
+    .description('Commission state; stored as its two-letter code'),
+  county: Joi.string().trim().min(1).max(100),
+  commission_number: Joi.string().trim().min(1).max(50),
+  commission_expires_on: Joi.string()
+    .isoDate()
+    .custom((value: string) => value.slice(0, 10))
+    .description('Date (YYYY-MM-DD or an ISO 8601 date-time)'),
+  vendor_user_id: Joi.string().trim().max(255),
+  role_options: Joi.object({ notaryCanInviteSignerForSession: yesNo, showInvoiceTabToUser: yesNo }),
+  optional_metadata: Joi.object()
+    .unknown(true)
+    .custom((value: object, helpers) =>
+      JSON.stringify(value).length > MAX_METADATA_BYTES ? helpers.error('object.size') : value,
+    )
+    .messages({ 'object.size': `{{#label}} must be at most ${MAX_METADATA_BYTES} bytes of JSON` }),
+}).label('InviteTeamMember');
+
+/** Joi details as spec 7.3's `errors: [{param, msg}]`. */
+export function joiErrors(error: Joi.ValidationError): Array<{ param: string; msg: string }> {
+  return error.details.map((d) => ({ param: d.path.join('.'), msg: d.message }));
+}
