@@ -150,12 +150,17 @@ export function registerSessionRoutes(
       body: Joi.object({}).unknown(true),
       responses: {
         200: { description: 'Done', schema: actionResponse },
+        403: { description: 'A team member acting outside their role', schema: failBodySchema },
         404: notFound,
         409: idempotencyConflict,
         503: unavailable,
       },
       handler: async (ctx, { params }) => {
-        const session = await sessions.findRow(principalOf(ctx).accountId, params.id);
+        const principal = principalOf(ctx);
+        const session = await sessions.findRow(principal.accountId, params.id);
+        if (principal.member && !memberMayAct(principal.member, session, action)) {
+          throw new HttpError(403, 'This team member may not do this on this session');
+        }
         const result = await runNotaryAction(temporal, session, action);
         ctx.body = {
           response: 'Pass',
