@@ -40,6 +40,7 @@ export interface AppDependencies {
 
 export interface App {
   koa: Koa<AppState>;
+  router: Router<AppState>;
   routes: ApiRoutes;
   openApiDocument(): Record<string, unknown>;
 }
@@ -94,5 +95,5 @@ export function createApp(deps: AppDependencies): App {
   koa.use(errorHandler(deps.config.isDevelopment));
   koa.use(router.routes());
   koa.use(router.allowedMethods());
-  return { koa, routes, openApiDocument };
+  return { koa, router, routes, openApiDocument };
 }

@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { request } from '../support/http';
+import { testEnvironment } from '../support/environment';
+
+const run = promisify(execFile);
+const ROOT = path.join(__dirname, '..', '..');
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+/** The operator's CLI as a separate process, like `npm run admin -- …`. */
+async function admin(
+  args: string[],
+  env: NodeJS.ProcessEnv = testEnvironment().processEnv,
+): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await run(
+      path.join(ROOT, 'node_modules', '.bin', 'tsx'),
+      ['scripts/admin.ts', ...args],
+      {
+        cwd: ROOT,
+        env,
+      },
+    );
+    return { code: 0, stdout, stderr, json: JSON.parse(stdout) };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return {
+      code: e.code,
+      stdout: e.stdout,
+      stderr: e.stderr,
+      json: e.stderr ? JSON.parse(e.stderr.trim().split('\n').pop()!) : null,
+    };
+  }
+}
+
+describe('admin CLI', function () {
+  this.timeout(60_000);
+
+  it('create-account prints the account id and both keys as JSON, and they work', async () => {
+    const result = await admin([
+      'create-account',
+      '--name',
+      'Acme Title',
+      '--auto-onboarding',
+      '--base-url',
+      'https://sign.acme.test',
+      '--completion-redirect-url',
+      'https://acme.test/done',
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(Object.keys(result.json).sort(), ['account_id', 'api_key', 'vendor_api_key']);
+    assert.match(result.json.api_key, /^nsk_/);
+    assert.match(result.json.vendor_api_key, /^nvk_/);
+    assert.equal((await request('/api/integrationsv2/sessions', { auth: result.json.api_key })).status, 200);
+    assert.equal(
+      (await request('/api/integrationsv2/team_members', { auth: result.json.vendor_api_key })).status,
+      200,
+    );
+    const [rows] = (await testEnvironment().runtime.sequelize.query(
+      'SELECT name, auto_onboarding, white_label_base_url, completion_redirect_url FROM accounts WHERE id = $1',
+      { bind: [result.json.account_id] },
+    )) as [any[], unknown];
+    assert.deepEqual(rows[0], {
+      name: 'Acme Title',
+      auto_onboarding: true,
+      white_label_base_url: 'https://sign.acme.test',
+      completion_redirect_url: 'https://acme.test/done',
+    });
+    const admins = await request('/api/integrationsv2/team_members?role=admin', {
+      auth: result.json.vendor_api_key,
+    });
+    assert.equal(admins.body.data.length, 1, 'every account gets an owner admin');
+  });
+
+  it('rotate-key replaces one kind of key; the old one stops working', async () => {
+    const created = (await admin(['create-account', '--name', 'Rotating'])).json;
+    const rotated = await admin(['rotate-key', '--account', created.account_id, '--kind', 'api']);
+    assert.equal(rotated.code, 0, rotated.stderr);
+    assert.deepEqual(Object.keys(rotated.json), ['api_key']);
+    assert.equal((await request('/api/integrationsv2/sessions', { auth: created.api_key })).status, 401);
+    assert.equal((await request('/api/integrationsv2/sessions', { auth: rotated.json.api_key })).status, 200);
+    const vendor = await admin(['rotate-key', '--account', created.account_id, '--kind', 'vendor']);
+    assert.deepEqual(Object.keys(vendor.json), ['vendor_api_key']);
+    assert.equal(
+      (await request('/api/integrationsv2/team_members', { auth: created.vendor_api_key })).status,
+      401,
+    );
+    assert.equal(
+      (await request('/api/integrationsv2/team_members', { auth: vendor.json.vendor_api_key })).status,
+      200,
+    );
+  });
+
+  it('add-network-notary adds a notary to the on-demand network, once per e-mail', async () => {
+    const email = `cli-${Date.now()}@example.com`;
+    const args = [
+      'add-network-notary',
+      '--email',
+      email,
+      '--first-name',
+      'Cli',
+      '--last-name',
+      'Notary',
+      '--state',
+      'OR',
+      '--commission-number',
+      'OR-77',
+      '--commission-expires-on',
+      '2031-06-30',
+    ];
+    const added = await admin(args);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.json.notary_id, /^[0-9a-f-]{36}$/);
+    const again = await admin(args);
+    assert.equal(again.code, 1);
+    assert.match(again.json.error, /already exists/);
+  });
+
+  it('refuses bad arguments with exit code 2 and a JSON error', async () => {
+    for (const args of [
+      ['create-account'],
+      ['rotate-key', '--account', 'not-a-uuid', '--kind', 'api'],
+      ['rotate-key', '--account', '00000000-0000-0000-0000-000000000000', '--kind', 'other'],
+      [
+        'add-network-notary',
+        '--email',
+        'x@example.com',
+        '--first-name',
+        'A',
+        '--last-name',
+        'B',
+        '--state',
+        'OR',
+        '--commission-number',
+        '1',
+        '--commission-expires-on',
+        '31/12/2030',
+      ],
+      ['no-such-command'],
+    ]) {
+      const result = await admin(args);
+      assert.equal(result.code, 2, args.join(' '));
+      assert.equal(typeof result.json.error, 'string', args.join(' '));
+    }
+    const missing = await admin([
+      'rotate-key',
+      '--account',
+      '00000000-0000-0000-0000-000000000000',
+      '--kind',
+      'api',
+    ]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.json.error, /not found/);
+  });
+
+  it('without DATABASE_URL, uses the embedded PostgreSQL of a running instance with the same DATA_DIR', async () => {
+    const env = testEnvironment();
+    const { DATABASE_URL: _ignored, ...withoutUrl } = env.processEnv;
+    const result = await admin(['create-account', '--name', 'Embedded'], withoutUrl);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal((await request('/api/integrationsv2/sessions', { auth: result.json.api_key })).status, 200);
+  });
+});

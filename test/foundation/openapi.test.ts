@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { request } from '../support/http';
+import { testEnvironment } from '../support/environment';
+
+function documentedOperations(doc: any): Set<string> {
+  const ops = new Set<string>();
+  for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
+    for (const method of Object.keys(methods)) ops.add(`${method.toUpperCase()} ${path}`);
+  }
+  return ops;
+}
+
+describe('OpenAPI document', () => {
+  let doc: any;
+  before(async () => {
+    const res = await request('/api/integrationsv2/openapi.json');
+    assert.equal(res.status, 200);
+    doc = res.body;
+  });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    assert.equal(doc.openapi, '3.1.0');
+    const result = await new Validator().validate(doc);
+    assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2)?.slice(0, 2000));
+  });
+
+  it('describes exactly the routes the server answers, so the two cannot drift', () => {
+    const router = testEnvironment().runtime.app!.router;
+    const served = new Set<string>();
+    for (const layer of router.stack) {
+      if (layer.path.startsWith('/docs/assets')) continue;
+      for (const method of layer.methods.filter((m) => m !== 'HEAD')) {
+        served.add(`${method} ${layer.path.replace(/:(\w+)/g, '{$1}')}`);
+      }
+    }
+    assert.deepEqual([...served].sort(), [...documentedOperations(doc)].sort());
+  });
+
+  it('documents the spec fields of the session create request and both response shapes', () => {
+    const request =
+      doc.paths['/api/integrationsv2/sessions'].post.requestBody.content['application/json'].schema;
+    for (const field of [
+      'signing_type',
+      'notarization_id',
+      'all_signers',
+      'session_type',
+      'notarization_timing_type',
+      'session_timing',
+      'session_notary_email',
+      'state_specific_notary',
+      'notarization_types',
+      'witnesses',
+      'session_documents',
+      'document_templates',
+      'final_documents_delivery_mode',
+      'send_invite_after_pretagging',
+      'loan_details',
+      'session_configurations',
+    ]) {
+      assert.ok(request.properties[field], `request field ${field}`);
+    }
+    const annotation = request.properties.session_documents.items.properties.annotations.items;
+    assert.deepEqual(annotation.properties.fieldType.enum.length > 0, true, 'fieldType set is published');
+    assert.deepEqual(annotation.properties.role.enum, ['signer', 'witness', 'notary']);
+    const response =
+      doc.paths['/api/integrationsv2/sessions'].post.responses['200'].content['application/json'].schema;
+    for (const field of [
+      'response',
+      'response_message',
+      'notarization_id',
+      'bn_session_id',
+      'bn_signing_url',
+      'full_signing_url',
+      'additional_signers_signing_urls',
+      'signing_urls',
+      'witnessess_signing_urls',
+    ]) {
+      assert.ok(response.properties[field], `response field ${field}`);
+    }
+    assert.ok(
+      doc.paths['/api/integrationsv2/sessions'].post.responses['403'],
+      'the 7.1 failure is documented',
+    );
+  });
+
+  it('documents the team routes with their error bodies', () => {
+    const invite = doc.paths['/api/integrationsv2/team_members/invite'].post;
+    for (const status of ['200', '201', '400', '401', '422'])
+      assert.ok(invite.responses[status], `invite ${status}`);
+    const unlink = doc.paths['/api/integrationsv2/team_members/{id}'].delete;
+    for (const status of ['200', '403', '404', '422'])
+      assert.ok(unlink.responses[status], `unlink ${status}`);
+    assert.deepEqual(doc.paths['/api/integrationsv2/team_members/{id}'].delete.security, [{ VendorKey: [] }]);
+    assert.deepEqual(doc.paths['/api/integrationsv2/sessions'].post.security, [{ ApiKey: [] }]);
+  });
+
+  it('records the decisions taken where the spec is silent', () => {
+    assert.match(doc.info.description, /Decisions where the specification is silent/);
+    assert.match(doc.info.description, /75 MiB/);
+  });
+});
