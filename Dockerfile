@@ -1,0 +1,26 @@
+# Production image for the API and the worker (same image, different command).
+# glibc base: the Temporal SDK's native core and @resvg/resvg-js ship glibc builds.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY workflows ./workflows
+COPY activities ./activities
+COPY worker ./worker
+COPY migrations ./migrations
+COPY scripts ./scripts
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+RUN groupadd --system app && useradd --system --gid app --home /app app
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+USER app
+EXPOSE 3000
+# docker-compose runs `node dist/scripts/start-worker.js` for the worker.
+CMD ["node", "dist/scripts/start-api.js"]
