@@ -1,0 +1,214 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../src/config';
+import { provideBackingServices } from '../src/infra/services';
+import { createDatabase } from '../src/db/database';
+import { migrateExclusively } from '../src/db/migrator';
+import { createAccount } from '../src/services/accounts';
+import { pdfBytes, MB10 } from '../test/support/documents';
+import { WebhookReceiver } from '../test/support/webhookReceiver';
+import { freePort } from '../test/support/freePort';
+
+/**
+ * Performance measurements on real services (`npm run bench`): the API and the worker run as their
+ * production entry points in their own processes, so memory is that of the API process alone.
+ */
+
+const ROOT = path.join(__dirname, '..');
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+
+/** Peak resident memory of a process so far (VmHWM), in MiB. */
+function peakRssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+function rssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+function startProcess(script: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'scripts', script)], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  process.once('exit', () => child.kill('SIGKILL'));
+  return child;
+}
+
+async function waitReady(url: string) {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('API did not become ready');
+}
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notarization-bench-'));
+  fs.chmodSync(dataDir, 0o755);
+  const port = await freePort();
+  const settings = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    JWT_SECRET: crypto.randomBytes(32).toString('hex'),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    EMBEDDED_POSTGRES_PORT: String(await freePort()),
+    TEMPORAL_DEV_PORT: String(await freePort()),
+    TEMPORAL_UI_PORT: String(await freePort()),
+    TEMPORAL_TASK_QUEUE: 'bench',
+  };
+  const config = loadConfig({ ...process.env, ...settings });
+  const services = await provideBackingServices(config, {
+    persistentTemporal: false,
+    log: (l) => console.error(l),
+  });
+  const env = {
+    ...process.env,
+    ...settings,
+    DATABASE_URL: services.databaseUrl,
+    TEMPORAL_ADDRESS: services.temporalAddress,
+  };
+  const sequelize = createDatabase(services.databaseUrl);
+  await migrateExclusively(sequelize);
+  const api = startProcess('start-api.js', env);
+  const worker = startProcess('start-worker.js', env);
+  const apiUrl = `http://127.0.0.1:${port}`;
+  const results: string[] = [];
+  try {
+    await waitReady(apiUrl);
+    const account = await createAccount(sequelize, { name: 'Bench' });
+    const auth = { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' };
+    const notaryEmail = 'bench-notary@example.com';
+    await fetch(`${apiUrl}/api/integrationsv2/team_members`, {
+      method: 'POST',
+      headers: { ...auth, authorization: `Bearer ${account.vendor_api_key}` },
+      body: JSON.stringify({
+        email: notaryEmail,
+        business_role: 'notary',
+        first_name: 'Bench',
+        last_name: 'Notary',
+      }),
+    });
+
+    // 1. One create with a 10 MB document: latency and growth of the API process's peak RSS.
+    const big = (await pdfBytes(3, MB10)).toString('base64');
+    const bodyOf = () =>
+      JSON.stringify({
+        signing_type: 'ron',
+        notarization_id: `B${crypto.randomUUID().replace(/-/g, '')}`,
+        notarization_timing_type: 'notarize_now',
+        session_type: 'gnw',
+        session_notary_email: notaryEmail,
+        all_signers: [{ email: 'signer@example.com', first_name: 'Sam', last_name: 'Signer' }],
+        session_documents: [{ name: 'deed.pdf', base64Doc: big }],
+      });
+    const createLatencies: number[] = [];
+    const peakGrowth: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const body = bodyOf();
+      const before = peakRssMiB(api.pid!);
+      const baseline = rssMiB(api.pid!);
+      const started = performance.now();
+      const res = await fetch(`${apiUrl}/api/integrationsv2/sessions`, {
+        method: 'POST',
+        headers: auth,
+        body,
+      });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`create failed: ${res.status}`);
+      createLatencies.push(performance.now() - started);
+      peakGrowth.push(Math.max(0, peakRssMiB(api.pid!) - Math.max(before, baseline)));
+      if (i === 0) peakGrowth[0] = peakRssMiB(api.pid!) - baseline;
+    }
+    results.push(
+      `create with one 10 MB document (5 runs): latency p50 ${fmt(percentile(createLatencies, 50))}, max ${fmt(Math.max(...createLatencies))}; ` +
+        `API peak RSS growth over its resident baseline on the first create ${peakGrowth[0].toFixed(1)} MiB ` +
+        `(body ${(Buffer.byteLength(bodyOf()) / 2 ** 20).toFixed(1)} MiB), later creates raise the peak by at most ${Math.max(...peakGrowth.slice(1)).toFixed(1)} MiB`,
+    );
+
+    // 2. Team list with an e-mail filter at 100k members.
+    const team = await createAccount(sequelize, { name: 'Big vendor' });
+    await sequelize.query(
+      `WITH u AS (
+         INSERT INTO users (email, first_name, last_name, business_role, membership_type)
+         SELECT 'member' || g || '.' || md5(g::text) || '@vendor' || (g % 50) || '.example.com', 'First' || g, 'Last', 'notary', 'pro'
+           FROM generate_series(1, 100000) g RETURNING id)
+       INSERT INTO account_members (account_id, user_id, business_role) SELECT $1, id, 'notary' FROM u`,
+      { bind: [team.account_id] },
+    );
+    await sequelize.query('ANALYZE users; ANALYZE account_members;');
+    const vendorAuth = { authorization: `Bearer ${team.vendor_api_key}` };
+    const listLatencies: number[] = [];
+    const fragments = ['member123', 'vendor7.', 'e4f', '99999', 'nomatch-xyz', 'MEMBER5', '@vendor1'];
+    for (let i = 0; i < 210; i++) {
+      const q = encodeURIComponent(fragments[i % fragments.length]);
+      const started = performance.now();
+      const res = await fetch(`${apiUrl}/api/integrationsv2/team_members?email=${q}&limit=25`, {
+        headers: vendorAuth,
+      });
+      await res.json();
+      if (i >= 10) listLatencies.push(performance.now() - started);
+    }
+    results.push(
+      `team list at 100k members with an e-mail filter (200 requests): p50 ${fmt(percentile(listLatencies, 50))}, p99 ${fmt(percentile(listLatencies, 99))}`,
+    );
+
+    // 3. Event-to-receiver latency over 100 sessions.
+    const receiver = new WebhookReceiver();
+    const hookUrl = await receiver.start();
+    await fetch(`${apiUrl}/api/integrationsv2/webhooks`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ url: hookUrl, events: ['session_created'] }),
+    });
+    const small = (await pdfBytes(1)).toString('base64');
+    for (let i = 0; i < 100; i++) {
+      const res = await fetch(`${apiUrl}/api/integrationsv2/sessions`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ ...JSON.parse(bodyOf().replace(big, small)) }),
+      });
+      await res.arrayBuffer();
+    }
+    await receiver.waitFor((r) => r.length >= 100, 120_000);
+    const eventLatencies = receiver.received.map((r) => r.receivedAt - Date.parse(r.json.created_at));
+    results.push(
+      `event-to-receiver latency over 100 sessions (event recorded → webhook received): p50 ${fmt(percentile(eventLatencies, 50))}, p99 ${fmt(percentile(eventLatencies, 99))}`,
+    );
+    await receiver.stop();
+  } finally {
+    api.kill('SIGTERM');
+    worker.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 2_000));
+    await sequelize.close();
+    await services.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log(['', 'Benchmark results', ...results.map((r) => `- ${r}`), ''].join('\n'));
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
