@@ -38,6 +38,8 @@ export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
   body?: Joi.Schema<B>;
   /** The handler validates the body itself (against `body`, which still documents it). */
   validatesBody?: boolean;
+  /** Report every invalid field rather than the first (spec 7.3's `errors` list). */
+  reportAllErrors?: boolean;
   /** Turns a Joi failure into the route's own error (e.g. spec 7.1's 403 body); default a 400. */
   onInvalid?: (error: Joi.ValidationError, part: 'body' | 'query' | 'params') => HttpError;
   responses: Record<number, ResponseDefinition>;
@@ -88,7 +90,10 @@ export class ApiRoutes {
       part: 'body' | 'query' | 'params',
     ): T => {
       if (!schema) return value as T;
-      const { error, value: validated } = schema.validate(value, VALIDATION_OPTIONS);
+      const { error, value: validated } = schema.validate(value, {
+        ...VALIDATION_OPTIONS,
+        abortEarly: !def.reportAllErrors,
+      });
       if (error) throw invalid(error, part);
       return validated as T;
     };

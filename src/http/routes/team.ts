@@ -56,6 +56,7 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
       tags: ['Team members'],
       auth: 'vendor',
       body: inviteSchema,
+      reportAllErrors: true,
       onInvalid: (error) => validationFailed(joiErrors(error)),
       responses: {
         200: {
@@ -95,6 +96,7 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
       role: Joi.string().valid('notary', 'pretagger', 'admin'),
       email: Joi.string().max(254),
     }),
+    reportAllErrors: true,
     onInvalid: (error) => validationFailed(joiErrors(error)),
     responses: {
       200: {
@@ -179,6 +181,7 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
     tags: ['Login links'],
     auth: 'vendor',
     body: Joi.object({ email: Joi.string().trim().max(254).required() }),
+    reportAllErrors: true,
     onInvalid: (error) => validationFailed(joiErrors(error)),
     responses: {
       200: {
