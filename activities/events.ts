@@ -1,4 +1,5 @@
 import type { ActivityDependencies } from './dependencies';
+import { appendAuditRecord } from '../src/audit/auditChain';
 import type { EventName } from '../workflows/events';
 import type { SessionStatus } from '../workflows/sessionDefinitions';
 import type { WebhookDeliveryInput } from '../workflows/webhookDelivery';
@@ -44,6 +45,17 @@ export function eventActivities({ sequelize, config }: ActivityDependencies) {
             transaction,
           },
         );
+        // A retried publish keeps the payload (and created_at) recorded the first time.
+        const [stored] = (await sequelize.query('SELECT payload FROM events WHERE id = $1', {
+          bind: [input.eventId],
+          transaction,
+        })) as [Array<{ payload: unknown }>, unknown];
+        await appendAuditRecord(sequelize, transaction, {
+          sessionId: input.sessionId,
+          eventId: input.eventId,
+          event: input.event,
+          payload: stored[0].payload,
+        });
         await sequelize.query(
           `INSERT INTO webhook_deliveries (endpoint_id, event_id)
            SELECT e.id, $2 FROM webhook_endpoints e

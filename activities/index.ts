@@ -4,6 +4,7 @@ import { eventActivities } from './events';
 import { webhookActivities } from './webhooks';
 import { mailActivities } from './mail';
 import { loginLinkActivities } from './loginLinks';
+import { documentActivities } from './documents';
 
 export type { ActivityDependencies };
 
@@ -18,6 +19,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...webhookActivities(deps),
     ...mailActivities(deps),
     ...loginLinkActivities(deps),
+    ...documentActivities(deps),
   };
 }
 

@@ -11,6 +11,7 @@ import {
   rotateKey,
 } from '../src/services/accounts';
 import type { Sequelize } from 'sequelize';
+import { readAuditTrail, verifyChain } from '../src/audit/auditChain';
 
 /**
  * Operator CLI: `npm run admin -- <command>`. Prints one JSON object on stdout; errors go to stderr
@@ -43,7 +44,7 @@ function email(value: string): string {
 
 function uuid(value: string): string {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
-    throw new InvalidArgumentError('must be an account id (UUID)');
+    throw new InvalidArgumentError('must be a UUID');
   }
   return value;
 }
@@ -137,6 +138,22 @@ program
   .action(async (opts: { account: string; kind: 'api' | 'vendor' }) => {
     const key = await withDatabase((sequelize) => rotateKey(sequelize, opts.account, opts.kind));
     print(opts.kind === 'api' ? { api_key: key } : { vendor_api_key: key });
+  });
+
+program
+  .command('verify-audit')
+  .description("Check a session's audit hash chain; exits 1 when it is broken")
+  .requiredOption('--session <id>', 'bn_session_id', uuid)
+  .action(async (opts: { session: string }) => {
+    const verdict = await withDatabase(async (sequelize) => {
+      const [sessions] = await sequelize.query('SELECT 1 FROM sessions WHERE id = $1', {
+        bind: [opts.session],
+      });
+      if (!sessions.length) throw new NotFoundError(`Session ${opts.session} not found`);
+      return verifyChain(await readAuditTrail(sequelize, opts.session));
+    });
+    print({ session_id: opts.session, ...verdict });
+    if (!verdict.intact) process.exitCode = 1;
   });
 
 async function main(): Promise<void> {

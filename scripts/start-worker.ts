@@ -1,5 +1,6 @@
 import { loadConfig, requireExternalServices } from '../src/config';
 import { createLogger } from '../src/logger';
+import { loadSigningIdentity } from '../src/signing/identity';
 import { startRuntime } from '../src/runtime';
 import { runMain, stopOnSignals } from '../src/process';
 
@@ -8,6 +9,8 @@ async function main() {
   process.env.NODE_ENV ??= 'production';
   const config = loadConfig();
   requireExternalServices(config);
+  // The signing certificate is needed only at completions: check it now, not at the first one.
+  loadSigningIdentity(config);
   const logger = createLogger(config.logLevel);
   const runtime = await startRuntime(config, { api: false, worker: true, embedded: false, logger });
   logger.info({ taskQueue: config.taskQueue }, 'worker running');

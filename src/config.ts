@@ -34,6 +34,14 @@ export interface Config {
   webhookTimeoutMs: number;
   /** How long an on-demand session waits before asking the network for a notary again. */
   notaryRetryIntervalMs: number;
+  /** LibreOffice's `soffice`, for DOCX conversion at upload. */
+  libreofficePath: string;
+  /** PKCS#12 file and passphrase of the document-signing certificate; generated under DATA_DIR outside production. */
+  signingP12Path?: string;
+  signingP12Passphrase?: string;
+  /** HMAC secret of signed-document download URLs; derived from the JWT secret when unset. */
+  downloadUrlSecret?: string;
+  downloadUrlTtlSeconds: number;
   /** Login links live 12 hours (spec 2.9); shorter only in tests. */
   loginLinkLifetimeSeconds: number;
   /** How often the Temporal Schedule removes expired login links. */
@@ -111,6 +119,11 @@ export function loadConfig(env: Env = process.env): Config {
       nodeEnv === 'development' || optional(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS') === 'true',
     webhookTimeoutMs: duration('WEBHOOK_TIMEOUT', optional(env, 'WEBHOOK_TIMEOUT') ?? '15s'),
     notaryRetryIntervalMs: duration('NOTARY_RETRY_INTERVAL', optional(env, 'NOTARY_RETRY_INTERVAL') ?? '30s'),
+    libreofficePath: optional(env, 'LIBREOFFICE_PATH') ?? 'soffice',
+    signingP12Path: optional(env, 'SIGNING_P12_PATH'),
+    signingP12Passphrase: env.SIGNING_P12_PASSPHRASE,
+    downloadUrlSecret: optional(env, 'DOWNLOAD_URL_SECRET'),
+    downloadUrlTtlSeconds: integer(env, 'DOWNLOAD_URL_TTL_SECONDS', 15 * 60),
     loginLinkLifetimeSeconds: integer(env, 'LOGIN_LINK_TTL_SECONDS', 43_200),
     loginLinkCleanupIntervalMs: duration(
       'LOGIN_LINK_CLEANUP_INTERVAL',

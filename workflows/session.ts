@@ -2,6 +2,7 @@ import {
   ActivityFailure,
   ParentClosePolicy,
   condition,
+  patched,
   proxyActivities,
   setHandler,
   startChild,
@@ -33,6 +34,12 @@ import { webhookDeliveryWorkflow } from './webhookDelivery';
 const io = proxyActivities<Activities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+});
+
+/** A 10 MB document takes seconds to stamp and sign; each gets its own generous attempt. */
+const finalize = proxyActivities<Activities>({
+  startToCloseTimeout: '5m',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m' },
 });
 
 /** The API writes the session's rows in the same request that starts this workflow; give the commit time. */
@@ -264,7 +271,16 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   if (!(await waitFor(() => requested.complete))) return finish();
   await enter('completed', 'session_completed');
 
-  // 6. Signed documents go out at once, or when the notary releases them.
+  // 6. The notarized PDFs (stamped, certified, digitally signed) and the journal. Sessions that
+  // completed before this step existed replay without it.
+  if (patched('notarized-documents')) {
+    for (const documentId of await io.listDocumentsToFinalize({ sessionId: input.sessionId })) {
+      await finalize.finalizeDocument({ sessionId: input.sessionId, documentId });
+    }
+    await io.recordJournal({ sessionId: input.sessionId });
+  }
+
+  // 7. Signed documents go out at once, or when the notary releases them.
   if (input.deliveryMode === 'notary_manual') {
     await setDocuments('held');
     await waitForRelease();

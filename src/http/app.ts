@@ -6,7 +6,9 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { TemporalHandle } from '../temporal/client';
 import { Authenticator } from '../auth/authenticator';
-import { TokenService } from '../auth/tokens';
+import { resolveJwtSecret, TokenService } from '../auth/tokens';
+import { registerSignedDocumentRoutes } from './routes/signedDocuments';
+import { DownloadUrls, downloadSecret } from '../documents/downloadUrls';
 import { buildOpenApiDocument } from '../openapi/document';
 import { OPENAPI_DECISIONS } from '../openapi/decisions';
 import type { AppState } from './context';
@@ -74,10 +76,17 @@ export function createApp(deps: AppDependencies): App {
   });
   registerDocsAssets(router);
   registerAuthRoutes(routes, authenticator, deps.tokens);
-  registerSessionRoutes(
+  const sessions = new SessionService(deps.sequelize, deps.temporal, deps.config);
+  registerSessionRoutes(routes, sessions, deps.temporal);
+  registerSignedDocumentRoutes(
     routes,
-    new SessionService(deps.sequelize, deps.temporal, deps.config),
-    deps.temporal,
+    sessions,
+    deps.sequelize,
+    new DownloadUrls(
+      downloadSecret(deps.config.downloadUrlSecret, resolveJwtSecret(deps.config)),
+      deps.config.publicBaseUrl,
+      deps.config.downloadUrlTtlSeconds,
+    ),
   );
   registerTemplateRoutes(routes, deps.sequelize);
   registerSigningRoutes(routes, new SigningService(deps.sequelize, deps.temporal), deps.sequelize);

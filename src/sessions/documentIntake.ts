@@ -1,5 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { decodeDocument, DocumentError } from '../documents/decode';
+import { PDFDocument } from 'pdf-lib';
+import { decodeDocument, DocumentError, sha256Hex } from '../documents/decode';
+import { toPdf } from '../documents/convert';
 import { storeBlob } from '../documents/blobStore';
 import { annotationProblem } from '../documents/annotations';
 import { findTemplates } from '../templates/templateService';
@@ -11,6 +13,8 @@ export interface StoredDocument {
   sizeBytes: number;
   sha256: string;
   blobId: string;
+  /** The document as a PDF: the upload itself, or its conversion made at upload. */
+  pdfBlobId: string;
   templateId: string | null;
   pageCount: number | null;
   annotations: Annotation[];
@@ -27,6 +31,7 @@ export async function intakeUploads(
   accountId: string,
   documents: DocumentInput[],
   transaction: Transaction,
+  soffice: string,
 ): Promise<StoredDocument[]> {
   const templates = await findTemplates(
     sequelize,
@@ -53,16 +58,24 @@ export async function intakeUploads(
       templateId = template.id;
       annotations = [...template.annotations, ...doc.annotations];
     }
-    const problem = annotationProblem(annotations, decoded.pageCount, `${label}.annotations`);
+    const pdf =
+      decoded.extension === 'pdf' ? decoded.bytes : await toPdf(decoded.bytes, decoded.extension, soffice);
+    const pageCount = decoded.pageCount ?? (await PDFDocument.load(pdf)).getPageCount();
+    const problem = annotationProblem(annotations, pageCount, `${label}.annotations`);
     if (problem) throw new DocumentError(problem);
+    const blobId = await storeBlob(sequelize, accountId, decoded.bytes, decoded.sha256, transaction);
     stored.push({
       name: decoded.name,
       contentType: decoded.contentType,
       sizeBytes: decoded.bytes.length,
       sha256: decoded.sha256,
-      blobId: await storeBlob(sequelize, accountId, decoded.bytes, decoded.sha256, transaction),
+      blobId,
+      pdfBlobId:
+        pdf === decoded.bytes
+          ? blobId
+          : await storeBlob(sequelize, accountId, pdf, sha256Hex(pdf), transaction),
       templateId,
-      pageCount: decoded.pageCount,
+      pageCount,
       annotations,
       notaryCanEdit: doc.notary_can_edit_documents,
     });
@@ -87,6 +100,7 @@ export async function documentsFromTemplates(
       sizeBytes: template.size_bytes,
       sha256: template.sha256,
       blobId: template.blob_id,
+      pdfBlobId: template.blob_id,
       templateId: template.id,
       pageCount: template.page_count,
       annotations: template.annotations,
@@ -107,8 +121,8 @@ export async function insertDocuments(
   for (const [i, doc] of documents.entries()) {
     const [rows] = (await sequelize.query(
       `INSERT INTO documents (session_id, position, name, content_type, size_bytes, sha256, blob_id, template_id,
-                              page_count, annotations, notary_can_edit)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+                              page_count, annotations, notary_can_edit, pdf_blob_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
       {
         bind: [
           sessionId,
@@ -122,6 +136,7 @@ export async function insertDocuments(
           doc.pageCount,
           JSON.stringify(doc.annotations),
           notaryCanEditAll || doc.notaryCanEdit,
+          doc.pdfBlobId,
         ],
         transaction,
       },

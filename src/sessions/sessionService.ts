@@ -6,6 +6,7 @@ import type { TemporalHandle } from '../temporal/client';
 import { HttpError, notFound, serviceUnavailable } from '../http/errors';
 import { isUnavailable } from '../infra/unavailable';
 import { DocumentError } from '../documents/decode';
+import { ConversionUnavailableError } from '../documents/convert';
 import { queueInvitations } from '../mail/invitations';
 import type { sessionWorkflow } from '../../workflows/session';
 import {
@@ -134,7 +135,13 @@ export class SessionService {
         const ids = await insertParticipants(this.sequelize, sessionId, participants, transaction);
         const documents = [
           ...(await this.intake(() =>
-            intakeUploads(this.sequelize, accountId, input.session_documents ?? [], transaction),
+            intakeUploads(
+              this.sequelize,
+              accountId,
+              input.session_documents ?? [],
+              transaction,
+              this.config.libreofficePath,
+            ),
           )),
           ...(await this.intake(() =>
             documentsFromTemplates(this.sequelize, accountId, input.document_templates ?? [], transaction),
@@ -195,6 +202,8 @@ export class SessionService {
     try {
       return await fn();
     } catch (err) {
+      if (err instanceof ConversionUnavailableError)
+        throw serviceUnavailable(`Document conversion is unavailable: ${err.message}`);
       if (err instanceof DocumentError) {
         throw createFailure(
           err.message === SPEC_MESSAGES.documentTooLarge ? SPEC_MESSAGES.documentTooLarge : err.message,
@@ -369,7 +378,7 @@ export class SessionService {
           { bind: [sessionId], transaction },
         )) as [Array<{ next: number }>, unknown];
         const stored = await this.intake(() =>
-          intakeUploads(this.sequelize, accountId, uploads, transaction),
+          intakeUploads(this.sequelize, accountId, uploads, transaction, this.config.libreofficePath),
         );
         const documentIds = await insertDocuments(
           this.sequelize,

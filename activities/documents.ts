@@ -1,0 +1,104 @@
+import type { ActivityDependencies } from './dependencies';
+import { readBlob, storeBlob } from '../src/documents/blobStore';
+import { sha256Hex } from '../src/documents/decode';
+import { loadActFacts } from '../src/signing/actContext';
+import { loadSigningIdentity, type SigningIdentity } from '../src/signing/identity';
+import { notarizePdf } from '../src/signing/notarize';
+import type { Annotation } from '../src/sessions/createRequest';
+
+export function documentActivities({ sequelize, config }: ActivityDependencies) {
+  let identity: SigningIdentity | undefined;
+  const signingIdentity = () => (identity ??= loadSigningIdentity(config));
+
+  return {
+    async listDocumentsToFinalize({ sessionId }: { sessionId: string }): Promise<string[]> {
+      const [rows] = (await sequelize.query(
+        `SELECT d.id FROM documents d WHERE d.session_id = $1
+            AND NOT EXISTS (SELECT 1 FROM signed_documents s WHERE s.document_id = d.id)
+          ORDER BY d.position`,
+        { bind: [sessionId] },
+      )) as [Array<{ id: string }>, unknown];
+      return rows.map((r) => r.id);
+    },
+
+    /**
+     * Produces one document's notarized, signed PDF. One document per call keeps a session's documents
+     * out of memory together; a document already finalized is left as it is.
+     */
+    async finalizeDocument({
+      sessionId,
+      documentId,
+    }: {
+      sessionId: string;
+      documentId: string;
+    }): Promise<void> {
+      const [existing] = await sequelize.query('SELECT 1 FROM signed_documents WHERE document_id = $1', {
+        bind: [documentId],
+      });
+      if (existing.length) return;
+      const [documents] = (await sequelize.query(
+        'SELECT name, sha256, coalesce(pdf_blob_id, blob_id) AS pdf_blob_id, annotations FROM documents WHERE id = $1',
+        { bind: [documentId] },
+      )) as [
+        Array<{ name: string; sha256: string; pdf_blob_id: string; annotations: Annotation[] }>,
+        unknown,
+      ];
+      const document = documents[0];
+      const { accountId, ...facts } = await loadActFacts(sequelize, sessionId);
+      const signed = await notarizePdf(
+        await readBlob(sequelize, document.pdf_blob_id),
+        {
+          sessionId,
+          ...facts,
+          document: {
+            name: document.name,
+            originalSha256: document.sha256,
+            annotations: document.annotations,
+          },
+        },
+        signingIdentity(),
+      );
+      const sha256 = sha256Hex(signed);
+      await sequelize.transaction(async (transaction) => {
+        const blobId = await storeBlob(sequelize, accountId, signed, sha256, transaction);
+        await sequelize.query(
+          `INSERT INTO signed_documents (document_id, session_id, blob_id, sha256, size_bytes) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (document_id) DO NOTHING`,
+          { bind: [documentId, sessionId, blobId, sha256, signed.length], transaction },
+        );
+      });
+    },
+
+    /** One journal entry per notarial act of the completed session. */
+    async recordJournal({ sessionId }: { sessionId: string }): Promise<void> {
+      const { accountId: _accountId, sealPng: _sealPng, ...facts } = await loadActFacts(sequelize, sessionId);
+      const [documents] = (await sequelize.query(
+        `SELECT d.name, d.sha256 AS original_sha256, s.sha256 AS notarized_sha256
+           FROM documents d LEFT JOIN signed_documents s ON s.document_id = d.id WHERE d.session_id = $1 ORDER BY d.position`,
+        { bind: [sessionId] },
+      )) as [unknown[], unknown];
+      for (const actType of facts.actTypes) {
+        await sequelize.query(
+          `INSERT INTO journal_entries (session_id, act_type, performed_at, signers, notary, documents)
+           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (session_id, act_type) DO NOTHING`,
+          {
+            bind: [
+              sessionId,
+              actType,
+              facts.performedAt,
+              JSON.stringify(facts.signers.map((s) => ({ name: s.name, identity_method: s.identityMethod }))),
+              JSON.stringify({
+                name: facts.notary.name,
+                commission_number: facts.notary.commissionNumber,
+                commission_expires_on: facts.notary.commissionExpiresOn,
+                venue_state: facts.venue.state,
+                venue_county: facts.venue.county,
+              }),
+              JSON.stringify(documents),
+            ],
+          },
+        );
+      }
+    },
+  };
+}

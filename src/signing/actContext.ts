@@ -1,0 +1,88 @@
+import type { Sequelize } from 'sequelize';
+import { renderSeal } from '../team/seal';
+import { stateName } from '../sessions/usStates';
+import type { Annotation } from '../sessions/createRequest';
+import type { NotarialActContext } from './notarize';
+
+const IDENTITY_METHODS: Record<string, string> = {
+  kba: 'knowledge-based authentication',
+  biometrics: 'ID scan and biometric match',
+  skip: 'no electronic identity verification',
+};
+
+interface SessionFacts {
+  account_id: string;
+  options: { notarization_types?: string; state_specific_notary?: string | null };
+  completed_at: Date | null;
+  notary_name: string;
+  notary_state: string | null;
+  notary_county: string | null;
+  commission_number: string | null;
+  commission_expires_on: string | null;
+  seal_png: Buffer | null;
+}
+
+/** Everything a notarial certificate states about a completed session, except the document itself. */
+export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
+  const [rows] = (await sequelize.query(
+    `SELECT s.account_id, s.options, s.completed_at,
+            coalesce(u.first_name || ' ' || u.last_name, n.first_name || ' ' || n.last_name) AS notary_name,
+            coalesce(u.state, n.state) AS notary_state, u.county AS notary_county,
+            coalesce(u.commission_number, n.commission_number) AS commission_number,
+            to_char(coalesce(u.commission_expires_on, n.commission_expires_on), 'YYYY-MM-DD') AS commission_expires_on,
+            (SELECT png FROM notary_seals ns WHERE ns.user_id = u.id ORDER BY ns.created_at DESC LIMIT 1) AS seal_png
+       FROM sessions s
+       LEFT JOIN account_members m ON m.id = s.notary_member_id
+       LEFT JOIN users u ON u.id = m.user_id
+       LEFT JOIN network_notaries n ON n.id = s.network_notary_id
+      WHERE s.id = $1`,
+    { bind: [sessionId] },
+  )) as [SessionFacts[], unknown];
+  const facts = rows[0];
+  const [participants] = (await sequelize.query(
+    `SELECT role, first_name, last_name, email, details FROM participants WHERE session_id = $1 ORDER BY role DESC, index`,
+    { bind: [sessionId] },
+  )) as [
+    Array<{
+      role: string;
+      first_name: string | null;
+      last_name: string | null;
+      email: string;
+      details: Record<string, unknown>;
+    }>,
+    unknown,
+  ];
+  const nameOf = (p: (typeof participants)[number]) =>
+    [p.first_name, p.last_name].filter(Boolean).join(' ') || p.email;
+  const stateCode = facts.notary_state ?? facts.options.state_specific_notary ?? null;
+  const commission = {
+    commissionNumber: facts.commission_number ?? 'not on file',
+    commissionExpiresOn: facts.commission_expires_on ?? 'not on file',
+  };
+  const sealPng =
+    facts.seal_png ??
+    renderSeal({ stateCode: stateCode ?? 'US', notaryName: facts.notary_name, ...commission }).png;
+  return {
+    accountId: facts.account_id,
+    actTypes: (facts.options.notarization_types ?? 'Acknowledgement').split(','),
+    venue: { state: stateCode ? (stateName(stateCode) ?? stateCode) : null, county: facts.notary_county },
+    performedAt: facts.completed_at ? new Date(facts.completed_at) : new Date(),
+    notary: { name: facts.notary_name, ...commission },
+    sealPng,
+    signers: participants
+      .filter((p) => p.role === 'signer')
+      .map((p) => ({
+        name: nameOf(p),
+        identityMethod: IDENTITY_METHODS[String(p.details.authentication_type)] ?? 'not specified',
+      })),
+    witnesses: participants.filter((p) => p.role === 'witness').map((p) => ({ name: nameOf(p) })),
+  } satisfies Omit<NotarialActContext, 'sessionId' | 'document'> & { accountId: string };
+}
+
+export interface DocumentFacts {
+  id: string;
+  name: string;
+  sha256: string;
+  pdfBlobId: string;
+  annotations: Annotation[];
+}

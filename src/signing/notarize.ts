@@ -1,0 +1,192 @@
+import fs from 'node:fs';
+import fontkit from '@pdf-lib/fontkit';
+import { PDFDocument, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
+import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
+import { SignPdf } from '@signpdf/signpdf';
+import { P12Signer } from '@signpdf/signer-p12';
+import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
+import type { Annotation } from '../sessions/createRequest';
+import type { SigningIdentity } from './identity';
+
+const FONTS = {
+  regular: fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
+  bold: fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
+  signature: fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSerif-Italic.ttf')),
+};
+const INK = rgb(0.1, 0.15, 0.45);
+
+export interface NotarialActContext {
+  sessionId: string;
+  actTypes: string[];
+  venue: { state: string | null; county: string | null };
+  performedAt: Date;
+  notary: { name: string; commissionNumber: string; commissionExpiresOn: string };
+  sealPng: Buffer;
+  signers: Array<{ name: string; identityMethod: string }>;
+  witnesses: Array<{ name: string }>;
+  document: { name: string; originalSha256: string; annotations: Annotation[] };
+}
+
+interface Ink {
+  regular: PDFFont;
+  bold: PDFFont;
+  signature: PDFFont;
+  seal: PDFImage;
+}
+
+/** Text fitted into a box: as large as the box allows, at most `max` points. */
+function drawFitted(
+  page: PDFPage,
+  text: string,
+  font: PDFFont,
+  box: { x: number; y: number; width: number; height: number },
+  max = 14,
+) {
+  const size = Math.max(
+    4,
+    Math.min(max, box.height * 0.7, (box.width / Math.max(font.widthOfTextAtSize(text, 10), 1)) * 10),
+  );
+  page.drawText(text, { x: box.x, y: box.y + (box.height - size) / 2, size, font, color: INK });
+}
+
+function drawSeal(
+  page: PDFPage,
+  seal: PDFImage,
+  box: { x: number; y: number; width: number; height: number },
+) {
+  const scale = Math.min(box.width / seal.width, box.height / seal.height);
+  page.drawImage(seal, { x: box.x, y: box.y, width: seal.width * scale, height: seal.height * scale });
+}
+
+const isoDate = (d: Date) => d.toISOString().slice(0, 10);
+const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((part) => `${part[0].toUpperCase()}.`)
+    .join('');
+
+/** Fills the pre-placed fields, and places the seal and the notary's signature where no field asked for them. */
+function stampFields(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) {
+  const pages = pdf.getPages();
+  const date = isoDate(ctx.performedAt);
+  let sealPlaced = false;
+  let signaturePlaced = false;
+  for (const a of ctx.document.annotations) {
+    const page = pages[a.pageNum - 1];
+    if (!page) continue;
+    // Annotations measure y from the top of the page; PDF measures from the bottom.
+    const box = { x: a.x, y: page.getHeight() - a.y - a.height, width: a.width, height: a.height };
+    const person =
+      a.role === 'signer'
+        ? ctx.signers[a.participant_index]?.name
+        : a.role === 'witness'
+          ? ctx.witnesses[a.participant_index]?.name
+          : ctx.notary.name;
+    if (a.fieldType === 'notary_seal') {
+      drawSeal(page, ink.seal, box);
+      sealPlaced = true;
+    } else if (a.fieldType === 'notary_signature') {
+      drawFitted(page, `/s/ ${ctx.notary.name}`, ink.signature, box);
+      signaturePlaced = true;
+    } else if (person && a.fieldType === 'signature') {
+      drawFitted(page, `/s/ ${person}`, ink.signature, box);
+    } else if (person && a.fieldType === 'initials') {
+      drawFitted(page, initials(person), ink.signature, box);
+    } else if (person && a.fieldType === 'full_name') {
+      drawFitted(page, person, ink.regular, box);
+    } else if (a.fieldType === 'date_signed') {
+      drawFitted(page, date, ink.regular, box);
+    }
+  }
+  const last = pages[pages.length - 1];
+  if (!sealPlaced) drawSeal(last, ink.seal, { x: 40, y: 40, width: 110, height: 110 });
+  if (!signaturePlaced) {
+    drawFitted(
+      last,
+      `/s/ ${ctx.notary.name}`,
+      ink.signature,
+      { x: last.getWidth() - 260, y: 70, width: 220, height: 24 },
+      16,
+    );
+    drawFitted(
+      last,
+      'Notary Public',
+      ink.regular,
+      { x: last.getWidth() - 260, y: 52, width: 120, height: 14 },
+      9,
+    );
+  }
+}
+
+/** The certificate of the notarial act, appended as the last page. */
+function appendCertificate(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) {
+  const page = pdf.addPage([612, 792]);
+  let y = 730;
+  const line = (text: string, font = ink.regular, size = 11, gap = 18) => {
+    page.drawText(text, { x: 60, y, size, font, maxWidth: 492 });
+    y -= gap;
+  };
+  line('CERTIFICATE OF NOTARIAL ACT', ink.bold, 16, 30);
+  line(`Notarial act: ${ctx.actTypes.join(', ')}`, ink.bold);
+  const county = ctx.venue.county ? `, County of ${ctx.venue.county}` : '';
+  line(`Venue: ${ctx.venue.state ? `State of ${ctx.venue.state}${county}` : 'not on file'}`);
+  line(`Date of the act: ${ctx.performedAt.toISOString()}`);
+  line('Performed by remote online notarization using audio-video communication.', ink.regular, 11, 26);
+  line('Signers and how their identity was established:', ink.bold);
+  for (const signer of ctx.signers) line(`  ${signer.name} (${signer.identityMethod})`);
+  if (ctx.witnesses.length) {
+    y -= 6;
+    line('Witnesses:', ink.bold);
+    for (const witness of ctx.witnesses) line(`  ${witness.name}`);
+  }
+  y -= 8;
+  line(`Notary public: ${ctx.notary.name}`, ink.bold);
+  line(`Commission number: ${ctx.notary.commissionNumber}`);
+  line(`Commission expires: ${ctx.notary.commissionExpiresOn}`, ink.regular, 11, 26);
+  line(`Document: ${ctx.document.name}`);
+  line('SHA-256 of the document as submitted:', ink.regular, 9, 13);
+  line(ctx.document.originalSha256, ink.regular, 8.5);
+  line(`Session: ${ctx.sessionId}`, ink.regular, 9, 30);
+  line(
+    'This document is digitally signed; any change made after signing invalidates the signature.',
+    ink.regular,
+    9,
+  );
+  drawSeal(page, ink.seal, { x: 60, y: 60, width: 150, height: 150 });
+  drawFitted(page, `/s/ ${ctx.notary.name}`, ink.signature, { x: 300, y: 110, width: 250, height: 28 }, 18);
+  page.drawLine({ start: { x: 300, y: 104 }, end: { x: 552, y: 104 }, thickness: 0.8, color: INK });
+  page.drawText('Notary Public', { x: 300, y: 90, size: 9, font: ink.regular });
+}
+
+/**
+ * The final notarized PDF: fields filled, seal and notary signature placed, the certificate page
+ * appended, and the whole file signed (PAdES, ETSI.CAdES.detached) so that any later change shows.
+ */
+export async function notarizePdf(
+  pdfBytes: Buffer,
+  ctx: NotarialActContext,
+  identity: SigningIdentity,
+): Promise<Buffer> {
+  const pdf = await PDFDocument.load(pdfBytes, { updateMetadata: false });
+  pdf.registerFontkit(fontkit);
+  const ink: Ink = {
+    regular: await pdf.embedFont(FONTS.regular, { subset: true }),
+    bold: await pdf.embedFont(FONTS.bold, { subset: true }),
+    signature: await pdf.embedFont(FONTS.signature, { subset: true }),
+    seal: await pdf.embedPng(ctx.sealPng),
+  };
+  stampFields(pdf, ctx, ink);
+  appendCertificate(pdf, ctx, ink);
+  pdflibAddPlaceholder({
+    pdfDoc: pdf,
+    reason: `Remote online notarization (${ctx.actTypes.join(', ')})`,
+    contactInfo: ctx.notary.name,
+    name: 'Notarization Service',
+    location: ctx.venue.state ? `${ctx.venue.state}, US` : 'US',
+    signatureLength: 16_384,
+    subFilter: SUBFILTER_ETSI_CADES_DETACHED,
+  });
+  const unsigned = Buffer.from(await pdf.save({ useObjectStreams: false }));
+  return new SignPdf().sign(unsigned, new P12Signer(identity.p12, { passphrase: identity.passphrase }));
+}
