@@ -105,7 +105,7 @@ describe('session lifecycle', () => {
       ],
     );
     assert.match(mails.find((m) => m.kind === 'invitation')!.body, /https:\/\/notary\.test\/sign\//);
-    await recordHistory('session-now-team-notary', `session-${id}`);
+    await recordHistory('session-completed-with-signed-documents', `session-${id}`);
   });
 
   it('refuses actions out of order with 409 and a reason', async () => {

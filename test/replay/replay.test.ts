@@ -8,7 +8,9 @@ import { testEnvironment } from '../support/environment';
 
 /** One recorded history per path of the session and delivery workflows. */
 const EXPECTED = [
+  // Recorded before signed documents existed: replays through the `notarized-documents` patch.
   'session-now-team-notary',
+  'session-completed-with-signed-documents',
   'session-out-of-order-actions',
   'session-notarize-later',
   'session-pretag-hold',
