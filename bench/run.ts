@@ -8,6 +8,7 @@ import { provideBackingServices } from '../src/infra/services';
 import { createDatabase } from '../src/db/database';
 import { migrateExclusively } from '../src/db/migrator';
 import { createAccount } from '../src/services/accounts';
+import { loadSigningIdentity } from '../src/signing/identity';
 import { pdfBytes, MB10 } from '../test/support/documents';
 import { WebhookReceiver } from '../test/support/webhookReceiver';
 import { freePort } from '../test/support/freePort';
@@ -76,6 +77,10 @@ async function main() {
     TEMPORAL_TASK_QUEUE: 'bench',
   };
   const config = loadConfig({ ...process.env, ...settings });
+  // Production entry points need a signing certificate: a development one, passed as an operator would.
+  const identity = loadSigningIdentity({ ...config, nodeEnv: 'development' });
+  const p12Path = path.join(dataDir, 'signing', 'signer.p12');
+  Object.assign(settings, { SIGNING_P12_PATH: p12Path, SIGNING_P12_PASSPHRASE: identity.passphrase });
   const services = await provideBackingServices(config, {
     persistentTemporal: false,
     log: (l) => console.error(l),
@@ -171,7 +176,39 @@ async function main() {
       `team list at 100k members with an e-mail filter (200 requests): p50 ${fmt(percentile(listLatencies, 50))}, p99 ${fmt(percentile(listLatencies, 99))}`,
     );
 
-    // 3. Event-to-receiver latency over 100 sessions.
+    // 3. Completion of a session with five 10 MB documents: time to notarized, signed PDFs, and the
+    // worker's peak memory (it handles one document at a time).
+    const five = JSON.parse(bodyOf());
+    five.session_documents = await Promise.all(
+      [1, 2, 3, 4, 5].map(async (i) => ({ name: `deed-${i}.pdf`, base64Doc: (await pdfBytes(3, MB10, `Deed ${i}`)).toString('base64') })),
+    );
+    const fiveRes = await fetch(`${apiUrl}/api/integrationsv2/sessions`, { method: 'POST', headers: auth, body: JSON.stringify(five) });
+    const fiveSession = (await fiveRes.json()) as { bn_session_id: string; bn_signing_url: string };
+    five.session_documents = undefined;
+    const sessionUrl = `${apiUrl}/api/integrationsv2/sessions/${fiveSession.bn_session_id}`;
+    const waitFor = async (predicate: (s: { status: string; documents_status: string }) => boolean) => {
+      for (;;) {
+        const s = (await (await fetch(sessionUrl, { headers: auth })).json()) as { status: string; documents_status: string };
+        if (predicate(s)) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    await waitFor((s) => s.status === 'ready');
+    await fetch(`${apiUrl}${fiveSession.bn_signing_url}/join`, { method: 'POST' });
+    await fetch(`${sessionUrl}/start`, { method: 'POST', headers: auth, body: '{}' });
+    const workerBaseline = rssMiB(worker.pid!);
+    const workerPeakBefore = peakRssMiB(worker.pid!);
+    const completeStarted = performance.now();
+    await fetch(`${sessionUrl}/complete`, { method: 'POST', headers: auth, body: '{}' });
+    await waitFor((s) => s.documents_status === 'released');
+    const completionMs = performance.now() - completeStarted;
+    results.push(
+      `completion of a session with five 10 MB documents (stamp, certificate page, PAdES signature each): ${(completionMs / 1000).toFixed(1)} s; ` +
+        `worker resident before ${workerBaseline.toFixed(0)} MiB, peak during completion ${peakRssMiB(worker.pid!).toFixed(0)} MiB ` +
+        `(peak before ${workerPeakBefore.toFixed(0)} MiB)`,
+    );
+
+    // 4. Event-to-receiver latency over 100 sessions.
     const receiver = new WebhookReceiver();
     const hookUrl = await receiver.start();
     await fetch(`${apiUrl}/api/integrationsv2/webhooks`, {

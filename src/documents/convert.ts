@@ -18,7 +18,9 @@ export class ConversionUnavailableError extends Error {}
 /** One image on a letter page, scaled to fit within the margins. */
 async function imageToPdf(bytes: Buffer, kind: 'png' | 'jpg'): Promise<Buffer> {
   const pdf = await PDFDocument.create();
-  const image = kind === 'png' ? await pdf.embedPng(bytes) : await pdf.embedJpg(bytes);
+  // pdf-lib reads the bytes through their ArrayBuffer from offset 0; small Buffers share a pool at an offset.
+  const data = new Uint8Array(bytes);
+  const image = kind === 'png' ? await pdf.embedPng(data) : await pdf.embedJpg(data);
   const page = pdf.addPage(LETTER);
   const scale = Math.min((LETTER[0] - 2 * MARGIN) / image.width, (LETTER[1] - 2 * MARGIN) / image.height, 1);
   const width = image.width * scale;
@@ -89,18 +91,30 @@ async function docxToPdf(bytes: Buffer, soffice: string): Promise<Buffer> {
       );
     }
     const output = path.join(dir, 'document.pdf');
-    if (!fs.existsSync(output)) throw new DocumentError('the DOCX document could not be converted to PDF');
+    if (!fs.existsSync(output)) throw new Error('LibreOffice produced no PDF');
     return fs.readFileSync(output);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** The PDF form of an uploaded document: PDFs as they are, other formats converted here, at upload. */
-export async function toPdf(bytes: Buffer, extension: string, soffice: string): Promise<Buffer> {
+/**
+ * The PDF form of an uploaded document: PDFs as they are, other formats converted here, at upload, so
+ * that a document that cannot be converted is refused now (naming its field), never at completion.
+ */
+export async function toPdf(bytes: Buffer, extension: string, soffice: string, label: string): Promise<Buffer> {
+  try {
+    return await convert(bytes, extension, soffice);
+  } catch (err) {
+    if (err instanceof ConversionUnavailableError || err instanceof DocumentError) throw err;
+    throw new DocumentError(`${label}.base64Doc could not be converted to PDF: the .${extension} content is damaged or unsupported`);
+  }
+}
+
+function convert(bytes: Buffer, extension: string, soffice: string): Promise<Buffer> {
   switch (extension) {
     case 'pdf':
-      return bytes;
+      return Promise.resolve(bytes);
     case 'png':
       return imageToPdf(bytes, 'png');
     case 'jpg':
