@@ -180,15 +180,25 @@ async function main() {
     // worker's peak memory (it handles one document at a time).
     const five = JSON.parse(bodyOf());
     five.session_documents = await Promise.all(
-      [1, 2, 3, 4, 5].map(async (i) => ({ name: `deed-${i}.pdf`, base64Doc: (await pdfBytes(3, MB10, `Deed ${i}`)).toString('base64') })),
+      [1, 2, 3, 4, 5].map(async (i) => ({
+        name: `deed-${i}.pdf`,
+        base64Doc: (await pdfBytes(3, MB10, `Deed ${i}`)).toString('base64'),
+      })),
     );
-    const fiveRes = await fetch(`${apiUrl}/api/integrationsv2/sessions`, { method: 'POST', headers: auth, body: JSON.stringify(five) });
+    const fiveRes = await fetch(`${apiUrl}/api/integrationsv2/sessions`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify(five),
+    });
     const fiveSession = (await fiveRes.json()) as { bn_session_id: string; bn_signing_url: string };
     five.session_documents = undefined;
     const sessionUrl = `${apiUrl}/api/integrationsv2/sessions/${fiveSession.bn_session_id}`;
     const waitFor = async (predicate: (s: { status: string; documents_status: string }) => boolean) => {
       for (;;) {
-        const s = (await (await fetch(sessionUrl, { headers: auth })).json()) as { status: string; documents_status: string };
+        const s = (await (await fetch(sessionUrl, { headers: auth })).json()) as {
+          status: string;
+          documents_status: string;
+        };
         if (predicate(s)) return;
         await new Promise((r) => setTimeout(r, 50));
       }

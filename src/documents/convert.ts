@@ -102,12 +102,19 @@ async function docxToPdf(bytes: Buffer, soffice: string): Promise<Buffer> {
  * The PDF form of an uploaded document: PDFs as they are, other formats converted here, at upload, so
  * that a document that cannot be converted is refused now (naming its field), never at completion.
  */
-export async function toPdf(bytes: Buffer, extension: string, soffice: string, label: string): Promise<Buffer> {
+export async function toPdf(
+  bytes: Buffer,
+  extension: string,
+  soffice: string,
+  label: string,
+): Promise<Buffer> {
   try {
     return await convert(bytes, extension, soffice);
   } catch (err) {
     if (err instanceof ConversionUnavailableError || err instanceof DocumentError) throw err;
-    throw new DocumentError(`${label}.base64Doc could not be converted to PDF: the .${extension} content is damaged or unsupported`);
+    throw new DocumentError(
+      `${label}.base64Doc could not be converted to PDF: the .${extension} content is damaged or unsupported`,
+    );
   }
 }
 

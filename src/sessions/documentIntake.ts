@@ -59,7 +59,9 @@ export async function intakeUploads(
       annotations = [...template.annotations, ...doc.annotations];
     }
     const pdf =
-      decoded.extension === 'pdf' ? decoded.bytes : await toPdf(decoded.bytes, decoded.extension, soffice, label);
+      decoded.extension === 'pdf'
+        ? decoded.bytes
+        : await toPdf(decoded.bytes, decoded.extension, soffice, label);
     const pageCount = decoded.pageCount ?? (await PDFDocument.load(pdf)).getPageCount();
     const problem = annotationProblem(annotations, pageCount, `${label}.annotations`);
     if (problem) throw new DocumentError(problem);

@@ -1,0 +1,335 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { b64, pdfBytes } from '../support/documents';
+import { sessionBody, signer } from '../support/sessions';
+import {
+  annotation,
+  assertValidSignature,
+  completedSession,
+  downloadAll,
+  imagePages,
+  notaryAccount,
+  pageCount,
+  pdfsig,
+  pdftotext,
+  query,
+  removeTempFiles,
+  runTool,
+  sha256,
+  squash,
+  tempFile,
+  type NotaryAccount,
+} from './helpers';
+
+/** The signed byte ranges of the (single) signature: [[start, end), [start, end)]. */
+function byteRanges(bytes: Buffer): Array<[number, number]> {
+  const match = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(bytes.toString('latin1'));
+  assert.ok(match, 'the signed PDF has a /ByteRange');
+  const [a, b, c, d] = match.slice(1).map(Number);
+  return [
+    [a, a + b],
+    [c, c + d],
+  ];
+}
+
+const inRanges = (ranges: Array<[number, number]>, offset: number) =>
+  ranges.some(([start, end]) => offset >= start && offset < end);
+
+/** pdfsig must report the signature broken, and never as valid. */
+async function assertBroken(bytes: Buffer, what: string) {
+  const result = await pdfsig(bytes);
+  const out = result.stdout + result.stderr;
+  assert.doesNotMatch(out, /Signature is Valid\./, `${what}: pdfsig still says valid\n${out}`);
+  assert.match(out, /Digest Mismatch|Signature is Invalid/i, `${what}: pdfsig says\n${out}`);
+}
+
+/** Word boxes from `pdftotext -bbox` of one page: text with xMin/yMin/xMax/yMax measured from the top left. */
+async function wordBoxes(bytes: Buffer, page: number) {
+  const result = await runTool('pdftotext', [
+    '-bbox',
+    '-f',
+    String(page),
+    '-l',
+    String(page),
+    tempFile(bytes),
+    '-',
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  const words: Array<{ text: string; xMin: number; yMin: number; xMax: number; yMax: number }> = [];
+  const re = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g;
+  for (let m = re.exec(result.stdout); m; m = re.exec(result.stdout)) {
+    words.push({
+      xMin: Number(m[1]),
+      yMin: Number(m[2]),
+      xMax: Number(m[3]),
+      yMax: Number(m[4]),
+      text: m[5].replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'),
+    });
+  }
+  return words;
+}
+
+describe('notarized PDFs: seal, signatures, certificate page, PAdES signature', function () {
+  this.timeout(120_000);
+
+  let notary: NotaryAccount;
+  let sessionId: string;
+  let completedAt: string;
+  const signerFirst = 'Grace';
+  const signerLast = `Hopper${crypto
+    .randomUUID()
+    .replace(/[^a-z]/g, '')
+    .slice(0, 5)}`;
+  const signerName = `${signerFirst} ${signerLast}`;
+  // Document A: signer fields on page 1, no notary fields (seal and notary signature go to the last page).
+  let originalA: Buffer;
+  // Document B: the notary's seal and signature placed on page 1.
+  let originalB: Buffer;
+  let signedA: Buffer;
+  let signedB: Buffer;
+  let listed: any;
+
+  const SIGNATURE_BOX = { x: 72, y: 420, width: 260, height: 30 };
+  const DATE_BOX = { x: 360, y: 420, width: 140, height: 20 };
+
+  before(async function () {
+    this.timeout(180_000);
+    notary = await notaryAccount();
+    originalA = await pdfBytes(2, undefined, `Deed ${crypto.randomUUID()}`);
+    originalB = await pdfBytes(2, undefined, `Affidavit ${crypto.randomUUID()}`);
+    const body = await sessionBody({
+      session_notary_email: notary.notaryEmail,
+      notarization_types: 'Acknowledgement,Jurat',
+      all_signers: [
+        signer(0, { first_name: signerFirst, last_name: signerLast, authentication_type: 'kba' }),
+      ],
+      session_documents: [
+        {
+          name: 'deed.pdf',
+          base64Doc: b64(originalA),
+          annotations: [
+            annotation({ fieldType: 'signature', ...SIGNATURE_BOX }),
+            annotation({ fieldType: 'date_signed', ...DATE_BOX }),
+          ],
+        },
+        {
+          name: 'affidavit.pdf',
+          base64Doc: b64(originalB),
+          annotations: [
+            annotation({ fieldType: 'notary_seal', role: 'notary', x: 72, y: 450, width: 200, height: 120 }),
+            annotation({
+              fieldType: 'notary_signature',
+              role: 'notary',
+              x: 320,
+              y: 500,
+              width: 240,
+              height: 30,
+            }),
+          ],
+        },
+      ],
+    });
+    const done = await completedSession(notary.apiKey, body);
+    sessionId = done.id;
+    completedAt = done.session.completed_at;
+    const all = await downloadAll(notary.apiKey, sessionId);
+    listed = all.listed;
+    assert.equal(all.files.length, 2, 'both documents are listed');
+    signedA = all.files[0].bytes;
+    signedB = all.files[1].bytes;
+  });
+
+  after(() => removeTempFiles());
+
+  it('both documents of the session come out as PDFs that pdfsig validates (ETSI.CAdES.detached, whole document)', async () => {
+    assert.deepEqual(
+      listed.documents.map((d: any) => d.name),
+      ['deed.pdf', 'affidavit.pdf'],
+    );
+    for (const [name, bytes] of [
+      ['deed.pdf', signedA],
+      ['affidavit.pdf', signedB],
+    ] as const) {
+      assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-', `${name} is a PDF`);
+      const out = await assertValidSignature(bytes, name);
+      // The development CA is not a trusted root: reported, and expected.
+      assert.match(out, /Certificate Validation:/, `${name}: pdfsig reports on the certificate\n${out}`);
+    }
+  });
+
+  it('the signature is made with the development certificate generated under DATA_DIR', async () => {
+    const out = (await pdfsig(signedA)).stdout;
+    assert.match(out, /Signer Certificate Common Name: .*Notarization Service/i, out);
+  });
+
+  it('changing one byte of the /Producer value (inside the signed range) breaks the signature', async () => {
+    const ranges = byteRanges(signedA);
+    const text = signedA.toString('latin1');
+    const at = text.indexOf('/Producer');
+    assert.ok(at > 0, 'the signed PDF has a /Producer entry');
+    // The first character of the value that is a letter or digit: change it to another of its kind.
+    let offset = at + '/Producer'.length;
+    while (!/[0-9A-Za-z]/.test(text[offset])) offset++;
+    assert.ok(inRanges(ranges, offset), `offset ${offset} is in the signed ranges ${JSON.stringify(ranges)}`);
+    const tampered = Buffer.from(signedA);
+    // A digit in a hex or literal string stays valid there: the file still parses, only the digest changes.
+    tampered[offset] = text[offset] === '0' ? 0x31 : 0x30;
+    assert.notEqual(tampered[offset], signedA[offset]);
+    await assertBroken(tampered, '/Producer changed');
+  });
+
+  it('changing one byte after the signature (second signed range) breaks the signature', async () => {
+    const ranges = byteRanges(signedA);
+    const text = signedA.toString('latin1');
+    // A line break after an `endobj` in the second range: changing it to a space keeps the file's
+    // structure (and every xref offset) and changes only signed bytes.
+    let offset = -1;
+    for (let i = text.indexOf('endobj', ranges[1][0]); i >= 0; i = text.indexOf('endobj', i + 1)) {
+      const next = i + 'endobj'.length;
+      if (next < ranges[1][1] && text[next] === '\n') {
+        offset = next;
+        break;
+      }
+    }
+    assert.ok(offset > 0, 'an object ends in the second signed range');
+    const tampered = Buffer.from(signedA);
+    tampered[offset] = 0x20;
+    await assertBroken(tampered, 'byte after the signature changed');
+  });
+
+  it('bytes appended after signing are reported as not covered by the signature', async () => {
+    // Bytes appended after %%EOF are outside the ByteRange: pdfsig must no longer say the whole document is signed.
+    const tampered = Buffer.concat([signedA, Buffer.from('\n% appended after signing\n')]);
+    const out = (await pdfsig(tampered)).stdout;
+    assert.doesNotMatch(out, /Total document signed/, out);
+  });
+
+  it('each PDF has exactly one more page than the original: the certificate of the notarial act', async () => {
+    assert.equal(await pageCount(originalA), 2);
+    assert.equal(await pageCount(signedA), 3);
+    assert.equal(await pageCount(signedB), 3);
+  });
+
+  it('the certificate page states the acts, the venue, the date, the notary and commission, the session and the original sha256', async () => {
+    const documents = await query<{ name: string; sha256: string }>(
+      'SELECT name, sha256 FROM documents WHERE session_id = $1 ORDER BY position',
+      [sessionId],
+    );
+    assert.deepEqual(
+      documents.map((d) => d.sha256),
+      [sha256(originalA), sha256(originalB)],
+      'the documents table keeps the sha256 of the uploads',
+    );
+    for (const [bytes, original, name] of [
+      [signedA, originalA, 'deed.pdf'],
+      [signedB, originalB, 'affidavit.pdf'],
+    ] as const) {
+      const certificate = squash(await pdftotext(bytes, 3, 3));
+      for (const expected of [
+        'CERTIFICATE OF NOTARIAL ACT',
+        'Acknowledgement',
+        'Jurat',
+        'State of Texas',
+        'County of Travis',
+        notary.notaryName,
+        notary.commissionNumber,
+        notary.commissionExpiresOn,
+        sessionId,
+        sha256(original),
+        signerName,
+        'knowledge-based authentication',
+        completedAt.slice(0, 10),
+      ]) {
+        assert.ok(
+          certificate.includes(expected),
+          `${name}: certificate page should contain ${JSON.stringify(expected)}; text:\n${certificate}`,
+        );
+      }
+      // The original pages carry no certificate.
+      assert.doesNotMatch(squash(await pdftotext(bytes, 1, 2)), /CERTIFICATE OF NOTARIAL ACT/);
+    }
+  });
+
+  it('the original pages keep their content', async () => {
+    const text = squash(await pdftotext(signedA, 1, 2));
+    assert.match(text, /Deed [0-9a-f-]+ page 1/);
+    assert.match(text, /Deed [0-9a-f-]+ page 2/);
+  });
+
+  it('without notary fields, the seal is on the last page of the document and on the certificate page', async () => {
+    const pages = await imagePages(signedA);
+    assert.ok(pages.includes(2), `an image on page 2 (last original page); images on ${pages.join(',')}`);
+    assert.ok(pages.includes(3), `an image on page 3 (certificate); images on ${pages.join(',')}`);
+    assert.ok(!pages.includes(1), `no image on page 1; images on ${pages.join(',')}`);
+    assert.deepEqual(await imagePages(originalA), [], 'the upload itself has no images');
+  });
+
+  it("without a notary_signature field, the notary's signature is on the last page of the document", async () => {
+    const last = squash(await pdftotext(signedA, 2, 2));
+    assert.ok(last.includes(`/s/ ${notary.notaryName}`), `page 2 text:\n${last}`);
+    assert.ok(!squash(await pdftotext(signedA, 1, 1)).includes(`/s/ ${notary.notaryName}`));
+  });
+
+  it("a signer 'signature' field puts '/s/ <signer name>' on its page, inside its box", async () => {
+    const page1 = squash(await pdftotext(signedA, 1, 1));
+    assert.ok(page1.includes(`/s/ ${signerName}`), `page 1 text:\n${page1}`);
+    assert.ok(!squash(await pdftotext(signedA, 2, 2)).includes(signerName), 'not on page 2');
+    const words = await wordBoxes(signedA, 1);
+    const name = words.find((w) => w.text === signerLast);
+    assert.ok(name, `a word ${signerLast} on page 1: ${JSON.stringify(words)}`);
+    const tolerance = 3;
+    assert.ok(
+      name.xMin >= SIGNATURE_BOX.x - tolerance &&
+        name.xMax <= SIGNATURE_BOX.x + SIGNATURE_BOX.width + tolerance &&
+        name.yMin >= SIGNATURE_BOX.y - tolerance &&
+        name.yMax <= SIGNATURE_BOX.y + SIGNATURE_BOX.height + tolerance,
+      `the signer's name ${JSON.stringify(name)} lies inside the annotation ${JSON.stringify(SIGNATURE_BOX)} (y from the top)`,
+    );
+  });
+
+  it("a 'date_signed' field puts the signing date on its page, inside its box", async () => {
+    const date = completedAt.slice(0, 10);
+    const page1 = squash(await pdftotext(signedA, 1, 1));
+    assert.ok(page1.includes(date), `page 1 should carry ${date}:\n${page1}`);
+    const words = await wordBoxes(signedA, 1);
+    const word = words.find((w) => w.text === date);
+    assert.ok(word, `the date as one word on page 1: ${JSON.stringify(words)}`);
+    const tolerance = 3;
+    assert.ok(
+      word.xMin >= DATE_BOX.x - tolerance &&
+        word.xMax <= DATE_BOX.x + DATE_BOX.width + tolerance &&
+        word.yMin >= DATE_BOX.y - tolerance &&
+        word.yMax <= DATE_BOX.y + DATE_BOX.height + tolerance,
+      `the date ${JSON.stringify(word)} lies inside the annotation ${JSON.stringify(DATE_BOX)}`,
+    );
+  });
+
+  it("with a 'notary_seal' field the seal is on that page (and not placed again on the last page)", async () => {
+    const pages = await imagePages(signedB);
+    assert.ok(pages.includes(1), `an image on page 1 (the notary_seal field); images on ${pages.join(',')}`);
+    assert.ok(pages.includes(3), `an image on page 3 (certificate); images on ${pages.join(',')}`);
+    assert.ok(!pages.includes(2), `no default seal on page 2; images on ${pages.join(',')}`);
+  });
+
+  it("with a 'notary_signature' field the notary's signature is on that page", async () => {
+    const page1 = squash(await pdftotext(signedB, 1, 1));
+    assert.ok(page1.includes(`/s/ ${notary.notaryName}`), `page 1 text:\n${page1}`);
+    const page2 = squash(await pdftotext(signedB, 2, 2));
+    assert.ok(
+      !page2.includes(`/s/ ${notary.notaryName}`),
+      `no default notary signature on page 2:\n${page2}`,
+    );
+  });
+
+  it('the signed documents are recorded with the sha256 and size of the signed bytes', async () => {
+    const rows = await query<{ sha256: string; size_bytes: number }>(
+      `SELECT s.sha256, s.size_bytes FROM signed_documents s JOIN documents d ON d.id = s.document_id
+        WHERE s.session_id = $1 ORDER BY d.position`,
+      [sessionId],
+    );
+    assert.deepEqual(rows, [
+      { sha256: sha256(signedA), size_bytes: signedA.length },
+      { sha256: sha256(signedB), size_bytes: signedB.length },
+    ]);
+  });
+});
