@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose';
 import type { Sequelize } from 'sequelize';
 import { ApiKey, RefreshToken, type KeyKind } from '../db/models';
 import { generateOpaqueToken, sha256 } from './keys';
@@ -55,10 +55,11 @@ export class TokenService {
     private readonly refreshTtlSeconds: number,
   ) {}
 
-  async mintAccessToken(key: ApiKey): Promise<string> {
-    return new SignJWT({ knd: key.kind, kid: key.id })
+  /** A short-lived HS256 JWT of this service for `subject`, with the given claims. */
+  private sign(subject: string, claims: JWTPayload): Promise<string> {
+    return new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(key.accountId)
+      .setSubject(subject)
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
       .setIssuedAt()
@@ -67,57 +68,44 @@ export class TokenService {
       .sign(this.secret);
   }
 
-  /** Claims of a valid, unexpired access token, or null. The caller still checks its key is live. */
+  /** The payload of a valid, unexpired JWT of this service, or null. */
+  private async verify(token: string): Promise<JWTPayload | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.secret, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ['HS256'],
+      });
+      return typeof payload.sub === 'string' ? payload : null;
+    } catch (err) {
+      if (err instanceof joseErrors.JOSEError) return null;
+      throw err;
+    }
+  }
+
+  mintAccessToken(key: ApiKey): Promise<string> {
+    return this.sign(key.accountId, { knd: key.kind, kid: key.id });
+  }
+
+  /** Claims of a key's access token, or null. The caller still checks the key is live. */
   async verifyAccessToken(token: string): Promise<AccessClaims | null> {
-    try {
-      const { payload } = await jwtVerify(token, this.secret, {
-        issuer: ISSUER,
-        audience: AUDIENCE,
-        algorithms: ['HS256'],
-      });
-      if (
-        typeof payload.sub !== 'string' ||
-        (payload.knd !== 'api' && payload.knd !== 'vendor') ||
-        typeof payload.kid !== 'string'
-      ) {
-        return null;
-      }
-      return { accountId: payload.sub, kind: payload.knd, keyId: payload.kid };
-    } catch (err) {
-      if (err instanceof joseErrors.JOSEError) return null;
-      throw err;
-    }
+    const payload = await this.verify(token);
+    if (!payload || (payload.knd !== 'api' && payload.knd !== 'vendor') || typeof payload.kid !== 'string')
+      return null;
+    return { accountId: payload.sub!, kind: payload.knd, keyId: payload.kid };
   }
 
-  async mintTeamMemberToken(claims: TeamMemberClaims): Promise<string> {
-    return new SignJWT({ knd: 'team_member', acc: claims.accountId, role: claims.role })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(claims.memberId)
-      .setIssuer(ISSUER)
-      .setAudience(AUDIENCE)
-      .setIssuedAt()
-      .setJti(crypto.randomUUID())
-      .setExpirationTime(`${this.accessTtlSeconds}s`)
-      .sign(this.secret);
+  mintTeamMemberToken(claims: TeamMemberClaims): Promise<string> {
+    return this.sign(claims.memberId, { knd: 'team_member', acc: claims.accountId, role: claims.role });
   }
 
-  /** Claims of a valid team-member token, or null; the caller still checks the member is linked. */
+  /** Claims of a team member's token, or null; the caller still checks the member is linked. */
   async verifyTeamMemberToken(token: string): Promise<TeamMemberClaims | null> {
-    try {
-      const { payload } = await jwtVerify(token, this.secret, {
-        issuer: ISSUER,
-        audience: AUDIENCE,
-        algorithms: ['HS256'],
-      });
-      const role = payload.role;
-      if (payload.knd !== 'team_member' || typeof payload.sub !== 'string' || typeof payload.acc !== 'string')
-        return null;
-      if (role !== 'notary' && role !== 'pretagger' && role !== 'admin') return null;
-      return { accountId: payload.acc, memberId: payload.sub, role };
-    } catch (err) {
-      if (err instanceof joseErrors.JOSEError) return null;
-      throw err;
-    }
+    const payload = await this.verify(token);
+    const role = payload?.role;
+    if (!payload || payload.knd !== 'team_member' || typeof payload.acc !== 'string') return null;
+    if (role !== 'notary' && role !== 'pretagger' && role !== 'admin') return null;
+    return { accountId: payload.acc, memberId: payload.sub!, role };
   }
 
   get accessTokenTtlSeconds(): number {

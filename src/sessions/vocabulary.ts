@@ -72,17 +72,3 @@ export const MAX_DOCUMENTS_PER_REQUEST = 20;
 export const MAX_SIGNERS = 20;
 export const MAX_INVITED_WITNESSES = 10;
 export const MAX_SERVICE_WITNESSES = 5;
-
-export const SESSION_STATUSES = [
-  'awaiting_pretag',
-  'scheduled',
-  'awaiting_notary',
-  'ready',
-  'in_progress',
-  'completed',
-  'expired',
-  'cancelled',
-] as const;
-export type SessionStatus = (typeof SESSION_STATUSES)[number];
-export const DOCUMENTS_STATUSES = ['pending', 'held', 'released'] as const;
-export type DocumentsStatus = (typeof DOCUMENTS_STATUSES)[number];

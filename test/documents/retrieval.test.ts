@@ -1,11 +1,7 @@
+import type { Config } from '../../src/config';
+import { startSecondApp } from '../support/secondApp';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Registry } from 'prom-client';
-import { TokenService } from '../../src/auth/tokens';
-import { createApp } from '../../src/http/app';
-import { createLogger } from '../../src/logger';
 import { createTestAccount } from '../support/accounts';
 import { b64, pdfBytes } from '../support/documents';
 import { testEnvironment } from '../support/environment';
@@ -29,29 +25,7 @@ import {
 
 const REFUSED = { response: 'Fail', response_message: 'This download link is invalid or has expired' };
 
-/** A second API on the same database and Temporal, with a changed config. */
-async function secondApi(overrides: Record<string, unknown>) {
-  const env = testEnvironment();
-  const app = createApp({
-    config: { ...env.config, ...overrides },
-    logger: createLogger('silent'),
-    sequelize: env.runtime.sequelize,
-    temporal: env.runtime.temporal,
-    metrics: new Registry(),
-    tokens: new TokenService(
-      env.runtime.sequelize,
-      new TextEncoder().encode(env.config.jwtSecret!),
-      900,
-      3600,
-    ),
-  });
-  const server = http.createServer(app.koa.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+const secondApi = (overrides: Partial<Config>) => startSecondApp(overrides);
 
 function signedIdOf(downloadUrl: string): string {
   const match = /\/signed_documents\/([^/]+)\/download$/.exec(new URL(downloadUrl).pathname);

@@ -1,35 +1,18 @@
+import { startSecondApp } from '../support/secondApp';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Registry } from 'prom-client';
-import { createApp } from '../../src/http/app';
 import { Sequelize } from 'sequelize';
-import { createLogger } from '../../src/logger';
-import { TokenService } from '../../src/auth/tokens';
 import { testEnvironment } from '../support/environment';
 import { createTestAccount } from '../support/accounts';
 
-/** A second API on the same services, in development or production mode, optionally with a closed pool. */
+/** A second API in development or production mode, optionally on a closed pool. */
 async function api(isDevelopment: boolean, closedPool = false) {
-  const env = testEnvironment();
-  let sequelize = env.runtime.sequelize;
+  let sequelize: Sequelize | undefined;
   if (closedPool) {
     // Not createDatabase(): that would re-bind the process-wide models to this pool.
-    sequelize = new Sequelize(env.config.databaseUrl!, { logging: false });
+    sequelize = new Sequelize(testEnvironment().config.databaseUrl!, { logging: false });
     await sequelize.close();
   }
-  const tokens = new TokenService(sequelize, new TextEncoder().encode('x'.repeat(32)), 900, 3600);
-  const app = createApp({
-    config: { ...env.config, isDevelopment, nodeEnv: isDevelopment ? 'development' : 'production' },
-    logger: createLogger('silent'),
-    sequelize,
-    temporal: env.runtime.temporal,
-    metrics: new Registry(),
-    tokens,
-  });
-  const server = http.createServer(app.koa.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+  return startSecondApp({ isDevelopment, nodeEnv: isDevelopment ? 'development' : 'production' }, sequelize);
 }
 
 describe('unexpected errors', () => {
@@ -56,7 +39,7 @@ describe('unexpected errors', () => {
         if (!isDevelopment) assert.doesNotMatch(JSON.stringify(body), /\.(ts|js):\d+/);
       } finally {
         await sequelize.query('ALTER TABLE api_keys_unavailable RENAME TO api_keys');
-        server.close();
+        await server.close();
       }
     });
   }
@@ -71,7 +54,7 @@ describe('unexpected errors', () => {
         checks: { database: 'unreachable', temporal: 'ok' },
       });
     } finally {
-      server.close();
+      await server.close();
     }
   });
 });

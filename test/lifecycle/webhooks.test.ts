@@ -1,16 +1,12 @@
+import { startSecondApp } from '../support/secondApp';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Registry } from 'prom-client';
 import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { request } from '../support/http';
 import { createSession, sessionBody, waitForSession } from '../support/sessions';
 import { WebhookReceiver } from '../support/webhookReceiver';
-import { testEnvironment } from '../support/environment';
-import { createApp } from '../../src/http/app';
 import { recordHistory } from '../support/histories';
-import { createLogger } from '../../src/logger';
-import { TokenService } from '../../src/auth/tokens';
 
 async function sessionWithHook(events: string[], receiverUrl: string) {
   const account = await createTestAccount();
@@ -185,22 +181,7 @@ describe('webhook deliveries', () => {
   });
 
   it('refuses private and loopback targets outside development', async () => {
-    const env = testEnvironment();
-    const app = createApp({
-      config: { ...env.config, allowPrivateWebhookTargets: false },
-      logger: createLogger('silent'),
-      sequelize: env.runtime.sequelize,
-      temporal: env.runtime.temporal,
-      metrics: new Registry(),
-      tokens: new TokenService(
-        env.runtime.sequelize,
-        new TextEncoder().encode(env.config.jwtSecret!),
-        900,
-        3600,
-      ),
-    });
-    const server = http.createServer(app.koa.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const server = await startSecondApp({ allowPrivateWebhookTargets: false });
     try {
       const account = await createTestAccount();
       for (const target of [
@@ -210,19 +191,16 @@ describe('webhook deliveries', () => {
         'http://localhost/x',
         'http://169.254.169.254/latest',
       ]) {
-        const res = await fetch(
-          `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/integrationsv2/webhooks`,
-          {
-            method: 'POST',
-            headers: { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ url: target }),
-          },
-        );
+        const res = await fetch(`${server.url}/api/integrationsv2/webhooks`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ url: target }),
+        });
         assert.equal(res.status, 422, target);
         assert.match(((await res.json()) as any).response_message, /private or loopback/);
       }
     } finally {
-      server.close();
+      await server.close();
     }
   });
 });

@@ -1,12 +1,7 @@
+import { startSecondApp } from '../support/secondApp';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { Registry } from 'prom-client';
-import { createApp } from '../../src/http/app';
-import { createLogger } from '../../src/logger';
-import { TokenService } from '../../src/auth/tokens';
 import type { Config } from '../../src/config';
 import { testEnvironment } from '../support/environment';
 import { request, type ApiResponse } from '../support/http';
@@ -168,31 +163,8 @@ export async function fetchJson(
   return { status: response.status, headers: response.headers, body: parsed, text };
 }
 
-/** A second API on the same PostgreSQL and Temporal, with some configuration changed. */
 export async function secondApp(overrides: Partial<Config>): Promise<{ url: string; close: () => void }> {
-  const env = testEnvironment();
-  const app = createApp({
-    config: { ...env.config, ...overrides },
-    logger: createLogger('silent'),
-    sequelize: env.runtime.sequelize,
-    temporal: env.runtime.temporal,
-    metrics: new Registry(),
-    tokens: new TokenService(
-      env.runtime.sequelize,
-      new TextEncoder().encode(env.config.jwtSecret!),
-      env.config.accessTokenTtlSeconds,
-      env.config.refreshTokenTtlSeconds,
-    ),
-  });
-  const server = http.createServer(app.koa.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
+  return startSecondApp(overrides);
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

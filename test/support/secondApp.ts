@@ -1,0 +1,43 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Registry } from 'prom-client';
+import type { Sequelize } from 'sequelize';
+import type { Config } from '../../src/config';
+import { createApp } from '../../src/http/app';
+import { createLogger } from '../../src/logger';
+import { TokenService } from '../../src/auth/tokens';
+import { testEnvironment } from './environment';
+
+export interface SecondApp {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Another API on the same PostgreSQL and Temporal with some configuration changed (development mode,
+ * a 1-second lifetime, private webhook targets refused…), over real HTTP.
+ */
+export async function startSecondApp(overrides: Partial<Config>, sequelize?: Sequelize): Promise<SecondApp> {
+  const env = testEnvironment();
+  const database = sequelize ?? env.runtime.sequelize;
+  const config = { ...env.config, ...overrides };
+  const app = createApp({
+    config,
+    logger: createLogger('silent'),
+    sequelize: database,
+    temporal: env.runtime.temporal,
+    metrics: new Registry(),
+    tokens: new TokenService(
+      database,
+      new TextEncoder().encode(config.jwtSecret!),
+      config.accessTokenTtlSeconds,
+      config.refreshTokenTtlSeconds,
+    ),
+  });
+  const server = http.createServer(app.koa.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
