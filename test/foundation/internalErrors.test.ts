@@ -12,7 +12,10 @@ async function api(isDevelopment: boolean, closedPool = false) {
     sequelize = new Sequelize(testEnvironment().config.databaseUrl!, { logging: false });
     await sequelize.close();
   }
-  return startSecondApp({ isDevelopment, nodeEnv: isDevelopment ? 'development' : 'production' }, sequelize);
+  return startSecondApp(
+    { isDevelopment, nodeEnv: isDevelopment ? 'development' : 'production' },
+    { sequelize },
+  );
 }
 
 describe('unexpected errors', () => {

@@ -17,6 +17,16 @@ async function registerWebhook(apiKey: string, url: string, events?: string[]) {
   return res.body as { id: string; secret: string };
 }
 
+/** The e-mails to one address, once `count` of them have arrived over SMTP. */
+async function waitForMail(address: string, count: number) {
+  const deadline = Date.now() + 20_000;
+  while (testEnvironment().smtp.to(address).length < count && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await new Promise((r) => setTimeout(r, 300));
+  return testEnvironment().smtp.to(address);
+}
+
 const join = (url: string) => request(`/sign/${tokenOf(url)}/join`, { method: 'POST' });
 
 async function outbox(sessionId: string) {
@@ -96,15 +106,26 @@ describe('session lifecycle', () => {
     });
     assert.equal(receiver.events('session_started')[0].json.status, 'in_progress');
 
-    const mails = await outbox(id);
+    // Sent once each over real SMTP: the invitation with the signer's own link, then the completion notice.
+    const signerEmail = (await request(`/api/integrationsv2/sessions/${id}`, { auth: account.api_key })).body
+      .participants[0].email;
+    const mails = await waitForMail(signerEmail, 2);
+    assert.deepEqual(mails.map((m) => m.subject).sort(), [
+      'You are invited to a notarization session',
+      'Your notarization session is complete',
+    ]);
+    assert.ok(
+      mails
+        .find((m) => m.subject.startsWith('You are invited'))!
+        .text.includes(created.body.full_signing_url),
+    );
     assert.deepEqual(
-      mails.map((m) => [m.kind, m.state]),
+      (await outbox(id)).map((m) => [m.kind, m.state]),
       [
-        ['completion', 'pending'],
-        ['invitation', 'pending'],
+        ['completion', 'sent'],
+        ['invitation', 'sent'],
       ],
     );
-    assert.match(mails.find((m) => m.kind === 'invitation')!.body, /https:\/\/notary\.test\/sign\//);
     await recordHistory('session-completed-with-signed-documents', `session-${id}`);
   });
 
@@ -160,17 +181,19 @@ describe('session lifecycle', () => {
 
   it('holds invitations until the documents are marked pretagged', async () => {
     const account = await createTestAccount();
+    const witnessEmail = `witness-${Date.now()}@example.com`;
     const notary = await addTeamNotary(account.account_id);
     const created = await createSession(
       account.api_key,
       await sessionBody({
         session_notary_email: notary.email,
         send_invite_after_pretagging: true,
-        witnesses: { invited_witness_details: [{ email: 'witness@example.com' }] },
+        witnesses: { invited_witness_details: [{ email: witnessEmail }] },
       }),
     );
     const id = created.body.bn_session_id;
     await waitForSession(account.api_key, id, (s) => s.status === 'awaiting_pretag');
+    assert.equal(testEnvironment().smtp.to(witnessEmail).length, 0, 'nothing is sent during the pretag hold');
     assert.deepEqual(
       (await outbox(id)).map((m) => m.state),
       ['held', 'held'],
@@ -179,12 +202,13 @@ describe('session lifecycle', () => {
     assert.equal(pretagged.status, 200, JSON.stringify(pretagged.body));
     assert.notEqual(pretagged.body.status, 'awaiting_pretag');
     await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    assert.equal((await waitForMail(witnessEmail, 1)).length, 1);
     const mails = await outbox(id);
     assert.deepEqual(
-      mails.map((m) => [m.to_email === 'witness@example.com' ? 'witness' : 'signer', m.state]).sort(),
+      mails.map((m) => [m.to_email === witnessEmail ? 'witness' : 'signer', m.kind, m.state]).sort(),
       [
-        ['signer', 'pending'],
-        ['witness', 'pending'],
+        ['signer', 'invitation', 'sent'],
+        ['witness', 'invitation', 'sent'],
       ],
     );
     await recordHistory('session-pretag-hold', `session-${id}`);

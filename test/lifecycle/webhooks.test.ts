@@ -165,7 +165,7 @@ describe('webhook deliveries', () => {
     try {
       const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`;
       const started = Date.now();
-      const { account, sessionId } = await sessionWithHook(
+      const { account, sessionId, endpointId } = await sessionWithHook(
         ['session_created', 'invites_sent', 'notary_assigned'],
         slowUrl,
       );
@@ -173,6 +173,16 @@ describe('webhook deliveries', () => {
       assert.ok(
         Date.now() - started < 3_500,
         'the session reached ready while deliveries were still waiting',
+      );
+      // WEBHOOK_TIMEOUT is 2s in tests: the attempt is cut off, recorded as an error, and retried.
+      const timedOut = await waitForDelivery(account.api_key, endpointId, (d) => d.attempts.length >= 1);
+      const [attempt] = timedOut.attempts;
+      assert.equal(attempt.status_code, null);
+      assert.equal(attempt.success, false);
+      assert.match(attempt.error, /timeout|abort/i);
+      assert.ok(
+        attempt.latency_ms >= 1_900 && attempt.latency_ms < 3_900,
+        `cut off at the timeout (${attempt.latency_ms} ms)`,
       );
     } finally {
       slow.closeAllConnections();

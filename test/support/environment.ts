@@ -8,6 +8,7 @@ import { provideBackingServices, type BackingServices } from '../../src/infra/se
 import { startRuntime, type Runtime } from '../../src/runtime';
 import { workflowsPath } from '../../worker/createWorker';
 import { freePort } from './freePort';
+import { TestSmtpServer } from './smtpServer';
 
 export interface TestEnvironment {
   /** The environment a spawned CLI or server needs to reach the same PostgreSQL and Temporal. */
@@ -18,6 +19,8 @@ export interface TestEnvironment {
   apiUrl: string;
   workflowBundle: WorkflowBundleWithSourceMap;
   dataDir: string;
+  /** Receives every e-mail the worker sends (SMTP_URL points here). */
+  smtp: TestSmtpServer;
 }
 
 let current: TestEnvironment | undefined;
@@ -45,6 +48,7 @@ export function testSettings(dataDir: string): Record<string, string> {
     // Receivers in tests listen on loopback; the refusal of such targets is tested with its own app.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     NOTARY_RETRY_INTERVAL: '1s',
+    WEBHOOK_TIMEOUT: '2s',
   };
 }
 
@@ -57,6 +61,8 @@ export async function startTestEnvironment(): Promise<TestEnvironment> {
   // mkdtemp makes it private; embedded PostgreSQL runs as another user when the tests run as root.
   fs.chmodSync(dataDir, 0o755);
   const log = (line: string) => process.stderr.write(`[test env] ${line}\n`);
+  const smtp = new TestSmtpServer();
+  const smtpUrl = await smtp.start();
   const bundling = bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger(log) });
   let settings: Record<string, string> = {};
   let baseConfig!: Config;
@@ -65,6 +71,7 @@ export async function startTestEnvironment(): Promise<TestEnvironment> {
   for (let attempt = 1; !services; attempt++) {
     settings = {
       ...testSettings(dataDir),
+      SMTP_URL: smtpUrl,
       EMBEDDED_POSTGRES_PORT: String(await freePort()),
       TEMPORAL_DEV_PORT: String(await freePort()),
       TEMPORAL_UI_PORT: String(await freePort()),
@@ -105,15 +112,17 @@ export async function startTestEnvironment(): Promise<TestEnvironment> {
     apiUrl: runtime.apiUrl!,
     workflowBundle,
     dataDir,
+    smtp,
   };
   return current;
 }
 
 export async function stopTestEnvironment(): Promise<void> {
   if (!current) return;
-  const { runtime, services, dataDir } = current;
+  const { runtime, services, dataDir, smtp } = current;
   current = undefined;
   await runtime.stop();
   await services.stop();
+  await smtp.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

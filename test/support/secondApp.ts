@@ -6,6 +6,7 @@ import type { Config } from '../../src/config';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/logger';
 import { TokenService } from '../../src/auth/tokens';
+import type { TemporalHandle } from '../../src/temporal/client';
 import { testEnvironment } from './environment';
 
 export interface SecondApp {
@@ -17,15 +18,18 @@ export interface SecondApp {
  * Another API on the same PostgreSQL and Temporal with some configuration changed (development mode,
  * a 1-second lifetime, private webhook targets refused…), over real HTTP.
  */
-export async function startSecondApp(overrides: Partial<Config>, sequelize?: Sequelize): Promise<SecondApp> {
+export async function startSecondApp(
+  overrides: Partial<Config>,
+  services: { sequelize?: Sequelize; temporal?: TemporalHandle } = {},
+): Promise<SecondApp> {
   const env = testEnvironment();
-  const database = sequelize ?? env.runtime.sequelize;
+  const database = services.sequelize ?? env.runtime.sequelize;
   const config = { ...env.config, ...overrides };
   const app = createApp({
     config,
     logger: createLogger('silent'),
     sequelize: database,
-    temporal: env.runtime.temporal,
+    temporal: services.temporal ?? env.runtime.temporal,
     metrics: new Registry(),
     tokens: new TokenService(
       database,

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { Client, Connection } from '@temporalio/client';
+import { addTeamNotary, createTestAccount } from '../support/accounts';
+import { createSession, sessionBody } from '../support/sessions';
+import { startSecondApp } from '../support/secondApp';
+import { testEnvironment } from '../support/environment';
+import { freePort } from '../support/freePort';
+
+const UNAVAILABLE = {
+  response: 'Fail',
+  response_message: 'The service is temporarily unavailable; retry the request',
+};
+
+async function sessionRows(notarizationId: string) {
+  const [rows] = await testEnvironment().runtime.sequelize.query(
+    `SELECT s.id, (SELECT count(*)::int FROM participants p WHERE p.session_id = s.id) AS participants
+       FROM sessions s WHERE s.notarization_id = $1`,
+    { bind: [notarizationId] },
+  );
+  return rows as Array<{ id: string }>;
+}
+
+async function workflowsOf(notarizationId: string) {
+  const found: Array<{ workflowId: string; status: string }> = [];
+  for await (const execution of testEnvironment().runtime.temporal.client.workflow.list({
+    query: `NotarizationId = "${notarizationId}"`,
+  })) {
+    found.push({ workflowId: execution.workflowId, status: execution.status.name });
+  }
+  return found;
+}
+
+describe('sessions and workflows never disagree (create consistency)', function () {
+  this.timeout(60_000);
+
+  it('Temporal unreachable: a clean 503, no session rows, and a retry succeeds', async () => {
+    const account = await createTestAccount();
+    const notary = await addTeamNotary(account.account_id);
+    // A Temporal address where nothing listens: every call fails as a real outage would.
+    const connection = await Connection.lazy({
+      address: `127.0.0.1:${await freePort()}`,
+      connectTimeout: 500,
+    });
+    const app = await startSecondApp({}, { temporal: { connection, client: new Client({ connection }) } });
+    try {
+      const body = await sessionBody({ session_notary_email: notary.email });
+      const res = await fetch(`${app.url}/api/integrationsv2/sessions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      assert.equal(res.status, 503);
+      assert.equal(res.headers.get('retry-after'), '5');
+      assert.deepEqual(await res.json(), UNAVAILABLE);
+      assert.deepEqual(await sessionRows(body.notarization_id), []);
+      const [documents] = await testEnvironment().runtime.sequelize.query(
+        'SELECT count(*)::int AS n FROM blobs WHERE account_id = $1',
+        { bind: [account.account_id] },
+      );
+      assert.equal((documents as Array<{ n: number }>)[0].n, 0, 'no document bytes were kept');
+
+      const retried = await createSession(account.api_key, body);
+      assert.equal(retried.status, 200);
+      assert.equal((await sessionRows(body.notarization_id)).length, 1);
+    } finally {
+      await app.close();
+      await connection.close();
+    }
+  });
+
+  it('PostgreSQL failing at commit: a clean 503, no rows, and the started workflow does not live on', async () => {
+    const sequelize = testEnvironment().runtime.sequelize;
+    const account = await createTestAccount();
+    const notary = await addTeamNotary(account.account_id);
+    const body = await sessionBody({ session_notary_email: notary.email });
+    // A real commit-time failure: a deferred constraint trigger that refuses this one session.
+    await sequelize.query(`
+      CREATE FUNCTION refuse_commit_for_test() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.notarization_id = '${body.notarization_id}' THEN RAISE EXCEPTION 'commit refused by test'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE CONSTRAINT TRIGGER refuse_commit_for_test AFTER INSERT ON sessions
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_commit_for_test();
+    `);
+    try {
+      const res = await createSession(account.api_key, body);
+      assert.equal(res.status, 503, res.text);
+      assert.deepEqual(res.body, UNAVAILABLE);
+    } finally {
+      await sequelize.query(
+        'DROP TRIGGER refuse_commit_for_test ON sessions; DROP FUNCTION refuse_commit_for_test();',
+      );
+    }
+    assert.deepEqual(await sessionRows(body.notarization_id), []);
+    // The workflow had been started inside the transaction; it must be gone, not waiting forever.
+    const deadline = Date.now() + 30_000;
+    let workflows = await workflowsOf(body.notarization_id);
+    while ((!workflows.length || workflows.some((w) => w.status === 'RUNNING')) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      workflows = await workflowsOf(body.notarization_id);
+    }
+    assert.equal(workflows.length, 1, 'the workflow was started');
+    assert.notEqual(workflows[0].status, 'RUNNING');
+    assert.match(workflows[0].workflowId, /^session-/);
+  });
+});

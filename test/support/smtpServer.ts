@@ -1,0 +1,48 @@
+import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  to: string;
+  subject: string;
+  text: string;
+  messageId: string;
+}
+
+/** A real SMTP server on loopback that keeps every message it is given, for the worker's nodemailer. */
+export class TestSmtpServer {
+  readonly messages: ReceivedMail[] = [];
+  private server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData: (stream, _session, callback) => {
+      simpleParser(stream).then(
+        (mail) => {
+          const to = Array.isArray(mail.to) ? mail.to[0] : mail.to;
+          this.messages.push({
+            to: to?.value[0]?.address ?? '',
+            subject: mail.subject ?? '',
+            text: mail.text ?? '',
+            messageId: mail.messageId ?? '',
+          });
+          callback();
+        },
+        (err: Error) => callback(err),
+      );
+    },
+  });
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `smtp://127.0.0.1:${(this.server.server.address() as AddressInfo).port}`;
+  }
+
+  to(address: string): ReceivedMail[] {
+    return this.messages.filter((m) => m.to.toLowerCase() === address.toLowerCase());
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
