@@ -240,6 +240,22 @@ async function main() {
     results.push(
       `event-to-receiver latency over 100 sessions (event recorded → webhook received): p50 ${fmt(percentile(eventLatencies, 50))}, p99 ${fmt(percentile(eventLatencies, 99))}`,
     );
+    // The same, one session at a time: the path's own latency, without the burst's queueing.
+    const idleLatencies: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const before = receiver.received.length;
+      const res = await fetch(`${apiUrl}/api/integrationsv2/sessions`, {
+        method: 'POST',
+        headers: auth,
+        body: bodyOf().replace(big, small),
+      });
+      await res.arrayBuffer();
+      const [hook] = (await receiver.waitFor((r) => r.length > before, 20_000)).slice(before);
+      idleLatencies.push(hook.receivedAt - Date.parse(hook.json.created_at));
+    }
+    results.push(
+      `event-to-receiver latency, one session at a time (20 sessions): p50 ${fmt(percentile(idleLatencies, 50))}, max ${fmt(Math.max(...idleLatencies))}`,
+    );
     await receiver.stop();
   } finally {
     api.kill('SIGTERM');
