@@ -95,6 +95,14 @@ async function main() {
   await migrateExclusively(sequelize);
   const api = startProcess('start-api.js', env);
   const worker = startProcess('start-worker.js', env);
+  // Interrupted (Ctrl-C, a CI timeout): stop the embedded servers too, so nothing is left running.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      api.kill('SIGKILL');
+      worker.kill('SIGKILL');
+      void services.stop().finally(() => process.exit(130));
+    });
+  }
   const apiUrl = `http://127.0.0.1:${port}`;
   const results: string[] = [];
   try {
@@ -194,7 +202,8 @@ async function main() {
     five.session_documents = undefined;
     const sessionUrl = `${apiUrl}/api/integrationsv2/sessions/${fiveSession.bn_session_id}`;
     const waitFor = async (predicate: (s: { status: string; documents_status: string }) => boolean) => {
-      for (;;) {
+      const deadline = Date.now() + 120_000;
+      while (Date.now() < deadline) {
         const s = (await (await fetch(sessionUrl, { headers: auth })).json()) as {
           status: string;
           documents_status: string;
@@ -202,6 +211,7 @@ async function main() {
         if (predicate(s)) return;
         await new Promise((r) => setTimeout(r, 50));
       }
+      throw new Error('the session did not reach the expected state (is the worker running?)');
     };
     await waitFor((s) => s.status === 'ready');
     await fetch(`${apiUrl}${fiveSession.bn_signing_url}/join`, { method: 'POST' });
