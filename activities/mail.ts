@@ -1,5 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { ActivityDependencies } from './dependencies';
+import { DownloadUrls, downloadSecret } from '../src/documents/downloadUrls';
+import { resolveJwtSecret } from '../src/auth/tokens';
 
 interface OutboxRow {
   id: string;
@@ -14,6 +16,14 @@ export function mailActivities({ sequelize, config, logger }: ActivityDependenci
   const transport: Transporter | undefined = config.smtpUrl
     ? nodemailer.createTransport(config.smtpUrl)
     : undefined;
+  // The same signed URLs as the API's download_url, with a lifetime that suits an e-mail.
+  let links: DownloadUrls | undefined;
+  const completionLinks = () =>
+    (links ??= new DownloadUrls(
+      downloadSecret(config.downloadUrlSecret, resolveJwtSecret(config)),
+      config.publicBaseUrl,
+      config.completionLinkTtlSeconds,
+    ));
 
   /**
    * Sends the session's due e-mails that are not sent yet. Without SMTP_URL they stay in the outbox as
@@ -58,30 +68,36 @@ export function mailActivities({ sequelize, config, logger }: ActivityDependenci
       await deliverPending(sessionId);
     },
 
-    /** Tells each signer the session is complete and where its documents are; once per signer. */
+    /** Tells each signer the session is complete, with links to the notarized documents; once per signer. */
     async sendCompletionNotices({ sessionId }: { sessionId: string }): Promise<void> {
-      const [sessions] = (await sequelize.query(
-        `SELECT s.notarization_id, a.completion_redirect_url FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE s.id = $1`,
+      const [sessions] = (await sequelize.query('SELECT notarization_id FROM sessions WHERE id = $1', {
+        bind: [sessionId],
+      })) as [Array<{ notarization_id: string | null }>, unknown];
+      const reference = sessions[0].notarization_id;
+      const page = `${config.publicBaseUrl}/complete?notarization_id=${encodeURIComponent(reference ?? '')}&bn_session_id=${sessionId}`;
+      const [signed] = (await sequelize.query(
+        `SELECT s.id, d.name FROM signed_documents s JOIN documents d ON d.id = s.document_id
+          WHERE s.session_id = $1 ORDER BY d.position`,
         { bind: [sessionId] },
-      )) as [Array<{ notarization_id: string | null; completion_redirect_url: string | null }>, unknown];
-      const session = sessions[0];
-      const page = `${config.publicBaseUrl}/complete?notarization_id=${encodeURIComponent(session.notarization_id ?? '')}`;
+      )) as [Array<{ id: string; name: string }>, unknown];
+      const links = signed.map((doc) => {
+        const { url, expiresAt } = completionLinks().create(doc.id);
+        return `  ${doc.name.replace(/\.[^.]+$/, '')}.pdf: ${url} (until ${expiresAt.toISOString().slice(0, 10)})`;
+      });
+      const body = [
+        'Your notarization session is complete.',
+        '',
+        ...(links.length
+          ? ['Your notarized documents (personal links; do not forward them):', ...links, '']
+          : []),
+        `Session summary${reference ? ` (reference ${reference})` : ''}: ${page}`,
+      ].join('\n');
       await sequelize.query(
         `INSERT INTO email_outbox (session_id, participant_id, kind, to_email, subject, body, state)
          SELECT $1, p.id, 'completion', p.email, 'Your notarization session is complete', $2, 'pending'
            FROM participants p WHERE p.session_id = $1 AND p.role = 'signer'
          ON CONFLICT (participant_id, kind) DO NOTHING`,
-        {
-          bind: [
-            sessionId,
-            [
-              'Your notarization session is complete.',
-              '',
-              `The signed documents are available to the organisation that invited you${session.notarization_id ? ` (reference ${session.notarization_id})` : ''}.`,
-              `Session summary: ${page}`,
-            ].join('\n'),
-          ],
-        },
+        { bind: [sessionId, body] },
       );
       await deliverPending(sessionId);
     },

@@ -42,6 +42,8 @@ export interface Config {
   /** HMAC secret of signed-document download URLs; derived from the JWT secret when unset. */
   downloadUrlSecret?: string;
   downloadUrlTtlSeconds: number;
+  /** Lifetime of the document links in completion e-mails. */
+  completionLinkTtlSeconds: number;
   /** Login links live 12 hours (spec 2.9); shorter only in tests. */
   loginLinkLifetimeSeconds: number;
   /** How often the Temporal Schedule removes expired login links. */
@@ -124,6 +126,7 @@ export function loadConfig(env: Env = process.env): Config {
     signingP12Passphrase: env.SIGNING_P12_PASSPHRASE,
     downloadUrlSecret: optional(env, 'DOWNLOAD_URL_SECRET'),
     downloadUrlTtlSeconds: integer(env, 'DOWNLOAD_URL_TTL_SECONDS', 15 * 60),
+    completionLinkTtlSeconds: integer(env, 'COMPLETION_LINK_TTL_SECONDS', 7 * 24 * 3600),
     loginLinkLifetimeSeconds: integer(env, 'LOGIN_LINK_TTL_SECONDS', 43_200),
     loginLinkCleanupIntervalMs: duration(
       'LOGIN_LINK_CLEANUP_INTERVAL',

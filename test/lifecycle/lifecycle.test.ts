@@ -119,6 +119,13 @@ describe('session lifecycle', () => {
         .find((m) => m.subject.startsWith('You are invited'))!
         .text.includes(created.body.full_signing_url),
     );
+    // The completion notice carries a working link to each notarized document.
+    const completion = mails.find((m) => m.subject.startsWith('Your notarization session is complete'))!;
+    const link = /https:\/\/notary\.test(\/api\/integrationsv2\/signed_documents\/\S+)/.exec(completion.text);
+    assert.ok(link, completion.text);
+    const pdf = await request(link[1]);
+    assert.equal(pdf.status, 200);
+    assert.equal(pdf.headers.get('content-type'), 'application/pdf');
     assert.deepEqual(
       (await outbox(id)).map((m) => [m.kind, m.state]),
       [
