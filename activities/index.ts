@@ -3,7 +3,7 @@ import { sessionActivities } from './sessions';
 import { eventActivities } from './events';
 import { webhookActivities } from './webhooks';
 import { mailActivities } from './mail';
-import { loginLinkActivities } from './loginLinks';
+import { housekeepingActivities } from './housekeeping';
 import { documentActivities } from './documents';
 
 export type { ActivityDependencies };
@@ -18,7 +18,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...eventActivities(deps),
     ...webhookActivities(deps),
     ...mailActivities(deps),
-    ...loginLinkActivities(deps),
+    ...housekeepingActivities(deps),
     ...documentActivities(deps),
   };
 }

@@ -1,3 +1,4 @@
 export { sessionWorkflow } from './session';
 export { webhookDeliveryWorkflow } from './webhookDelivery';
 export { loginLinkCleanupWorkflow } from './loginLinkCleanup';
+export { housekeepingWorkflow } from './housekeeping';

@@ -2,28 +2,54 @@ import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@tem
 import type { Config } from '../config';
 
 export const LOGIN_LINK_CLEANUP_SCHEDULE = 'login-link-cleanup';
+export const HOUSEKEEPING_SCHEDULE = 'housekeeping';
+
+interface ScheduleDefinition {
+  scheduleId: string;
+  workflowType: string;
+  everyMs: number;
+  description: string;
+}
 
 /**
  * The service's Temporal Schedules, created on worker start and brought up to date when they exist,
  * so operators see and can pause or trigger them in the Temporal UI.
  */
 export async function ensureSchedules(client: Client, config: Config): Promise<void> {
-  const spec = { intervals: [{ every: config.loginLinkCleanupIntervalMs }] };
+  const schedules: ScheduleDefinition[] = [
+    {
+      scheduleId: LOGIN_LINK_CLEANUP_SCHEDULE,
+      workflowType: 'loginLinkCleanupWorkflow',
+      everyMs: config.loginLinkCleanupIntervalMs,
+      description: 'Deletes login links past their 12-hour lifetime',
+    },
+    {
+      scheduleId: HOUSEKEEPING_SCHEDULE,
+      workflowType: 'housekeepingWorkflow',
+      everyMs: 60 * 60 * 1000,
+      description: 'Deletes expired idempotency keys and refresh tokens',
+    },
+  ];
+  for (const schedule of schedules) await ensureSchedule(client, config, schedule);
+}
+
+async function ensureSchedule(client: Client, config: Config, schedule: ScheduleDefinition): Promise<void> {
+  const spec = { intervals: [{ every: schedule.everyMs }] };
   try {
     await client.schedule.create({
-      scheduleId: LOGIN_LINK_CLEANUP_SCHEDULE,
+      scheduleId: schedule.scheduleId,
       spec,
       action: {
         type: 'startWorkflow',
-        workflowType: 'loginLinkCleanupWorkflow',
+        workflowType: schedule.workflowType,
         taskQueue: config.taskQueue,
         args: [],
       },
       policies: { overlap: ScheduleOverlapPolicy.SKIP },
-      memo: { description: 'Deletes login links past their 12-hour lifetime' },
+      memo: { description: schedule.description },
     });
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    await client.schedule.getHandle(LOGIN_LINK_CLEANUP_SCHEDULE).update((current) => ({ ...current, spec }));
+    await client.schedule.getHandle(schedule.scheduleId).update((current) => ({ ...current, spec }));
   }
 }
