@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { ActivityDependencies } from './dependencies';
 import { DownloadUrls, downloadSecret } from '../src/documents/downloadUrls';
+import { pdfName } from '../src/documents/signedDocumentService';
 import { resolveJwtSecret } from '../src/auth/tokens';
 
 interface OutboxRow {
@@ -82,7 +83,7 @@ export function mailActivities({ sequelize, config, logger }: ActivityDependenci
       )) as [Array<{ id: string; name: string }>, unknown];
       const links = signed.map((doc) => {
         const { url, expiresAt } = completionLinks().create(doc.id);
-        return `  ${doc.name.replace(/\.[^.]+$/, '')}.pdf: ${url} (until ${expiresAt.toISOString().slice(0, 10)})`;
+        return `  ${pdfName(doc.name)}: ${url} (until ${expiresAt.toISOString().slice(0, 10)})`;
       });
       const body = [
         'Your notarization session is complete.',

@@ -1,3 +1,4 @@
+import { isUuid } from '../src/ids';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../src/config';
 import { createDatabase } from '../src/db/database';
@@ -43,7 +44,7 @@ function email(value: string): string {
 }
 
 function uuid(value: string): string {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
+  if (!isUuid(value)) {
     throw new InvalidArgumentError('must be a UUID');
   }
   return value;

@@ -9,6 +9,7 @@ import { Authenticator } from '../auth/authenticator';
 import { resolveJwtSecret, TokenService } from '../auth/tokens';
 import { registerSignedDocumentRoutes } from './routes/signedDocuments';
 import { DownloadUrls, downloadSecret } from '../documents/downloadUrls';
+import { SignedDocumentService } from '../documents/signedDocumentService';
 import { buildOpenApiDocument } from '../openapi/document';
 import { OPENAPI_DECISIONS } from '../openapi/decisions';
 import type { AppState } from './context';
@@ -78,18 +79,14 @@ export function createApp(deps: AppDependencies): App {
   registerAuthRoutes(routes, authenticator, deps.tokens);
   const sessions = new SessionService(deps.sequelize, deps.temporal, deps.config);
   registerSessionRoutes(routes, sessions, deps.temporal);
-  registerSignedDocumentRoutes(
-    routes,
-    sessions,
-    deps.sequelize,
-    new DownloadUrls(
-      downloadSecret(deps.config.downloadUrlSecret, resolveJwtSecret(deps.config)),
-      deps.config.publicBaseUrl,
-      deps.config.downloadUrlTtlSeconds,
-    ),
+  const downloadUrls = new DownloadUrls(
+    downloadSecret(deps.config.downloadUrlSecret, resolveJwtSecret(deps.config)),
+    deps.config.publicBaseUrl,
+    deps.config.downloadUrlTtlSeconds,
   );
+  registerSignedDocumentRoutes(routes, sessions, new SignedDocumentService(deps.sequelize, downloadUrls));
   registerTemplateRoutes(routes, deps.sequelize);
-  registerSigningRoutes(routes, new SigningService(deps.sequelize, deps.temporal), deps.sequelize);
+  registerSigningRoutes(routes, new SigningService(deps.sequelize, deps.temporal));
   registerWebhookRoutes(routes, new WebhookEndpointService(deps.sequelize, deps.temporal, deps.config));
   const team = new TeamService(deps.sequelize, {
     frontUrl: deps.config.frontUrl,

@@ -1,3 +1,4 @@
+import { isUuid } from '../ids';
 import crypto from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
@@ -35,7 +36,6 @@ import { findAccountNotary } from './notaries';
 import { VALIDATION_OPTIONS } from '../http/routes';
 import { presentSession, presentSessionSummary, type SessionRow } from './presenter';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TEMPORAL_DEADLINE_MS = 10_000;
 const UNAVAILABLE = 'The service is temporarily unavailable; retry the request';
 
@@ -205,9 +205,7 @@ export class SessionService {
       if (err instanceof ConversionUnavailableError)
         throw serviceUnavailable(`Document conversion is unavailable: ${err.message}`);
       if (err instanceof DocumentError) {
-        throw createFailure(
-          err.message === SPEC_MESSAGES.documentTooLarge ? SPEC_MESSAGES.documentTooLarge : err.message,
-        );
+        throw createFailure(err.message);
       }
       throw err;
     }
@@ -273,7 +271,7 @@ export class SessionService {
 
   /** One session of the account; another account's, unknown and malformed ids are all "not found". */
   async findRow(accountId: string, sessionId: string): Promise<SessionRow> {
-    if (!UUID.test(sessionId)) throw notFound('Session not found');
+    if (!isUuid(sessionId)) throw notFound('Session not found');
     const [rows] = (await this.sequelize.query(
       `SELECT s.*, u.email AS notary_email, u.first_name || ' ' || u.last_name AS notary_name,
               n.email AS network_notary_email, n.first_name || ' ' || n.last_name AS network_notary_name

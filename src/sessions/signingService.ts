@@ -73,6 +73,22 @@ export class SigningService {
     return rows[0];
   }
 
+  /**
+   * The account's completion redirect for the completion page: found by bn_session_id, or by a
+   * notarization_id that belongs to one account only (ids are the integrators' own, not unique).
+   */
+  async completionRedirect(query: {
+    notarization_id?: string;
+    bn_session_id?: string;
+  }): Promise<string | null> {
+    const [rows] = (await this.sequelize.query(
+      `SELECT DISTINCT a.completion_redirect_url FROM sessions s JOIN accounts a ON a.id = s.account_id
+        WHERE ($1::uuid IS NOT NULL AND s.id = $1) OR ($1::uuid IS NULL AND s.notarization_id = $2)`,
+      { bind: [query.bn_session_id ?? null, query.notarization_id ?? null] },
+    )) as [Array<{ completion_redirect_url: string | null }>, unknown];
+    return rows.length === 1 ? rows[0].completion_redirect_url : null;
+  }
+
   /** The participant's view; the link dies with its session (completed, expired or cancelled: 410). */
   async view(token: string): Promise<ParticipantView> {
     const participant = await this.find(token);

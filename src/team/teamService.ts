@@ -1,3 +1,4 @@
+import { isUuid } from '../ids';
 import crypto from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import type { Sequelize, Transaction } from 'sequelize';
@@ -6,8 +7,6 @@ import { generateOpaqueToken, sha256 } from '../auth/keys';
 import { renderSeal } from './seal';
 import { invalidId, TEAM_MESSAGES } from './teamErrors';
 import type { InviteInput } from './teamSchemas';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface MemberRow {
   id: string;
@@ -233,14 +232,14 @@ export class TeamService {
   }
 
   async get(accountId: string, memberId: string) {
-    if (!UUID.test(memberId)) throw invalidId('team_member_id');
+    if (!isUuid(memberId)) throw invalidId('team_member_id');
     const member = await this.member(accountId, memberId);
     if (!member) throw new HttpError(404, TEAM_MESSAGES.memberNotFound);
     return presentMember(member);
   }
 
   async seal(accountId: string, memberId: string): Promise<{ svg: string; png: Buffer }> {
-    if (!UUID.test(memberId)) throw invalidId('team_member_id');
+    if (!isUuid(memberId)) throw invalidId('team_member_id');
     const [rows] = (await this.sequelize.query(
       `SELECT s.svg, s.png FROM account_members m JOIN notary_seals s ON s.user_id = m.user_id
         WHERE m.id = $1 AND m.account_id = $2 AND m.deleted_at IS NULL ORDER BY s.created_at DESC LIMIT 1`,
@@ -256,7 +255,7 @@ export class TeamService {
    * also gets a new e-mail so the address is free again. The user and their data are kept.
    */
   async unlink(accountId: string, memberId: string) {
-    if (!UUID.test(memberId)) throw invalidId('team_member_id');
+    if (!isUuid(memberId)) throw invalidId('team_member_id');
     return this.sequelize.transaction(async (transaction) => {
       const [admins] = await this.sequelize.query(
         `SELECT 1 FROM account_members WHERE account_id = $1 AND business_role = 'admin' AND deleted_at IS NULL LIMIT 1`,
@@ -326,7 +325,7 @@ export class TeamService {
    * link; an expired link is deleted on the spot.
    */
   async memberForLoginLink(linkId: string, key: string): Promise<MemberRow | undefined> {
-    if (!UUID.test(linkId)) return undefined;
+    if (!isUuid(linkId)) return undefined;
     const [links] = (await this.sequelize.query(
       'SELECT account_id, member_id, key_hash, expires_at <= now() AS expired FROM login_links WHERE id = $1',
       { bind: [linkId] },

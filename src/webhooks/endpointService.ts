@@ -1,3 +1,4 @@
+import { isUuid } from '../ids';
 import crypto from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import type { TemporalHandle } from '../temporal/client';
@@ -15,8 +16,6 @@ interface EndpointRow {
   disabled_reason: string | null;
   created_at: Date;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function presentEndpoint(row: EndpointRow) {
   return {
@@ -62,7 +61,7 @@ export class WebhookEndpointService {
   }
 
   private async find(accountId: string, id: string): Promise<EndpointRow> {
-    if (!UUID.test(id)) throw notFound('Webhook endpoint not found');
+    if (!isUuid(id)) throw notFound('Webhook endpoint not found');
     const [rows] = (await this.sequelize.query(
       'SELECT * FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL',
       { bind: [id, accountId] },
@@ -105,7 +104,7 @@ export class WebhookEndpointService {
 
   /** Sends a delivery again with a fresh retry schedule; the receiver sees the same webhook-id. */
   async redeliver(accountId: string, deliveryId: string) {
-    if (!UUID.test(deliveryId)) throw notFound('Delivery not found');
+    if (!isUuid(deliveryId)) throw notFound('Delivery not found');
     const [rows] = (await this.sequelize.query(
       `SELECT d.id, e.disabled_at FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.id = $1 AND e.account_id = $2 AND e.deleted_at IS NULL`,

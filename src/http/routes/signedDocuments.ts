@@ -1,9 +1,6 @@
 import Joi from 'joi';
-import type { Sequelize } from 'sequelize';
 import type { SessionService } from '../../sessions/sessionService';
-import type { DownloadUrls } from '../../documents/downloadUrls';
-import { readBlob } from '../../documents/blobStore';
-import { readAuditTrail, verifyChain } from '../../audit/auditChain';
+import type { SignedDocumentService } from '../../documents/signedDocumentService';
 import { sessionIdParams } from '../../sessions/schemas';
 import { failBodySchema } from '../../openapi/document';
 import { HttpError } from '../errors';
@@ -11,10 +8,6 @@ import { principalOf } from '../context';
 import type { ApiRoutes } from '../routes';
 
 const notFound = { description: '`Session not found`', schema: failBodySchema };
-
-function pdfName(name: string): string {
-  return name.replace(/\.[^.]+$/, '') + '.pdf';
-}
 
 /** RFC 6266: an ASCII fallback plus the UTF-8 name. */
 function contentDisposition(name: string): string {
@@ -25,8 +18,7 @@ function contentDisposition(name: string): string {
 export function registerSignedDocumentRoutes(
   api: ApiRoutes,
   sessions: SessionService,
-  sequelize: Sequelize,
-  urls: DownloadUrls,
+  signed: SignedDocumentService,
 ): void {
   api.add<unknown, unknown, { id: string }>({
     method: 'get',
@@ -66,41 +58,13 @@ export function registerSignedDocumentRoutes(
     },
     handler: async (ctx, { params }) => {
       const session = await sessions.findRow(principalOf(ctx).accountId, params.id);
-      if (session.status !== 'completed') {
-        throw new HttpError(
-          409,
-          `Signed documents are available once the session is completed; it is ${session.status}`,
-        );
-      }
-      if (session.documents_status === 'held')
-        throw new HttpError(409, 'Signed documents are held until the notary releases them');
-      if (session.documents_status !== 'released')
-        throw new HttpError(409, 'Signed documents are being prepared');
-      const [rows] = (await sequelize.query(
-        `SELECT d.id, d.name, s.id AS signed_id, s.size_bytes, s.sha256 FROM documents d
-           JOIN signed_documents s ON s.document_id = d.id WHERE d.session_id = $1 ORDER BY d.position`,
-        { bind: [session.id] },
-      )) as [
-        Array<{ id: string; name: string; signed_id: string; size_bytes: number; sha256: string }>,
-        unknown,
-      ];
+      const documents = await signed.list(session);
       ctx.body = {
         response: 'Pass',
         bn_session_id: session.id,
         notarization_id: session.notarization_id ?? '',
         documents_status: session.documents_status,
-        documents: rows.map((row) => {
-          const { url, expiresAt } = urls.create(row.signed_id);
-          return {
-            document_id: row.id,
-            name: pdfName(row.name),
-            content_type: 'application/pdf',
-            size_bytes: row.size_bytes,
-            sha256: row.sha256,
-            download_url: url,
-            expires_at: expiresAt.toISOString(),
-          };
-        }),
+        documents,
       };
     },
   });
@@ -123,23 +87,12 @@ export function registerSignedDocumentRoutes(
       403: { description: 'Expired, altered or incomplete link', schema: failBodySchema },
     },
     handler: async (ctx, { params, query }) => {
-      if (!urls.isValid(params.id, query.expires, query.signature)) {
-        throw new HttpError(403, 'This download link is invalid or has expired');
-      }
-      const [rows] = (await sequelize.query(
-        'SELECT s.id, s.blob_id, d.name FROM signed_documents s JOIN documents d ON d.id = s.document_id WHERE s.id = $1',
-        { bind: [params.id] },
-      )) as [Array<{ id: string; blob_id: string; name: string }>, unknown];
-      if (!rows.length) throw new HttpError(404, 'Document not found');
-      const bytes = await readBlob(sequelize, rows[0].blob_id);
-      await sequelize.query(
-        'INSERT INTO document_downloads (signed_document_id, remote_address, user_agent) VALUES ($1, $2, $3)',
-        {
-          bind: [rows[0].id, ctx.ip, ctx.get('user-agent').slice(0, 500) || null],
-        },
-      );
+      const { bytes, fileName } = await signed.download(params.id, query, {
+        address: ctx.ip,
+        userAgent: ctx.get('user-agent'),
+      });
       ctx.type = 'application/pdf';
-      ctx.set('Content-Disposition', contentDisposition(pdfName(rows[0].name)));
+      ctx.set('Content-Disposition', contentDisposition(fileName));
       ctx.set('Cache-Control', 'private, no-store');
       ctx.body = bytes;
     },
@@ -186,14 +139,10 @@ export function registerSignedDocumentRoutes(
     },
     handler: async (ctx, { params }) => {
       const session = await sessions.findRow(principalOf(ctx).accountId, params.id);
-      const [rows] = (await sequelize.query(
-        'SELECT act_type, performed_at, signers, notary, documents FROM journal_entries WHERE session_id = $1 ORDER BY act_type',
-        { bind: [session.id] },
-      )) as [Array<{ performed_at: Date } & Record<string, unknown>>, unknown];
       ctx.body = {
         response: 'Pass',
         bn_session_id: session.id,
-        entries: rows.map((row) => ({ ...row, performed_at: new Date(row.performed_at).toISOString() })),
+        entries: await signed.journal(session.id),
       };
     },
   });
@@ -230,12 +179,10 @@ export function registerSignedDocumentRoutes(
     },
     handler: async (ctx, { params }) => {
       const session = await sessions.findRow(principalOf(ctx).accountId, params.id);
-      const records = await readAuditTrail(sequelize, session.id);
       ctx.body = {
         response: 'Pass',
         bn_session_id: session.id,
-        intact: verifyChain(records).intact,
-        records: records.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() })),
+        ...(await signed.audit(session.id)),
       };
     },
   });

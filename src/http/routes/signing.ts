@@ -1,5 +1,4 @@
 import Joi from 'joi';
-import type { Sequelize } from 'sequelize';
 import type { SigningService } from '../../sessions/signingService';
 import { SESSION_STATUSES } from '../../../workflows/sessionDefinitions';
 import { failBodySchema } from '../../openapi/document';
@@ -28,7 +27,7 @@ const JOIN_SCRIPT = `document.getElementById('join').addEventListener('click', a
   document.getElementById('result').textContent = res.ok ? 'You have joined the session.' : body.response_message;
 });`;
 
-export function registerSigningRoutes(api: ApiRoutes, signing: SigningService, sequelize: Sequelize): void {
+export function registerSigningRoutes(api: ApiRoutes, signing: SigningService): void {
   api.add<unknown, unknown, { token: string }>({
     method: 'get',
     path: '/sign/{token}',
@@ -118,12 +117,7 @@ export function registerSigningRoutes(api: ApiRoutes, signing: SigningService, s
       },
     },
     handler: async (ctx, { query }) => {
-      const [rows] = (await sequelize.query(
-        `SELECT DISTINCT a.completion_redirect_url FROM sessions s JOIN accounts a ON a.id = s.account_id
-          WHERE ($1::uuid IS NOT NULL AND s.id = $1) OR ($1::uuid IS NULL AND s.notarization_id = $2)`,
-        { bind: [query.bn_session_id ?? null, query.notarization_id ?? null] },
-      )) as [Array<{ completion_redirect_url: string | null }>, unknown];
-      const redirect = rows.length === 1 ? rows[0].completion_redirect_url : null;
+      const redirect = await signing.completionRedirect(query);
       if (redirect) {
         const target = new URL(redirect);
         target.searchParams.set('notarization_id', query.notarization_id ?? '');

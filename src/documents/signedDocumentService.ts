@@ -1,0 +1,92 @@
+import type { Sequelize } from 'sequelize';
+import { HttpError } from '../http/errors';
+import type { SessionRow } from '../sessions/presenter';
+import { readAuditTrail, verifyChain } from '../audit/auditChain';
+import { readBlob } from './blobStore';
+import type { DownloadUrls } from './downloadUrls';
+
+/** The name a notarized document is served under: the upload's name as a PDF. */
+export function pdfName(name: string): string {
+  return name.replace(/\.[^.]+$/, '') + '.pdf';
+}
+
+/** The notarized output of sessions: signed PDFs, their download links, the journal and the audit trail. */
+export class SignedDocumentService {
+  constructor(
+    private readonly sequelize: Sequelize,
+    private readonly urls: DownloadUrls,
+  ) {}
+
+  /** Spec 4.2: only once the session is completed and its documents are released. */
+  async list(session: SessionRow) {
+    if (session.status !== 'completed') {
+      throw new HttpError(
+        409,
+        `Signed documents are available once the session is completed; it is ${session.status}`,
+      );
+    }
+    if (session.documents_status === 'held') {
+      throw new HttpError(409, 'Signed documents are held until the notary releases them');
+    }
+    if (session.documents_status !== 'released')
+      throw new HttpError(409, 'Signed documents are being prepared');
+    const [rows] = (await this.sequelize.query(
+      `SELECT d.id, d.name, s.id AS signed_id, s.size_bytes, s.sha256 FROM documents d
+         JOIN signed_documents s ON s.document_id = d.id WHERE d.session_id = $1 ORDER BY d.position`,
+      { bind: [session.id] },
+    )) as [
+      Array<{ id: string; name: string; signed_id: string; size_bytes: number; sha256: string }>,
+      unknown,
+    ];
+    return rows.map((row) => {
+      const { url, expiresAt } = this.urls.create(row.signed_id);
+      return {
+        document_id: row.id,
+        name: pdfName(row.name),
+        content_type: 'application/pdf',
+        size_bytes: row.size_bytes,
+        sha256: row.sha256,
+        download_url: url,
+        expires_at: expiresAt.toISOString(),
+      };
+    });
+  }
+
+  /** The PDF behind a signed download link; every download is recorded. */
+  async download(
+    signedDocumentId: string,
+    link: { expires: string; signature: string },
+    client: { address: string; userAgent: string },
+  ): Promise<{ bytes: Buffer; fileName: string }> {
+    if (!this.urls.isValid(signedDocumentId, link.expires, link.signature)) {
+      throw new HttpError(403, 'This download link is invalid or has expired');
+    }
+    const [rows] = (await this.sequelize.query(
+      'SELECT s.id, s.blob_id, d.name FROM signed_documents s JOIN documents d ON d.id = s.document_id WHERE s.id = $1',
+      { bind: [signedDocumentId] },
+    )) as [Array<{ id: string; blob_id: string; name: string }>, unknown];
+    if (!rows.length) throw new HttpError(404, 'Document not found');
+    const bytes = await readBlob(this.sequelize, rows[0].blob_id);
+    await this.sequelize.query(
+      'INSERT INTO document_downloads (signed_document_id, remote_address, user_agent) VALUES ($1, $2, $3)',
+      { bind: [rows[0].id, client.address, client.userAgent.slice(0, 500) || null] },
+    );
+    return { bytes, fileName: pdfName(rows[0].name) };
+  }
+
+  async journal(sessionId: string) {
+    const [rows] = (await this.sequelize.query(
+      'SELECT act_type, performed_at, signers, notary, documents FROM journal_entries WHERE session_id = $1 ORDER BY act_type',
+      { bind: [sessionId] },
+    )) as [Array<{ performed_at: Date } & Record<string, unknown>>, unknown];
+    return rows.map((row) => ({ ...row, performed_at: new Date(row.performed_at).toISOString() }));
+  }
+
+  async audit(sessionId: string) {
+    const records = await readAuditTrail(this.sequelize, sessionId);
+    return {
+      intact: verifyChain(records).intact,
+      records: records.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() })),
+    };
+  }
+}
