@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { strToU8, zipSync } from 'fflate';
 import { PDFDocument } from 'pdf-lib';
 import { readBlob } from '../../src/documents/blobStore';
 import { b64, docxBytes, JPEG_1x1, pdfBytes, PNG_1x1 } from '../support/documents';
@@ -34,23 +33,7 @@ function assertRefused(res: ApiResponse, field: RegExp, what: string) {
 }
 
 /** A ZIP that sniffs as a DOCX ([Content_Types].xml and word/ parts) whose document part is not XML. */
-function garbageDocx(): Buffer {
-  return Buffer.from(
-    zipSync({
-      '[Content_Types].xml': strToU8(
-        '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
-          '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-          '<Default Extension="xml" ContentType="application/xml"/>' +
-          '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-      ),
-      '_rels/.rels': strToU8(
-        '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-          '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
-      ),
-      'word/document.xml': new Uint8Array(crypto.randomBytes(4096)),
-    }),
-  );
-}
+const garbageDocx = () => docxBytes(new Uint8Array(crypto.randomBytes(4096)));
 
 /**
  * The 1×1 JPEG with a comment segment of `padding` bytes after SOI: a valid JPEG large enough that

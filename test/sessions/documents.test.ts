@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { b64, docxBytes, JPEG_1x1, MB10, pdfBytes, PNG_1x1, TEXT } from '../support/documents';
+import { annotation, b64, docxBytes, JPEG_1x1, MB10, pdfBytes, PNG_1x1, TEXT } from '../support/documents';
 import { request } from '../support/http';
 import { createSession, getSession } from '../support/sessions';
 import {
@@ -26,19 +26,6 @@ const sha256 = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).dige
 
 /** A PDF whose bytes no other test produces. */
 const uniquePdf = (pages = 1) => pdfBytes(pages, undefined, `Unique ${crypto.randomUUID()}`);
-
-function annotation(extra: Record<string, unknown> = {}) {
-  return {
-    fieldType: 'signature',
-    pageNum: 1,
-    x: 72,
-    y: 600,
-    width: 150,
-    height: 40,
-    role: 'signer',
-    ...extra,
-  };
-}
 
 function addDocuments(apiKey: string, id: string, body: unknown) {
   return request(`${SESSIONS}/${id}/documents`, { auth: apiKey, body });

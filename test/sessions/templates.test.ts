@@ -2,26 +2,13 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { createTestAccount } from '../support/accounts';
-import { b64, pdfBytes, PNG_1x1, TEXT } from '../support/documents';
+import { annotation, b64, pdfBytes, PNG_1x1, TEXT } from '../support/documents';
 import { request } from '../support/http';
 import { createSession, getSession } from '../support/sessions';
 import { assertCreateFailure, assertPass, query, teamAccount, teamBody, UUID_RE } from './helpers';
 
 const TEMPLATES = '/api/integrationsv2/templates';
 const sha256 = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('hex');
-
-function annotation(extra: Record<string, unknown> = {}) {
-  return {
-    fieldType: 'signature',
-    pageNum: 1,
-    x: 72,
-    y: 600,
-    width: 150,
-    height: 40,
-    role: 'signer',
-    ...extra,
-  };
-}
 
 const TEMPLATE_ANNOTATIONS = [
   annotation(),

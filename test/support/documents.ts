@@ -30,8 +30,13 @@ export const JPEG_1x1 = Buffer.from(
 
 export const TEXT = Buffer.from('Affidavit of identity\nSigned before a notary.\n');
 
-/** A minimal DOCX: the parts that make a ZIP a Word document. */
-export function docxBytes(): Buffer {
+const WORD_DOCUMENT = strToU8(
+  '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
+    '<w:body><w:p><w:r><w:t>Power of attorney</w:t></w:r></w:p></w:body></w:document>',
+);
+
+/** A minimal DOCX: the parts that make a ZIP a Word document, with `document` as its main part. */
+export function docxBytes(document: Uint8Array = WORD_DOCUMENT): Buffer {
   return Buffer.from(
     zipSync({
       '[Content_Types].xml': strToU8(
@@ -44,14 +49,25 @@ export function docxBytes(): Buffer {
         '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
           '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
       ),
-      'word/document.xml': strToU8(
-        '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
-          '<w:body><w:p><w:r><w:t>Power of attorney</w:t></w:r></w:p></w:body></w:document>',
-      ),
+      'word/document.xml': document,
     }),
   );
 }
 
 export function b64(bytes: Buffer): string {
   return bytes.toString('base64');
+}
+
+/** A pre-placed signer field on page 1; override any property. */
+export function annotation(extra: Record<string, unknown> = {}) {
+  return {
+    fieldType: 'signature',
+    pageNum: 1,
+    x: 72,
+    y: 600,
+    width: 150,
+    height: 40,
+    role: 'signer',
+    ...extra,
+  };
 }
