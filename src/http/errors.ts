@@ -15,8 +15,5 @@ export class HttpError extends Error {
 
 export const unauthorized = () => new HttpError(401, 'Unauthorized');
 export const notFound = (message: string) => new HttpError(404, message);
-export const conflict = (message: string) => new HttpError(409, message);
-export const badRequest = (message: string, fields?: Record<string, unknown>) =>
-  new HttpError(400, message, fields);
 export const serviceUnavailable = (message: string) =>
   new HttpError(503, message, {}, { 'Retry-After': '5' });

@@ -1,7 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { renderSeal } from '../team/seal';
 import { stateName } from '../sessions/usStates';
-import type { Annotation } from '../sessions/createRequest';
 import type { NotarialActContext } from './notarize';
 
 const IDENTITY_METHODS: Record<string, string> = {
@@ -77,12 +76,4 @@ export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
       })),
     witnesses: participants.filter((p) => p.role === 'witness').map((p) => ({ name: nameOf(p) })),
   } satisfies Omit<NotarialActContext, 'sessionId' | 'document'> & { accountId: string };
-}
-
-export interface DocumentFacts {
-  id: string;
-  name: string;
-  sha256: string;
-  pdfBlobId: string;
-  annotations: Annotation[];
 }
