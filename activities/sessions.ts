@@ -38,7 +38,7 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
       memberId: string;
     }): Promise<NotaryAssignment> {
       const [rows] = (await sequelize.query(
-        `SELECT u.email, u.first_name || ' ' || u.last_name AS name FROM account_members m JOIN users u ON u.id = m.user_id
+        `SELECT u.email, m.first_name || ' ' || m.last_name AS name FROM account_members m JOIN users u ON u.id = m.user_id
           WHERE m.id = $1`,
         { bind: [memberId] },
       )) as [Array<{ email: string; name: string }>, unknown];

@@ -41,6 +41,8 @@ export interface Config {
   signingP12Passphrase?: string;
   /** HMAC secret of signed-document download URLs; derived from the JWT secret when unset. */
   downloadUrlSecret?: string;
+  /** Key of the sealed (AES-GCM) answers kept for Idempotency-Key replays; derived from JWT_SECRET if unset. */
+  idempotencyReplaySecret?: string;
   downloadUrlTtlSeconds: number;
   /** Lifetime of the document links in completion e-mails. */
   completionLinkTtlSeconds: number;
@@ -125,6 +127,7 @@ export function loadConfig(env: Env = process.env): Config {
     signingP12Path: optional(env, 'SIGNING_P12_PATH'),
     signingP12Passphrase: env.SIGNING_P12_PASSPHRASE,
     downloadUrlSecret: optional(env, 'DOWNLOAD_URL_SECRET'),
+    idempotencyReplaySecret: optional(env, 'IDEMPOTENCY_REPLAY_SECRET'),
     downloadUrlTtlSeconds: integer(env, 'DOWNLOAD_URL_TTL_SECONDS', 15 * 60),
     completionLinkTtlSeconds: integer(env, 'COMPLETION_LINK_TTL_SECONDS', 7 * 24 * 3600),
     loginLinkLifetimeSeconds: integer(env, 'LOGIN_LINK_TTL_SECONDS', 43_200),

@@ -19,6 +19,7 @@ import { accessLog } from './middleware/accessLog';
 import { httpMetrics } from './middleware/metrics';
 import { errorHandler } from './middleware/errors';
 import { idempotency } from './middleware/idempotency';
+import { JsonSealer, replaySecret } from '../crypto/sealedJson';
 import { registerDocsAssets, registerOperationRoutes } from './routes/operations';
 import { registerAuthRoutes } from './routes/auth';
 import { registerSessionRoutes } from './routes/sessions';
@@ -54,11 +55,13 @@ export function createApp(deps: AppDependencies): App {
   koa.silent = true;
   const router = new Router<AppState>();
   const authenticator = new Authenticator(deps.tokens);
+  const jwtSecret = resolveJwtSecret(deps.config);
+  const replays = new JsonSealer(replaySecret(deps.config.idempotencyReplaySecret, jwtSecret));
   const routes = new ApiRoutes(
     router,
     authenticator,
     deps.config.maxBodyBytes,
-    idempotency(deps.sequelize) as unknown as RouterMiddleware<AppState>,
+    idempotency(deps.sequelize, replays) as unknown as RouterMiddleware<AppState>,
   );
 
   let document: Record<string, unknown> | undefined;
@@ -80,7 +83,7 @@ export function createApp(deps: AppDependencies): App {
   const sessions = new SessionService(deps.sequelize, deps.temporal, deps.config);
   registerSessionRoutes(routes, sessions, deps.temporal);
   const downloadUrls = new DownloadUrls(
-    downloadSecret(deps.config.downloadUrlSecret, resolveJwtSecret(deps.config)),
+    downloadSecret(deps.config.downloadUrlSecret, jwtSecret),
     deps.config.publicBaseUrl,
     deps.config.downloadUrlTtlSeconds,
   );

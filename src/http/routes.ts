@@ -3,8 +3,9 @@ import type Joi from 'joi';
 import type { Authenticator } from '../auth/authenticator';
 import type { KeyKind } from '../db/models';
 import { HttpError } from './errors';
+import { unstorableTextError, unstorableTextPath } from '../validation/text';
 import { jsonBody } from './middleware/jsonBody';
-import { requireKey, requireSessionActor } from './middleware/auth';
+import { requireKey, requireSessionActor, requireTeamMember } from './middleware/auth';
 import type { AppContext, AppState } from './context';
 
 export type HttpMethod = 'get' | 'post' | 'delete';
@@ -31,8 +32,8 @@ export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
   summary: string;
   description?: string;
   tags: string[];
-  /** `session_actor`: the API key or a team member's token (notary actions). */
-  auth: KeyKind | 'session_actor' | 'none';
+  /** `session_actor`: the API key or a team member's token (notary actions); `team_member`: the token only. */
+  auth: KeyKind | 'session_actor' | 'team_member' | 'none';
   params?: Joi.ObjectSchema<P>;
   query?: Joi.ObjectSchema<Q>;
   body?: Joi.Schema<B>;
@@ -75,6 +76,8 @@ export class ApiRoutes {
     const chain: RouterMiddleware<AppState>[] = [];
     if (def.auth === 'session_actor') {
       chain.push(requireSessionActor(this.authenticator) as unknown as RouterMiddleware<AppState>);
+    } else if (def.auth === 'team_member') {
+      chain.push(requireTeamMember(this.authenticator) as unknown as RouterMiddleware<AppState>);
     } else if (def.auth !== 'none') {
       chain.push(requireKey(this.authenticator, def.auth) as unknown as RouterMiddleware<AppState>);
     }
@@ -97,7 +100,14 @@ export class ApiRoutes {
       if (error) throw invalid(error, part);
       return validated as T;
     };
+    const storable = (value: unknown, part: 'body' | 'query' | 'params') => {
+      const path = unstorableTextPath(value);
+      if (path) throw invalid(unstorableTextError(path, value), part);
+    };
     chain.push((async (ctx: AppContext) => {
+      storable(ctx.params, 'params');
+      storable(ctx.query, 'query');
+      storable(ctx.request.body, 'body');
       const params = check(def.params, ctx.params, 'params');
       const query = check(def.query, ctx.query, 'query');
       const body = def.validatesBody ? (ctx.request.body as B) : check(def.body, ctx.request.body, 'body');

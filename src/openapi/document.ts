@@ -26,6 +26,11 @@ const SECURITY: Record<string, { scheme: string; description: string }> = {
       'POST /auth/login_link: a notary for sessions assigned to them, a pretagger for `pretagged` only, an admin for ' +
       "all of the vendor's sessions (403 otherwise).",
   },
+  team_member: {
+    scheme: 'TeamMember',
+    description:
+      "A team member's own access token from POST /auth/login_link (the member acts for themself; no key is accepted).",
+  },
   vendor: {
     scheme: 'VendorKey',
     description:

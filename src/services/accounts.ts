@@ -53,14 +53,19 @@ export async function createAccount(
     const owner = await User.create(
       {
         email: input.ownerEmail ?? `owner+${account.id}@accounts.invalid`,
-        firstName: input.name.slice(0, 50),
-        lastName: 'Admin',
         passwordHash: null,
       },
       { transaction },
     );
     await AccountMember.create(
-      { accountId: account.id, userId: owner.id, businessRole: 'admin', isOwner: true },
+      {
+        accountId: account.id,
+        userId: owner.id,
+        firstName: input.name.slice(0, 50),
+        lastName: 'Admin',
+        businessRole: 'admin',
+        isOwner: true,
+      },
       { transaction },
     );
     return {

@@ -18,6 +18,7 @@ import {
   TIMING_TYPES,
 } from './vocabulary';
 import { stateCode } from './usStates';
+import { plainText } from '../validation/text';
 
 /** ISO 8601 date-time that carries a UTC offset (`Z` or `±hh:mm`). */
 const OFFSET_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -34,7 +35,9 @@ const offsetDateTime = () =>
       'date.base': '{{#label}} must be a valid date-time',
     });
 
-const text = (max: number) => Joi.string().trim().max(max);
+/** Free text that may span lines (instructions, the delay modal's message). */
+const paragraph = (max: number) => Joi.string().trim().max(max);
+const text = plainText;
 
 /** `true`/`false` as a boolean or its string form, as the spec shows both. */
 const looseBoolean = () => Joi.boolean().truthy('true').falsy('false');
@@ -60,10 +63,8 @@ export const annotationSchema = Joi.object({
     ),
 }).label('Annotation');
 
-const documentName = Joi.string()
-  .trim()
+const documentName = plainText(255)
   .min(1)
-  .max(255)
   .pattern(new RegExp(`\\.(${Object.keys(DOCUMENT_EXTENSIONS).join('|')})$`, 'i'))
   .messages({ 'string.pattern.base': '{{#label}} must end in .pdf, .docx, .txt, .jpg, .jpeg or .png' });
 
@@ -120,7 +121,7 @@ const loanDetailsSchema = Joi.object({
     property_city: text(100).allow(''),
     property_state: text(50).allow(''),
     property_zip: text(20).allow(''),
-    session_instructions: text(2000).allow(''),
+    session_instructions: paragraph(2000).allow(''),
   }),
 }).label('LoanDetails');
 
@@ -130,7 +131,7 @@ const sessionConfigurationsSchema = Joi.object({
   same_device_signing_mode: Joi.string().valid(...SAME_DEVICE_MODES),
   delay_threshold: Joi.object({
     title: text(200),
-    message: text(2000),
+    message: paragraph(2000),
     actions: Joi.array()
       .items(
         Joi.object({

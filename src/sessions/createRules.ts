@@ -41,8 +41,11 @@ export function documentTooLarge(documents: unknown): boolean {
 }
 
 export interface CreateRuleContext {
-  /** Whether the e-mail names a linked notary of the caller's account. */
-  isAccountNotary(email: string): Promise<boolean>;
+  /**
+   * Whether the e-mail names a linked notary of the caller's account whose commission is on file and
+   * unexpired on `actDate` (YYYY-MM-DD).
+   */
+  isAccountNotary(email: string, actDate: string): Promise<boolean>;
   now: Date;
 }
 
@@ -64,7 +67,7 @@ export async function validateCreateRequest(
   }
   if (!absent(body.session_notary_email)) {
     const email = body.session_notary_email;
-    if (typeof email !== 'string' || !(await ctx.isAccountNotary(email.trim()))) {
+    if (typeof email !== 'string' || !(await ctx.isAccountNotary(email.trim(), actDateOf(body, ctx.now)))) {
       throw createFailure(SPEC_MESSAGES.invalidNotaryEmail);
     }
   }
@@ -82,6 +85,15 @@ export async function validateCreateRequest(
   const crossField = crossFieldProblem(input, ctx.now);
   if (crossField) throw createFailure(crossField);
   return input;
+}
+
+/** The day the act is to be performed: the scheduled day, else today (UTC). */
+function actDateOf(body: Record<string, unknown>, now: Date): string {
+  const scheduled =
+    body.notarization_timing_type === 'notarize_later' && typeof body.session_timing === 'string'
+      ? Date.parse(body.session_timing)
+      : Number.NaN;
+  return new Date(Number.isNaN(scheduled) ? now : scheduled).toISOString().slice(0, 10);
 }
 
 export function messageOf(error: Joi.ValidationError): string {

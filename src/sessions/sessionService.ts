@@ -33,6 +33,7 @@ import {
 import { documentsFromTemplates, insertDocuments, intakeUploads } from './documentIntake';
 import { insertParticipants, participantsOf, signingPath, type NewParticipant } from './participants';
 import { findAccountNotary } from './notaries';
+import { commissionProblem } from '../team/commissions';
 import { VALIDATION_OPTIONS } from '../http/routes';
 import { presentSession, presentSessionSummary, type SessionRow } from './presenter';
 
@@ -89,8 +90,8 @@ export class SessionService {
     const notaryLookup = new Map<string, string | null>();
     const input = await validateCreateRequest(raw, {
       now,
-      isAccountNotary: async (email) => {
-        const member = await findAccountNotary(this.sequelize, accountId, email);
+      isAccountNotary: async (email, actDate) => {
+        const member = await findAccountNotary(this.sequelize, accountId, email, actDate);
         notaryLookup.set(email, member?.id ?? null);
         return Boolean(member);
       },
@@ -273,7 +274,7 @@ export class SessionService {
   async findRow(accountId: string, sessionId: string): Promise<SessionRow> {
     if (!isUuid(sessionId)) throw notFound('Session not found');
     const [rows] = (await this.sequelize.query(
-      `SELECT s.*, u.email AS notary_email, u.first_name || ' ' || u.last_name AS notary_name,
+      `SELECT s.*, u.email AS notary_email, m.first_name || ' ' || m.last_name AS notary_name,
               n.email AS network_notary_email, n.first_name || ' ' || n.last_name AS network_notary_name
          FROM sessions s
          LEFT JOIN account_members m ON m.id = s.notary_member_id
@@ -284,6 +285,12 @@ export class SessionService {
     )) as [SessionRow[], unknown];
     if (!rows.length) throw notFound('Session not found');
     return rows[0];
+  }
+
+  /** A session starts only with a notary whose commission is on file and unexpired today: else a 409. */
+  async assertNotaryMayStart(session: SessionRow): Promise<void> {
+    const problem = await commissionProblem(this.sequelize, session.id, new Date().toISOString().slice(0, 10));
+    if (problem) throw new HttpError(409, `Session cannot be started: ${problem}`);
   }
 
   async get(accountId: string, sessionId: string) {

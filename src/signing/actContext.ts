@@ -11,9 +11,9 @@ const IDENTITY_METHODS: Record<string, string> = {
 
 interface SessionFacts {
   account_id: string;
-  options: { notarization_types?: string; state_specific_notary?: string | null };
+  options: { notarization_types?: string };
   completed_at: Date | null;
-  notary_name: string;
+  notary_name: string | null;
   notary_state: string | null;
   notary_county: string | null;
   commission_number: string | null;
@@ -25,14 +25,14 @@ interface SessionFacts {
 export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
   const [rows] = (await sequelize.query(
     `SELECT s.account_id, s.options, s.completed_at,
-            coalesce(u.first_name || ' ' || u.last_name, n.first_name || ' ' || n.last_name) AS notary_name,
-            coalesce(u.state, n.state) AS notary_state, u.county AS notary_county,
-            coalesce(u.commission_number, n.commission_number) AS commission_number,
-            to_char(coalesce(u.commission_expires_on, n.commission_expires_on), 'YYYY-MM-DD') AS commission_expires_on,
-            (SELECT png FROM notary_seals ns WHERE ns.user_id = u.id ORDER BY ns.created_at DESC LIMIT 1) AS seal_png
+            coalesce(c.first_name || ' ' || c.last_name, n.first_name || ' ' || n.last_name) AS notary_name,
+            coalesce(c.state, n.state) AS notary_state, c.county AS notary_county,
+            coalesce(c.commission_number, n.commission_number) AS commission_number,
+            to_char(coalesce(c.commission_expires_on, n.commission_expires_on), 'YYYY-MM-DD') AS commission_expires_on,
+            (SELECT png FROM notary_seals ns WHERE ns.user_id = c.user_id ORDER BY ns.created_at DESC LIMIT 1) AS seal_png
        FROM sessions s
        LEFT JOIN account_members m ON m.id = s.notary_member_id
-       LEFT JOIN users u ON u.id = m.user_id
+       LEFT JOIN notary_commissions c ON c.user_id = m.user_id
        LEFT JOIN network_notaries n ON n.id = s.network_notary_id
       WHERE s.id = $1`,
     { bind: [sessionId] },
@@ -53,18 +53,22 @@ export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
   ];
   const nameOf = (p: (typeof participants)[number]) =>
     [p.first_name, p.last_name].filter(Boolean).join(' ') || p.email;
-  const stateCode = facts.notary_state ?? facts.options.state_specific_notary ?? null;
+  // A certificate without the notary's commission would misstate a legal act: refuse rather than print one.
+  // Sessions cannot start without it, so this guards rows written before commissions were required.
+  if (!facts.notary_name || !facts.notary_state || !facts.commission_number || !facts.commission_expires_on)
+    throw new Error(`session ${sessionId}: the notary has no commission on file`);
   const commission = {
-    commissionNumber: facts.commission_number ?? 'not on file',
-    commissionExpiresOn: facts.commission_expires_on ?? 'not on file',
+    commissionNumber: facts.commission_number,
+    commissionExpiresOn: facts.commission_expires_on,
   };
+  // Network notaries have no stored seal: theirs is rendered from the same commission facts.
   const sealPng =
     facts.seal_png ??
-    renderSeal({ stateCode: stateCode ?? 'US', notaryName: facts.notary_name, ...commission }).png;
+    renderSeal({ stateCode: facts.notary_state, notaryName: facts.notary_name, ...commission }).png;
   return {
     accountId: facts.account_id,
     actTypes: (facts.options.notarization_types ?? 'Acknowledgement').split(','),
-    venue: { state: stateCode ? (stateName(stateCode) ?? stateCode) : null, county: facts.notary_county },
+    venue: { state: stateName(facts.notary_state) ?? facts.notary_state, county: facts.notary_county },
     performedAt: facts.completed_at ? new Date(facts.completed_at) : new Date(),
     notary: { name: facts.notary_name, ...commission },
     sealPng,

@@ -18,7 +18,7 @@ const INK = rgb(0.1, 0.15, 0.45);
 export interface NotarialActContext {
   sessionId: string;
   actTypes: string[];
-  venue: { state: string | null; county: string | null };
+  venue: { state: string; county: string | null };
   performedAt: Date;
   notary: { name: string; commissionNumber: string; commissionExpiresOn: string };
   sealPng: Buffer;
@@ -130,7 +130,7 @@ function appendCertificate(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) 
   line('CERTIFICATE OF NOTARIAL ACT', ink.bold, 16, 30);
   line(`Notarial act: ${ctx.actTypes.join(', ')}`, ink.bold);
   const county = ctx.venue.county ? `, County of ${ctx.venue.county}` : '';
-  line(`Venue: ${ctx.venue.state ? `State of ${ctx.venue.state}${county}` : 'not on file'}`);
+  line(`Venue: State of ${ctx.venue.state}${county}`);
   line(`Date of the act: ${ctx.performedAt.toISOString()}`);
   line('Performed by remote online notarization using audio-video communication.', ink.regular, 11, 26);
   line('Signers and how their identity was established:', ink.bold);
@@ -183,7 +183,7 @@ export async function notarizePdf(
     reason: `Remote online notarization (${ctx.actTypes.join(', ')})`,
     contactInfo: ctx.notary.name,
     name: 'Notarization Service',
-    location: ctx.venue.state ? `${ctx.venue.state}, US` : 'US',
+    location: `${ctx.venue.state}, US`,
     signatureLength: 16_384,
     subFilter: SUBFILTER_ETSI_CADES_DETACHED,
   });

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { stateCode } from '../sessions/usStates';
+import { plainText } from '../validation/text';
 
 export interface InviteInput {
   email: string;
@@ -21,26 +22,30 @@ const BCRYPT_COST_10 = /^\$2[aby]\$10\$[./A-Za-z0-9]{53}$/;
 const yesNo = Joi.string().valid('yes', 'no');
 const MAX_METADATA_BYTES = 8 * 1024;
 
-export const inviteSchema = Joi.object<InviteInput>({
-  email: Joi.string().trim().email().max(254).required(),
-  business_role: Joi.string().valid('notary', 'pretagger', 'admin').required(),
-  first_name: Joi.string().trim().min(1).max(100).required(),
-  last_name: Joi.string().trim().min(1).max(100).required(),
-  password: Joi.string()
-    .pattern(BCRYPT_COST_10)
-    .messages({ 'string.pattern.base': '{{#label}} must be a bcrypt hash with cost factor 10 ($2b$10$…)' })
-    .description('Pre-hashed bcrypt (cost 10); omitted: the service generates one'),
+const commissionFields = {
   state: Joi.string()
     .custom((value: string, helpers) => stateCode(value) ?? helpers.error('any.invalid'))
     .messages({ 'any.invalid': '{{#label}} must be a US state name or abbreviation' })
     .description('Commission state; stored as its two-letter code'),
-  county: Joi.string().trim().min(1).max(100),
-  commission_number: Joi.string().trim().min(1).max(50),
+  county: plainText(100).min(1),
+  commission_number: plainText(50).min(1),
   commission_expires_on: Joi.string()
     .isoDate()
     .custom((value: string) => value.slice(0, 10))
     .description('Date (YYYY-MM-DD or an ISO 8601 date-time)'),
-  vendor_user_id: Joi.string().trim().max(255),
+};
+
+export const inviteSchema = Joi.object<InviteInput>({
+  email: Joi.string().trim().email().max(254).required(),
+  business_role: Joi.string().valid('notary', 'pretagger', 'admin').required(),
+  first_name: plainText(100).min(1).required(),
+  last_name: plainText(100).min(1).required(),
+  password: Joi.string()
+    .pattern(BCRYPT_COST_10)
+    .messages({ 'string.pattern.base': '{{#label}} must be a bcrypt hash with cost factor 10 ($2b$10$…)' })
+    .description('Pre-hashed bcrypt (cost 10); omitted: the service generates one'),
+  ...commissionFields,
+  vendor_user_id: plainText(255),
   role_options: Joi.object({ notaryCanInviteSignerForSession: yesNo, showInvoiceTabToUser: yesNo }),
   optional_metadata: Joi.object()
     .unknown(true)
@@ -54,3 +59,22 @@ export const inviteSchema = Joi.object<InviteInput>({
 export function joiErrors(error: Joi.ValidationError): Array<{ param: string; msg: string }> {
   return error.details.map((d) => ({ param: d.path.join('.'), msg: d.message }));
 }
+
+/** A notary's own onboarding: the four commission facts, and the name as commissioned if it differs. */
+export interface OnboardingInput {
+  state: string;
+  county: string;
+  commission_number: string;
+  commission_expires_on: string;
+  first_name?: string;
+  last_name?: string;
+}
+
+export const onboardingSchema = Joi.object<OnboardingInput>({
+  state: commissionFields.state.required(),
+  county: commissionFields.county.required(),
+  commission_number: commissionFields.commission_number.required(),
+  commission_expires_on: commissionFields.commission_expires_on.required(),
+  first_name: plainText(100).min(1).description('Name as commissioned; default: the name the vendor invited'),
+  last_name: plainText(100).min(1),
+}).label('NotaryOnboarding');

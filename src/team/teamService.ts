@@ -4,9 +4,9 @@ import bcrypt from 'bcryptjs';
 import type { Sequelize, Transaction } from 'sequelize';
 import { HttpError } from '../http/errors';
 import { generateOpaqueToken, sha256 } from '../auth/keys';
-import { renderSeal } from './seal';
+import { COMMISSION_FIELDS, recordCommission } from './commissions';
 import { invalidId, TEAM_MESSAGES } from './teamErrors';
-import type { InviteInput } from './teamSchemas';
+import type { InviteInput, OnboardingInput } from './teamSchemas';
 
 export interface MemberRow {
   id: string;
@@ -26,9 +26,13 @@ export interface MemberRow {
   updated_at: Date;
 }
 
-const MEMBER_COLUMNS = `m.id, m.account_id, m.user_id, u.email, u.first_name, u.last_name, m.business_role, u.state, u.county,
-  u.commission_number, to_char(u.commission_expires_on, 'YYYY-MM-DD') AS commission_expires_on, u.onboarding_status,
-  m.vendor_user_id, m.created_at, greatest(m.updated_at, u.updated_at) AS updated_at`;
+// The vendor's own view of the person (its membership) beside the notary's public commission facts.
+const MEMBER_COLUMNS = `m.id, m.account_id, m.user_id, u.email, m.first_name, m.last_name, m.business_role, c.state, c.county,
+  c.commission_number, to_char(c.commission_expires_on, 'YYYY-MM-DD') AS commission_expires_on,
+  CASE WHEN c.user_id IS NULL THEN 'pending' ELSE 'complete' END AS onboarding_status,
+  m.vendor_user_id, m.created_at, greatest(m.updated_at, c.updated_at) AS updated_at`;
+const MEMBER_FROM = `account_members m JOIN users u ON u.id = m.user_id
+  LEFT JOIN notary_commissions c ON c.user_id = m.user_id`;
 
 const iso = (d: Date) => new Date(d).toISOString();
 
@@ -61,6 +65,12 @@ export function presentInvitedMember(row: MemberRow) {
   };
 }
 
+/** A collision-resistant e-mail for a released child account, so its address can be invited afresh. */
+function withUnlinkedSuffix(email: string): string {
+  const at = email.lastIndexOf('@');
+  return `${email.slice(0, at)}+unlinked-${crypto.randomUUID().replace(/-/g, '')}${email.slice(at)}`;
+}
+
 /** `%` and `_` are literal in the e-mail filter (contract §4). */
 function likePattern(fragment: string): string {
   return `%${fragment.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -84,13 +94,18 @@ export class TeamService {
     transaction?: Transaction,
   ): Promise<MemberRow | undefined> {
     const [rows] = (await this.sequelize.query(
-      `SELECT ${MEMBER_COLUMNS} FROM account_members m JOIN users u ON u.id = m.user_id
+      `SELECT ${MEMBER_COLUMNS} FROM ${MEMBER_FROM}
         WHERE m.id = $1 AND m.account_id = $2 AND m.deleted_at IS NULL`,
       { bind: [memberId, accountId], transaction },
     )) as [MemberRow[], unknown];
     return rows[0];
   }
 
+  /**
+   * Spec 4.5. The invite writes this vendor's membership only. A notary's commission and seal are written
+   * when this invite onboards them for the first time (automatic onboarding, no commission on file yet);
+   * otherwise commission fields, like a password for an existing user, are ignored and listed as such.
+   */
   async invite(
     accountId: string,
     input: InviteInput,
@@ -99,10 +114,7 @@ export class TeamService {
       bind: [accountId],
     })) as [Array<{ auto_onboarding: boolean }>, unknown];
     const autoOnboarding = accounts[0].auto_onboarding && input.business_role === 'notary';
-    if (
-      autoOnboarding &&
-      !(input.state && input.county && input.commission_number && input.commission_expires_on)
-    ) {
+    if (autoOnboarding && COMMISSION_FIELDS.some((field) => !input[field])) {
       throw new HttpError(400, TEAM_MESSAGES.onboardingFields);
     }
     const passwordHash =
@@ -114,10 +126,12 @@ export class TeamService {
         bind: [input.email],
         transaction,
       });
-      const [users] = (await this.sequelize.query('SELECT id FROM users WHERE lower(email) = lower($1)', {
-        bind: [input.email],
-        transaction,
-      })) as [Array<{ id: string }>, unknown];
+      // The row lock orders this invite with an unlink that may release the address (see unlink).
+      const [users] = (await this.sequelize.query(
+        'SELECT id FROM users WHERE lower(email) = lower($1) FOR UPDATE',
+        { bind: [input.email], transaction },
+      )) as [Array<{ id: string }>, unknown];
+      const ignored: string[] = [];
       let userId = users[0]?.id;
       if (userId) {
         const [links] = (await this.sequelize.query(
@@ -126,40 +140,24 @@ export class TeamService {
         )) as [Array<{ id: string }>, unknown];
         if (links.length)
           return { status: 200, body: { success: true, already_linked: true, team_member_id: links[0].id } };
+        if (input.password) ignored.push('password');
       } else {
         const [created] = (await this.sequelize.query(
-          `INSERT INTO users (email, first_name, last_name, password_hash, is_child_account) VALUES ($1, $2, $3, $4, true) RETURNING id`,
-          { bind: [input.email, input.first_name, input.last_name, passwordHash], transaction },
+          `INSERT INTO users (email, password_hash, is_child_account) VALUES ($1, $2, true) RETURNING id`,
+          { bind: [input.email, passwordHash], transaction },
         )) as [Array<{ id: string }>, unknown];
         userId = created[0].id;
       }
-      await this.sequelize.query(
-        `UPDATE users SET membership_type = 'pro', vendor_account_id = $2, business_role = $3,
-                state = coalesce($4, state), county = coalesce($5, county), commission_number = coalesce($6, commission_number),
-                commission_expires_on = coalesce($7::date, commission_expires_on),
-                onboarding_status = CASE WHEN $8 THEN 'complete' ELSE onboarding_status END, updated_at = now()
-          WHERE id = $1`,
-        {
-          bind: [
-            userId,
-            accountId,
-            input.business_role,
-            input.state ?? null,
-            input.county ?? null,
-            input.commission_number ?? null,
-            input.commission_expires_on ?? null,
-            autoOnboarding,
-          ],
-          transaction,
-        },
-      );
       const [links] = (await this.sequelize.query(
-        `INSERT INTO account_members (account_id, user_id, business_role, vendor_user_id, role_options, optional_metadata)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+        `INSERT INTO account_members (account_id, user_id, first_name, last_name, business_role, vendor_user_id,
+                                      role_options, optional_metadata)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
         {
           bind: [
             accountId,
             userId,
+            input.first_name,
+            input.last_name,
             input.business_role,
             input.vendor_user_id ?? null,
             input.role_options ? JSON.stringify(input.role_options) : null,
@@ -168,32 +166,66 @@ export class TeamService {
           transaction,
         },
       )) as [Array<{ id: string }>, unknown];
+      const onboarded =
+        autoOnboarding &&
+        (await recordCommission(
+          this.sequelize,
+          userId,
+          {
+            firstName: input.first_name,
+            lastName: input.last_name,
+            state: input.state!,
+            county: input.county!,
+            commissionNumber: input.commission_number!,
+            commissionExpiresOn: input.commission_expires_on!,
+          },
+          { by: 'vendor', accountId },
+          transaction,
+        ));
+      if (!onboarded) ignored.push(...COMMISSION_FIELDS.filter((field) => input[field] !== undefined));
       const member = (await this.member(accountId, links[0].id, transaction))!;
-      if (autoOnboarding) await this.generateSeal(member, transaction);
-      return { status: 201, body: { success: true, user_data: presentInvitedMember(member) } };
+      return {
+        status: 201,
+        body: { success: true, user_data: presentInvitedMember(member), ignored_fields: ignored },
+      };
     });
   }
 
-  private async generateSeal(member: MemberRow, transaction: Transaction) {
-    const seal = renderSeal({
-      stateCode: member.state!,
-      notaryName: `${member.first_name} ${member.last_name}`,
-      commissionNumber: member.commission_number!,
-      commissionExpiresOn: member.commission_expires_on!,
-    });
-    await this.sequelize.query(
-      'INSERT INTO notary_seals (user_id, state, svg, png) VALUES ($1, $2, $3, $4)',
-      {
-        bind: [member.user_id, member.state, seal.svg, seal.png],
+  /**
+   * A notary's own onboarding (or renewal), with their team-member token: records their commission and
+   * seal. Only the notary writes over a commission on file; vendors cannot.
+   */
+  async onboardSelf(accountId: string, memberId: string, input: OnboardingInput) {
+    return this.sequelize.transaction(async (transaction) => {
+      const member = await this.member(accountId, memberId, transaction);
+      if (!member) throw new HttpError(404, TEAM_MESSAGES.memberNotFound);
+      if (member.business_role !== 'notary')
+        throw new HttpError(403, 'Only a notary member completes notary onboarding');
+      await recordCommission(
+        this.sequelize,
+        member.user_id,
+        {
+          firstName: input.first_name ?? member.first_name,
+          lastName: input.last_name ?? member.last_name,
+          state: input.state,
+          county: input.county,
+          commissionNumber: input.commission_number,
+          commissionExpiresOn: input.commission_expires_on,
+        },
+        { by: 'notary' },
         transaction,
-      },
-    );
+      );
+      return {
+        success: true,
+        user_data: presentInvitedMember((await this.member(accountId, memberId, transaction))!),
+      };
+    });
   }
 
   async list(accountId: string, filters: { page: number; limit: number; role?: string; email?: string }) {
     const [rows] = (await this.sequelize.query(
       `SELECT ${MEMBER_COLUMNS}, count(*) OVER () AS total
-         FROM account_members m JOIN users u ON u.id = m.user_id
+         FROM ${MEMBER_FROM}
         WHERE m.account_id = $1 AND m.deleted_at IS NULL
           AND ($2::text IS NULL OR m.business_role = $2)
           AND ($3::text IS NULL OR lower(u.email) LIKE $3)
@@ -223,7 +255,7 @@ export class TeamService {
 
   private async count(accountId: string, filters: { role?: string; email?: string }): Promise<number> {
     const [rows] = (await this.sequelize.query(
-      `SELECT count(*)::int AS n FROM account_members m JOIN users u ON u.id = m.user_id
+      `SELECT count(*)::int AS n FROM ${MEMBER_FROM}
         WHERE m.account_id = $1 AND m.deleted_at IS NULL AND ($2::text IS NULL OR m.business_role = $2)
           AND ($3::text IS NULL OR lower(u.email) LIKE $3)`,
       { bind: [accountId, filters.role ?? null, filters.email ? likePattern(filters.email) : null] },
@@ -250,9 +282,10 @@ export class TeamService {
   }
 
   /**
-   * Spec 3: unlinking, all in one transaction. The link is soft-deleted; the user drops to a free
-   * account with no vendor, role or role options; a child notary account (created by a vendor invite)
-   * also gets a new e-mail so the address is free again. The user and their data are kept.
+   * Spec 3: unlinking, all in one transaction, for this vendor's link only. The link is soft-deleted with
+   * its role and role options cleared, and its login links die. The person drops to a free account only
+   * when no other vendor still links them: only then does a child notary account (created by a vendor
+   * invite) get a new e-mail so the address is free again. The user, their commission and data are kept.
    */
   async unlink(accountId: string, memberId: string) {
     if (!isUuid(memberId)) throw invalidId('team_member_id');
@@ -282,21 +315,20 @@ export class TeamService {
         `UPDATE account_members SET deleted_at = now(), business_role = NULL, role_options = NULL, updated_at = now() WHERE id = $1`,
         { bind: [link.id], transaction },
       );
-      const [domainPart, ...rest] = link.email.split('@').reverse();
-      const local = rest.reverse().join('@');
-      const renamed =
-        link.is_child_account && link.business_role === 'notary'
-          ? `${local}+unlinked-${crypto.randomUUID().replace(/-/g, '')}@${domainPart}`
-          : link.email;
-      await this.sequelize.query(
-        `UPDATE users SET membership_type = 'free', vendor_account_id = NULL, business_role = NULL, email = $2, updated_at = now()
-          WHERE id = $1`,
-        { bind: [link.user_id, renamed], transaction },
-      );
       await this.sequelize.query('DELETE FROM login_links WHERE member_id = $1', {
         bind: [link.id],
         transaction,
       });
+      const [others] = await this.sequelize.query(
+        'SELECT 1 FROM account_members WHERE user_id = $1 AND deleted_at IS NULL LIMIT 1',
+        { bind: [link.user_id], transaction },
+      );
+      if (!others.length && link.is_child_account && link.business_role === 'notary') {
+        await this.sequelize.query('UPDATE users SET email = $2, updated_at = now() WHERE id = $1', {
+          bind: [link.user_id, withUnlinkedSuffix(link.email)],
+          transaction,
+        });
+      }
       return { success: true, message: 'Team member unlinked' };
     });
   }

@@ -16,19 +16,29 @@ export function createTestAccount(opts: TestAccountOptions = {}): Promise<Create
   });
 }
 
-/** A linked notary member of the account, as the team API (or an operator) would create it. */
+/**
+ * A linked notary member of the account with a commission on file (unexpired unless `expiresOn` says
+ * otherwise), as the team API's onboarding (or an operator) would create it.
+ */
 export async function addTeamNotary(
   accountId: string,
   email = `notary-${crypto.randomUUID().slice(0, 8)}@example.com`,
+  { expiresOn = '2035-12-31' }: { expiresOn?: string } = {},
 ) {
   const sequelize = testEnvironment().runtime.sequelize;
-  const [users] = (await sequelize.query(
-    `INSERT INTO users (email, first_name, last_name) VALUES ($1, 'Nora', 'Notary') RETURNING id`,
-    { bind: [email] },
-  )) as [Array<{ id: string }>, unknown];
+  const [users] = (await sequelize.query(`INSERT INTO users (email) VALUES ($1) RETURNING id`, {
+    bind: [email],
+  })) as [Array<{ id: string }>, unknown];
   const [members] = (await sequelize.query(
-    `INSERT INTO account_members (account_id, user_id, business_role) VALUES ($1, $2, 'notary') RETURNING id`,
+    `INSERT INTO account_members (account_id, user_id, first_name, last_name, business_role)
+     VALUES ($1, $2, 'Nora', 'Notary', 'notary') RETURNING id`,
     { bind: [accountId, users[0].id] },
   )) as [Array<{ id: string }>, unknown];
+  await sequelize.query(
+    `INSERT INTO notary_commissions (user_id, first_name, last_name, state, county, commission_number,
+                                     commission_expires_on, onboarded_by, onboarded_by_account_id)
+     VALUES ($1, 'Nora', 'Notary', 'TX', 'Travis', 'TX-900001', $2, 'vendor', $3)`,
+    { bind: [users[0].id, expiresOn, accountId] },
+  );
   return { email, memberId: members[0].id, userId: users[0].id };
 }

@@ -42,7 +42,7 @@ describe('POST /team_members/invite (spec 4.5)', () => {
   describe('new users', () => {
     for (const path of [`${TEAM}/invite`, TEAM]) {
       it(`${path} creates and links a new user: 201 with every spec 4.5 field`, async () => {
-        const account = await createTestAccount();
+        const account = await createTestAccount({ autoOnboarding: true });
         const body = inviteBody({
           first_name: 'Nina',
           last_name: 'Okafor',
@@ -53,7 +53,8 @@ describe('POST /team_members/invite (spec 4.5)', () => {
         const res = await invite(account.vendor_api_key, body, path);
         assert.equal(res.status, 201, res.text);
         assert.equal(res.body.success, true);
-        assert.deepEqual(Object.keys(res.body).sort(), ['success', 'user_data']);
+        assert.deepEqual(Object.keys(res.body).sort(), ['ignored_fields', 'success', 'user_data']);
+        assert.deepEqual(res.body.ignored_fields, [], 'a first onboarding applies every field');
         const u = res.body.user_data;
         assert.deepEqual(Object.keys(u).sort(), INVITE_FIELDS, `user_data fields: ${res.text}`);
         assert.match(u.id, UUID_RE);

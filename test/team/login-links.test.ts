@@ -7,6 +7,7 @@ import { request } from '../support/http';
 import { action, createSession, sessionBody, tokenOf, waitForSession } from '../support/sessions';
 import {
   assertFail,
+  COMMISSION,
   eventually,
   fetchJson,
   invited,
@@ -206,9 +207,17 @@ describe("team members' tokens on notary actions (contract §2, §4)", function 
   this.timeout(120_000);
 
   async function team() {
-    const account = await createTestAccount();
-    const notary = await invited(account.vendor_api_key, { first_name: 'Nadia', last_name: 'Assigned' });
-    const otherNotary = await invited(account.vendor_api_key, { first_name: 'Otto', last_name: 'Other' });
+    const account = await createTestAccount({ autoOnboarding: true });
+    const notary = await invited(account.vendor_api_key, {
+      ...COMMISSION,
+      first_name: 'Nadia',
+      last_name: 'Assigned',
+    });
+    const otherNotary = await invited(account.vendor_api_key, {
+      ...COMMISSION,
+      first_name: 'Otto',
+      last_name: 'Other',
+    });
     const pretagger = await invited(account.vendor_api_key, { business_role: 'pretagger' });
     const admin = await invited(account.vendor_api_key, { business_role: 'admin' });
     const [notaryToken, otherNotaryToken, pretaggerToken, adminToken] = await Promise.all(
@@ -308,8 +317,8 @@ describe("team members' tokens on notary actions (contract §2, §4)", function 
 
   it("vendor A's member token on vendor B's session is a 404", async () => {
     const a = await team();
-    const vendorB = await createTestAccount();
-    const bNotary = await invited(vendorB.vendor_api_key);
+    const vendorB = await createTestAccount({ autoOnboarding: true });
+    const bNotary = await invited(vendorB.vendor_api_key, COMMISSION);
     const session = await readySession(vendorB.api_key, bNotary.email);
     for (const token of [a.adminToken, a.notaryToken, a.pretaggerToken]) {
       for (const name of ['cancel', 'pretagged']) {
@@ -343,8 +352,8 @@ describe("team members' tokens on notary actions (contract §2, §4)", function 
 
 describe('key kinds (contract §1)', () => {
   it('the vendor key is refused (401) on session routes', async () => {
-    const account = await createTestAccount();
-    const notary = await invited(account.vendor_api_key);
+    const account = await createTestAccount({ autoOnboarding: true });
+    const notary = await invited(account.vendor_api_key, COMMISSION);
     const created = await createSession(
       account.vendor_api_key,
       await sessionBody({ session_notary_email: notary.email }),

@@ -29,7 +29,7 @@ async function unlinked(vendorKey: string, memberId: string) {
 /** A user who exists before any vendor invites them (signed up on their own: not a child account). */
 async function existingUser(email = uniqueEmail('self-signed-up')) {
   const [user] = await query(
-    `INSERT INTO users (email, first_name, last_name, password_hash) VALUES ($1, 'Sam', 'Selfmade', $2) RETURNING *`,
+    `INSERT INTO users (email, password_hash) VALUES ($1, $2) RETURNING *`,
     [email, bcrypt.hashSync('their own password', 10)],
   );
   return user;
@@ -75,11 +75,19 @@ describe('DELETE /team_members/{id} (spec 3, 4.8)', () => {
       )[0];
     const childBefore = await userOf(child.id);
     const ownBefore = await userOf(ownMemberId);
-    for (const u of [childBefore, ownBefore]) {
-      assert.equal(u.membership_type, 'pro', 'a linked member is a pro account');
-      assert.equal(u.vendor_account_id, account.account_id);
-      assert.equal(u.business_role, 'notary');
-    }
+    const commissionOf = async (userId: string) =>
+      (await query('SELECT * FROM notary_commissions WHERE user_id = $1', [userId]))[0];
+    const commissionsBefore = [await commissionOf(childBefore.id), await commissionOf(ownBefore.id)];
+    for (const commission of commissionsBefore) assert.ok(commission, 'both notaries are onboarded');
+    // A pro account is one with an active link to a vendor.
+    const activeLinks = async (userId: string) =>
+      (
+        await query(
+          'SELECT count(*)::int AS n FROM account_members WHERE user_id = $1 AND deleted_at IS NULL',
+          [userId],
+        )
+      )[0].n;
+    for (const u of [childBefore, ownBefore]) assert.equal(await activeLinks(u.id), 1);
 
     for (const memberId of [child.id, ownMemberId]) {
       const res = await unlinked(account.vendor_api_key, memberId);
@@ -101,31 +109,20 @@ describe('DELETE /team_members/{id} (spec 3, 4.8)', () => {
       assert.equal(link.role_options, null);
     }
 
-    // The users: free accounts, no vendor, no business role, kept with their data.
+    // The users: free accounts (no vendor link left), kept with their data and their commission.
     const childAfter = await query('SELECT * FROM users WHERE id = $1', [childBefore.id]);
     const ownAfter = await query('SELECT * FROM users WHERE id = $1', [ownBefore.id]);
     assert.equal(childAfter.length, 1, 'the child account is kept');
     assert.equal(ownAfter.length, 1, 'the pre-existing user is kept');
-    for (const [before, after] of [
+    for (const [index, [before, after]] of [
       [childBefore, childAfter[0]],
       [ownBefore, ownAfter[0]],
-    ]) {
-      assert.equal(after.membership_type, 'free');
-      assert.equal(after.vendor_account_id, null);
-      assert.equal(after.business_role, null);
-      for (const kept of [
-        'first_name',
-        'last_name',
-        'password_hash',
-        'state',
-        'county',
-        'commission_number',
-        'onboarding_status',
-        'is_child_account',
-      ]) {
+    ].entries()) {
+      assert.equal(await activeLinks(after.id), 0, 'a free account');
+      for (const kept of ['password_hash', 'is_child_account']) {
         assert.deepEqual(after[kept], before[kept], `${kept} is kept`);
       }
-      assert.deepEqual(after.commission_expires_on, before.commission_expires_on);
+      assert.deepEqual(await commissionOf(after.id), commissionsBefore[index], 'the commission is kept');
     }
     const seals = await query('SELECT count(*)::int AS n FROM notary_seals WHERE user_id = $1', [
       childBefore.id,
@@ -215,8 +212,8 @@ describe('DELETE /team_members/{id} (spec 3, 4.8)', () => {
   });
 
   it('an unlinked notary can no longer be named as session_notary_email (child account)', async () => {
-    const account = await createTestAccount();
-    const notary = await invited(account.vendor_api_key);
+    const account = await createTestAccount({ autoOnboarding: true });
+    const notary = await invited(account.vendor_api_key, COMMISSION);
     const before = await createSession(
       account.api_key,
       await sessionBody({ session_notary_email: notary.email }),
@@ -233,9 +230,9 @@ describe('DELETE /team_members/{id} (spec 3, 4.8)', () => {
   });
 
   it('an unlinked notary can no longer be named as session_notary_email (pre-existing user, e-mail kept)', async () => {
-    const account = await createTestAccount();
+    const account = await createTestAccount({ autoOnboarding: true });
     const own = await existingUser();
-    const linked = await invite(account.vendor_api_key, inviteBody({ email: own.email }));
+    const linked = await invite(account.vendor_api_key, inviteBody({ email: own.email, ...COMMISSION }));
     assert.equal(linked.status, 201, linked.text);
     const before = await createSession(
       account.api_key,

@@ -20,8 +20,6 @@ export class Account extends Model<InferAttributes<Account>, InferCreationAttrib
 export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
   declare id: CreationOptional<string>;
   declare email: string;
-  declare firstName: string;
-  declare lastName: string;
   declare passwordHash: string | null;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
@@ -36,6 +34,8 @@ export class AccountMember extends Model<
   declare id: CreationOptional<string>;
   declare accountId: string;
   declare userId: string;
+  declare firstName: string;
+  declare lastName: string;
   declare businessRole: BusinessRole;
   declare isOwner: CreationOptional<boolean>;
   declare deletedAt: CreationOptional<Date | null>;
@@ -106,8 +106,6 @@ export function initModels(sequelize: Sequelize): void {
     {
       id,
       email: { type: DataTypes.TEXT, allowNull: false },
-      firstName: { type: DataTypes.TEXT, allowNull: false },
-      lastName: { type: DataTypes.TEXT, allowNull: false },
       passwordHash: DataTypes.TEXT,
       ...timestamps,
     },
@@ -118,6 +116,8 @@ export function initModels(sequelize: Sequelize): void {
       id,
       accountId: { type: DataTypes.UUID, allowNull: false },
       userId: { type: DataTypes.UUID, allowNull: false },
+      firstName: { type: DataTypes.TEXT, allowNull: false },
+      lastName: { type: DataTypes.TEXT, allowNull: false },
       businessRole: { type: DataTypes.TEXT, allowNull: false },
       isOwner: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       deletedAt: DataTypes.DATE,

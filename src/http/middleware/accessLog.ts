@@ -1,6 +1,15 @@
 import type { Next } from 'koa';
 import type { AppContext } from '../context';
 
+/**
+ * The path as it may be logged: a signing token is the participant's credential and a login link id
+ * opens a member's sign-in page, so both are replaced by their names. (Query strings, where download
+ * signatures and login keys travel, are never logged.)
+ */
+export function loggablePath(path: string): string {
+  return path.replace(/^\/sign\/[^/]+/, '/sign/:token').replace(/^\/auto\/[^/]+/, '/auto/:login_link_id');
+}
+
 export function accessLog() {
   return async (ctx: AppContext, next: Next) => {
     const started = process.hrtime.bigint();
@@ -10,7 +19,7 @@ export function accessLog() {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const level = ctx.status >= 500 ? 'error' : 'info';
       ctx.state.log[level](
-        { method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(ms * 10) / 10 },
+        { method: ctx.method, path: loggablePath(ctx.path), status: ctx.status, duration_ms: Math.round(ms * 10) / 10 },
         'request',
       );
     }

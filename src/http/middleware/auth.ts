@@ -29,17 +29,29 @@ export function requireSessionActor(authenticator: Authenticator) {
         ctx.state.principal = { accountId: key.accountId, kind: key.kind, keyId: key.id };
         return next();
       }
-      const member = await authenticator.teamMemberFor(credential);
-      if (member) {
-        ctx.state.principal = {
-          accountId: member.accountId,
-          kind: 'team_member',
-          keyId: member.memberId,
-          member: { id: member.memberId, role: member.role },
-        };
-        return next();
-      }
+      if (await signInTeamMember(authenticator, ctx, credential)) return next();
     }
     throw unauthorized();
   };
+}
+
+/** Routes where a team member acts for themself: their access token only. */
+export function requireTeamMember(authenticator: Authenticator) {
+  return async (ctx: AppContext, next: Next) => {
+    const credential = credentialOf(ctx.get('authorization'));
+    if (!credential || !(await signInTeamMember(authenticator, ctx, credential))) throw unauthorized();
+    await next();
+  };
+}
+
+async function signInTeamMember(authenticator: Authenticator, ctx: AppContext, credential: string) {
+  const member = await authenticator.teamMemberFor(credential);
+  if (!member) return false;
+  ctx.state.principal = {
+    accountId: member.accountId,
+    kind: 'team_member',
+    keyId: member.memberId,
+    member: { id: member.memberId, role: member.role },
+  };
+  return true;
 }

@@ -1,5 +1,6 @@
 import type { Next } from 'koa';
 import { HttpError } from '../errors';
+import { isUnavailable } from '../../infra/unavailable';
 import type { AppContext } from '../context';
 
 interface KoaLikeError {
@@ -21,7 +22,8 @@ export function errorHandler(isDevelopment: boolean) {
   return async (ctx: AppContext, next: Next) => {
     try {
       await next();
-      if (ctx.body == null && ctx.status === 405) fail(ctx, 405, 'Method not allowed');
+      // The router answers methods it implements for no route (TRACE, PATCH…) with a bare 501.
+      if (ctx.body == null && (ctx.status === 405 || ctx.status === 501)) fail(ctx, 405, 'Method not allowed');
       else if (ctx.body == null && ctx.status === 404) fail(ctx, 404, 'Not found');
     } catch (err) {
       if (err instanceof HttpError) {
@@ -29,6 +31,12 @@ export function errorHandler(isDevelopment: boolean) {
         fail(ctx, err.status, err.message, err.fields);
         if (isDevelopment && err.cause)
           (ctx.body as Record<string, unknown>).internal_response = String(err.cause);
+        return;
+      }
+      if (isUnavailable(err)) {
+        ctx.state.log.warn({ err }, 'backing service unavailable');
+        ctx.set('Retry-After', '5');
+        fail(ctx, 503, 'The service is temporarily unavailable; retry the request');
         return;
       }
       const koaError = err as KoaLikeError;

@@ -1,52 +1,71 @@
 import crypto from 'node:crypto';
 import type { Next } from 'koa';
 import type { Sequelize } from 'sequelize';
+import type { JsonSealer } from '../../crypto/sealedJson';
 import { HttpError } from '../errors';
 import { principalOf, type AppContext } from '../context';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const TTL_HOURS = 24;
 const WAIT_FOR_FIRST_MS = 60_000;
+/** How long a claim outlives its request's last sign of life; renewed at a third of that. */
+const LEASE_SECONDS = 10;
 
 interface StoredKey {
   fingerprint: string;
   state: 'in_progress' | 'completed';
   response_status: number | null;
-  response_body: unknown;
-  expired: boolean;
+  response_sealed: Buffer | null;
 }
 
 /**
- * Idempotency-Key on POSTs (contract §2), per account. The first request with a key claims it by
- * inserting a row; a concurrent duplicate waits for that request to finish and then replays its
- * answer. Answers below 500 are kept for 24 hours; a failure the caller should retry frees the key.
+ * Idempotency-Key on POSTs (contract §2), per principal: the API key (with the tokens minted from it)
+ * or the one team member that sent it, so no other caller of the account can replay it. The first
+ * request with a key claims it; a concurrent duplicate waits for it to finish and replays its answer.
+ * Answers below 500 are kept 24 hours, sealed (they can hold signing URLs, login-link keys and webhook
+ * secrets); a failure the caller should retry frees the key. A claim is a lease the request renews
+ * while it runs, so the key of a request whose process died is free again within seconds.
  */
-export function idempotency(sequelize: Sequelize) {
-  const claim = async (accountId: string, key: string, fingerprint: string) => {
+export function idempotency(sequelize: Sequelize, sealer: JsonSealer) {
+  const claim = async (scope: Scope, fingerprint: string) => {
     const [rows] = await sequelize.query(
-      `INSERT INTO idempotency_keys (account_id, key, fingerprint, state, expires_at)
-       VALUES ($1, $2, $3, 'in_progress', now() + interval '${TTL_HOURS} hours')
-       ON CONFLICT (account_id, key) DO NOTHING RETURNING key`,
-      { bind: [accountId, key, fingerprint] },
+      `INSERT INTO idempotency_keys (account_id, principal, key, fingerprint, state, expires_at, locked_until)
+       VALUES ($1, $2, $3, $4, 'in_progress', now() + interval '${TTL_HOURS} hours', now() + interval '${LEASE_SECONDS} seconds')
+       ON CONFLICT (account_id, principal, key) DO UPDATE
+         SET fingerprint = excluded.fingerprint, state = 'in_progress', response_status = NULL, response_sealed = NULL,
+             created_at = now(), expires_at = excluded.expires_at, locked_until = excluded.locked_until
+       WHERE idempotency_keys.expires_at < now()
+          OR (idempotency_keys.state = 'in_progress' AND idempotency_keys.locked_until < now()
+              AND idempotency_keys.fingerprint = excluded.fingerprint)
+       RETURNING key`,
+      { bind: [scope.accountId, scope.principal, scope.key, fingerprint] },
     );
     return rows.length > 0;
   };
-  const load = async (accountId: string, key: string) => {
+  const load = async (scope: Scope) => {
     const [rows] = (await sequelize.query(
-      `SELECT fingerprint, state, response_status, response_body, expires_at < now() AS expired
-         FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
-      { bind: [accountId, key] },
+      `SELECT fingerprint, state, response_status, response_sealed FROM idempotency_keys
+        WHERE account_id = $1 AND principal = $2 AND key = $3`,
+      { bind: [scope.accountId, scope.principal, scope.key] },
     )) as [StoredKey[], unknown];
     return rows[0];
   };
-  const release = (accountId: string, key: string) =>
-    sequelize.query('DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2', {
-      bind: [accountId, key],
-    });
-  const complete = (accountId: string, key: string, status: number, body: unknown) =>
+  const whereScope = 'account_id = $1 AND principal = $2 AND key = $3';
+  const bindOf = (scope: Scope) => [scope.accountId, scope.principal, scope.key];
+  const renew = (scope: Scope) =>
     sequelize.query(
-      `UPDATE idempotency_keys SET state = 'completed', response_status = $3, response_body = $4 WHERE account_id = $1 AND key = $2`,
-      { bind: [accountId, key, status, JSON.stringify(body ?? null)] },
+      `UPDATE idempotency_keys SET locked_until = now() + interval '${LEASE_SECONDS} seconds'
+        WHERE ${whereScope} AND state = 'in_progress'`,
+      { bind: bindOf(scope) },
+    );
+  const release = (scope: Scope) =>
+    sequelize.query(`DELETE FROM idempotency_keys WHERE ${whereScope} AND state = 'in_progress'`, {
+      bind: bindOf(scope),
+    });
+  const complete = (scope: Scope, status: number, body: unknown) =>
+    sequelize.query(
+      `UPDATE idempotency_keys SET state = 'completed', response_status = $4, response_sealed = $5 WHERE ${whereScope}`,
+      { bind: [...bindOf(scope), status, sealer.seal(body, contextOf(scope))] },
     );
 
   return async (ctx: AppContext, next: Next) => {
@@ -54,29 +73,21 @@ export function idempotency(sequelize: Sequelize) {
     if (!key) return next();
     if (!KEY.test(key))
       throw new HttpError(400, 'Idempotency-Key must be 1 to 255 printable ASCII characters');
-    const { accountId } = principalOf(ctx);
+    const { accountId, kind, keyId } = principalOf(ctx);
+    const scope: Scope = { accountId, principal: `${kind}:${keyId}`, key };
     const fingerprint = crypto
       .createHash('sha256')
       .update(`${ctx.method} ${ctx.path}\n${ctx.state.bodySha256 ?? ''}`)
       .digest('hex');
 
     const deadline = Date.now() + WAIT_FOR_FIRST_MS;
-    while (!(await claim(accountId, key, fingerprint))) {
-      const stored = await load(accountId, key);
+    while (!(await claim(scope, fingerprint))) {
+      const stored = await load(scope);
       if (!stored) continue;
-      if (stored.expired) {
-        await sequelize.query(
-          'DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND expires_at < now()',
-          {
-            bind: [accountId, key],
-          },
-        );
-        continue;
-      }
       if (stored.fingerprint !== fingerprint) throw new HttpError(409, 'duplicate nonce');
       if (stored.state === 'completed') {
         ctx.status = stored.response_status!;
-        ctx.body = stored.response_body;
+        ctx.body = sealer.open(stored.response_sealed!, contextOf(scope));
         ctx.set('Idempotent-Replayed', 'true');
         return;
       }
@@ -85,21 +96,29 @@ export function idempotency(sequelize: Sequelize) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
 
+    const lease = setInterval(() => renew(scope).catch(() => undefined), (LEASE_SECONDS * 1000) / 3);
     try {
       await next();
     } catch (err) {
+      clearInterval(lease);
       if (err instanceof HttpError && err.status < 500) {
-        await complete(accountId, key, err.status, {
-          response: 'Fail',
-          response_message: err.message,
-          ...err.fields,
-        });
+        await complete(scope, err.status, { response: 'Fail', response_message: err.message, ...err.fields });
       } else {
-        await release(accountId, key);
+        // If this fails too (the database is down), the lease lapses and frees the key all the same.
+        await release(scope).catch(() => undefined);
       }
       throw err;
     }
-    if (ctx.status < 500) await complete(accountId, key, ctx.status, ctx.body);
-    else await release(accountId, key);
+    clearInterval(lease);
+    if (ctx.status < 500) await complete(scope, ctx.status, ctx.body);
+    else await release(scope).catch(() => undefined);
   };
 }
+
+interface Scope {
+  accountId: string;
+  principal: string;
+  key: string;
+}
+
+const contextOf = (scope: Scope) => `idempotency:${scope.accountId}:${scope.principal}:${scope.key}`;

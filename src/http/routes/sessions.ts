@@ -14,6 +14,7 @@ import {
   sessionResponse,
 } from '../../sessions/schemas';
 import { failBodySchema } from '../../openapi/document';
+import { createFailure, messageOf } from '../../sessions/createRules';
 import { principalOf, type Principal } from '../context';
 import { HttpError } from '../errors';
 import type { SessionRow } from '../../sessions/presenter';
@@ -65,6 +66,7 @@ export function registerSessionRoutes(
     auth: 'api',
     body: createSessionSchema,
     validatesBody: true,
+    onInvalid: (error) => createFailure(messageOf(error)),
     responses: {
       200: { description: 'Created', schema: createSessionResponse },
       403: { description: 'Validation failure (spec 7.1)', schema: createFailureBody },
@@ -122,6 +124,7 @@ export function registerSessionRoutes(
     params: sessionIdParams,
     body: addDocumentsSchema,
     validatesBody: true,
+    onInvalid: (error) => createFailure(messageOf(error)),
     responses: {
       200: { description: "The session's documents", schema: documentsResponse },
       403: { description: 'Validation failure', schema: createFailureBody },
@@ -152,7 +155,12 @@ export function registerSessionRoutes(
         200: { description: 'Done', schema: actionResponse },
         403: { description: 'A team member acting outside their role', schema: failBodySchema },
         404: notFound,
-        409: idempotencyConflict,
+        409: {
+          description:
+            idempotencyConflict.description +
+            "; `start` also when the notary's commission is not on file or has expired (`Session cannot be started: …`)",
+          schema: failBodySchema,
+        },
         503: unavailable,
       },
       handler: async (ctx, { params }) => {
@@ -161,6 +169,7 @@ export function registerSessionRoutes(
         if (principal.member && !memberMayAct(principal.member, session, action)) {
           throw new HttpError(403, 'This team member may not do this on this session');
         }
+        if (action === 'start') await sessions.assertNotaryMayStart(session);
         const result = await runNotaryAction(temporal, session, action);
         ctx.body = {
           response: 'Pass',

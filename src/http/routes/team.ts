@@ -1,6 +1,12 @@
 import Joi from 'joi';
 import type { TeamService } from '../../team/teamService';
-import { inviteSchema, joiErrors, type InviteInput } from '../../team/teamSchemas';
+import {
+  inviteSchema,
+  joiErrors,
+  onboardingSchema,
+  type InviteInput,
+  type OnboardingInput,
+} from '../../team/teamSchemas';
 import { invalidId, validationFailed } from '../../team/teamErrors';
 import { failBodySchema } from '../../openapi/document';
 import { paginationSchema } from '../../sessions/schemas';
@@ -50,9 +56,13 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
         : 'Invite a team member (alias of /team_members/invite)',
       description:
         'A new user is created and linked (201); an existing user not linked to this vendor is linked (201); an already ' +
-        'linked user answers 200 `{success, already_linked: true, team_member_id}`. With automatic onboarding ' +
-        'completion, a notary needs state, county, commission_number and commission_expires_on (400 otherwise), skips ' +
-        'onboarding and gets a seal generated from their state’s template.',
+        'linked user answers 200 `{success, already_linked: true, team_member_id}`. Names, role, role_options, ' +
+        'vendor_user_id and optional_metadata belong to this vendor’s link alone: no other vendor sees or changes ' +
+        'them. With automatic onboarding completion, a notary needs state, county, commission_number and ' +
+        'commission_expires_on (400 otherwise); a notary with no commission on file is onboarded with them and gets ' +
+        'a seal generated from their state’s template. A commission on file is the notary’s own and is never ' +
+        'changed by an invite. `state`, `county` and the commission in responses are the notary’s public commission ' +
+        'facts. A notary without one is `pending` until POST /notary/onboarding.',
       tags: ['Team members'],
       auth: 'vendor',
       body: inviteSchema,
@@ -68,8 +78,17 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
           }),
         },
         201: {
-          description: 'Created or linked',
-          schema: Joi.object({ success: Joi.boolean(), user_data: invitedSchema }),
+          description:
+            'Created or linked. `ignored_fields` lists what this invite sent but did not apply: the commission ' +
+            "fields when the notary's commission is already on file (written by whoever onboarded them first) or " +
+            'when this vendor has no automatic onboarding, and `password` for a user who already exists.',
+          schema: Joi.object({
+            success: Joi.boolean(),
+            user_data: invitedSchema,
+            ignored_fields: Joi.array().items(
+              Joi.string().valid('password', 'state', 'county', 'commission_number', 'commission_expires_on'),
+            ),
+          }),
         },
         400: { description: 'Missing mandatory fields for notary onboarding', schema: teamFail },
         422: { description: 'Validation failed', schema: validationFailure },
@@ -168,6 +187,36 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
     },
     handler: async (ctx, { params }) => {
       ctx.body = await team.unlink(principalOf(ctx).accountId, params.id);
+    },
+  });
+
+  api.add<OnboardingInput>({
+    method: 'post',
+    path: '/api/integrationsv2/notary/onboarding',
+    operationId: 'completeNotaryOnboarding',
+    summary: "A notary records their own commission (completes onboarding, or renews)",
+    description:
+      'How a notary whose `onboarding_status` is `pending` completes it: with their own access token (from a login ' +
+      'link), they record the commission every certificate of theirs will state, and their seal is generated. A ' +
+      'notary may call it again to renew. Vendors cannot write a commission except by the automatic onboarding of ' +
+      'an invite, and only for a notary who has none on file; a notary can be named on a session, assigned and ' +
+      'start one only with a commission on file that is unexpired on the day of the act.',
+    tags: ['Team members'],
+    auth: 'team_member',
+    body: onboardingSchema,
+    reportAllErrors: true,
+    onInvalid: (error) => validationFailed(joiErrors(error)),
+    responses: {
+      200: {
+        description: 'Onboarding complete: the member as their vendor sees them, with the commission',
+        schema: Joi.object({ success: Joi.boolean(), user_data: invitedSchema }),
+      },
+      403: { description: 'The member is not a notary', schema: teamFail },
+      422: { description: 'Validation failed', schema: validationFailure },
+    },
+    handler: async (ctx, { body }) => {
+      const { accountId, member } = principalOf(ctx);
+      ctx.body = await team.onboardSelf(accountId, member!.id, body);
     },
   });
 

@@ -1,0 +1,100 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { renderSeal } from './seal';
+
+/** A notary's commission as onboarding records it: the facts every certificate of theirs states. */
+export interface Commission {
+  firstName: string;
+  lastName: string;
+  /** Two-letter state code. */
+  state: string;
+  county: string;
+  commissionNumber: string;
+  /** YYYY-MM-DD. */
+  commissionExpiresOn: string;
+}
+
+/** Who writes a commission: the first vendor to onboard the notary, or the notary themself (any time). */
+export type OnboardedBy = { by: 'vendor'; accountId: string } | { by: 'notary' };
+
+/** The commission fields of an invite or an onboarding request, as their API names. */
+export const COMMISSION_FIELDS = ['state', 'county', 'commission_number', 'commission_expires_on'] as const;
+
+/**
+ * Records a notary's commission and renders their seal from it. A vendor writes only a commission that
+ * does not exist yet (its invite cannot change what another vendor onboarded); the notary may also
+ * replace their own, e.g. on renewal. Answers whether it was written.
+ */
+export async function recordCommission(
+  sequelize: Sequelize,
+  userId: string,
+  commission: Commission,
+  source: OnboardedBy,
+  transaction: Transaction,
+): Promise<boolean> {
+  const [written] = await sequelize.query(
+    `INSERT INTO notary_commissions (user_id, first_name, last_name, state, county, commission_number,
+                                     commission_expires_on, onboarded_by, onboarded_by_account_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::date, $8, $9)
+     ON CONFLICT (user_id) DO ${
+       source.by === 'notary'
+         ? `UPDATE SET first_name = excluded.first_name, last_name = excluded.last_name, state = excluded.state,
+              county = excluded.county, commission_number = excluded.commission_number,
+              commission_expires_on = excluded.commission_expires_on, onboarded_by = excluded.onboarded_by,
+              onboarded_by_account_id = NULL, updated_at = now()`
+         : 'NOTHING'
+     }
+     RETURNING user_id`,
+    {
+      bind: [
+        userId,
+        commission.firstName,
+        commission.lastName,
+        commission.state,
+        commission.county,
+        commission.commissionNumber,
+        commission.commissionExpiresOn,
+        source.by,
+        source.by === 'vendor' ? source.accountId : null,
+      ],
+      transaction,
+    },
+  );
+  if (!written.length) return false;
+  const seal = renderSeal({
+    stateCode: commission.state,
+    notaryName: `${commission.firstName} ${commission.lastName}`,
+    commissionNumber: commission.commissionNumber,
+    commissionExpiresOn: commission.commissionExpiresOn,
+  });
+  await sequelize.query('INSERT INTO notary_seals (user_id, state, svg, png) VALUES ($1, $2, $3, $4)', {
+    bind: [userId, commission.state, seal.svg, seal.png],
+    transaction,
+  });
+  return true;
+}
+
+/**
+ * Why the notary of a session may not perform the act on `onDate` (YYYY-MM-DD), or null when they may:
+ * a commission must be on file and unexpired that day. Sessions without a notary yet answer null.
+ */
+export async function commissionProblem(
+  sequelize: Sequelize,
+  sessionId: string,
+  onDate: string,
+): Promise<string | null> {
+  const [rows] = (await sequelize.query(
+    `SELECT s.notary_member_id IS NOT NULL OR s.network_notary_id IS NOT NULL AS has_notary,
+            to_char(coalesce(c.commission_expires_on, n.commission_expires_on), 'YYYY-MM-DD') AS expires_on
+       FROM sessions s
+       LEFT JOIN account_members m ON m.id = s.notary_member_id
+       LEFT JOIN notary_commissions c ON c.user_id = m.user_id
+       LEFT JOIN network_notaries n ON n.id = s.network_notary_id
+      WHERE s.id = $1`,
+    { bind: [sessionId] },
+  )) as [Array<{ has_notary: boolean; expires_on: string | null }>, unknown];
+  const row = rows[0];
+  if (!row?.has_notary) return null;
+  if (!row.expires_on) return "the notary's commission is not on file (onboarding is pending)";
+  if (row.expires_on < onDate) return `the notary's commission expired on ${row.expires_on}`;
+  return null;
+}
