@@ -289,7 +289,11 @@ export class SessionService {
 
   /** A session starts only with a notary whose commission is on file and unexpired today: else a 409. */
   async assertNotaryMayStart(session: SessionRow): Promise<void> {
-    const problem = await commissionProblem(this.sequelize, session.id, new Date().toISOString().slice(0, 10));
+    const problem = await commissionProblem(
+      this.sequelize,
+      session.id,
+      new Date().toISOString().slice(0, 10),
+    );
     if (problem) throw new HttpError(409, `Session cannot be started: ${problem}`);
   }
 

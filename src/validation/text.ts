@@ -50,7 +50,14 @@ export function unstorableTextError(path: Array<string | number>, original: unkn
   const message = `${label} must not contain NUL characters or unpaired UTF-16 surrogates`;
   return new Joi.ValidationError(
     message,
-    [{ message, path, type: 'string.unstorable', context: { label, key: String(path[path.length - 1] ?? '') } }],
+    [
+      {
+        message,
+        path,
+        type: 'string.unstorable',
+        context: { label, key: String(path[path.length - 1] ?? '') },
+      },
+    ],
     original,
   );
 }

@@ -9,9 +9,9 @@ describe('housekeeping Schedule', () => {
     const { sequelize, temporal } = testEnvironment().runtime;
     const account = await createTestAccount();
     await sequelize.query(
-      `INSERT INTO idempotency_keys (account_id, key, fingerprint, state, expires_at) VALUES
-         ($1, 'old', 'x', 'completed', now() - interval '1 minute'),
-         ($1, 'live', 'x', 'completed', now() + interval '1 hour')`,
+      `INSERT INTO idempotency_keys (account_id, principal, key, fingerprint, state, expires_at) VALUES
+         ($1, 'api:test', 'old', 'x', 'completed', now() - interval '1 minute'),
+         ($1, 'api:test', 'live', 'x', 'completed', now() + interval '1 hour')`,
       { bind: [account.account_id] },
     );
     const schedule = temporal.client.schedule.getHandle(HOUSEKEEPING_SCHEDULE);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Sequelize } from 'sequelize';
-import { migrateExclusively } from '../../src/db/migrator';
+import { createMigrator, migrate, migrateExclusively } from '../../src/db/migrator';
 import { testEnvironment } from '../support/environment';
 
 describe('migrations', () => {
@@ -69,6 +69,79 @@ describe('migrations', () => {
       }
     } finally {
       await fresh.close();
+      await admin.query(`DROP DATABASE ${name}`);
+    }
+  });
+
+  it('0006 moves each vendor’s view onto its membership and completed onboardings into commissions, from the 0005 schema with rows', async () => {
+    const env = testEnvironment();
+    const admin = env.runtime.sequelize;
+    const name = `migrate_0006_${Date.now()}`;
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(env.config.databaseUrl!);
+    url.pathname = `/${name}`;
+    const db = new Sequelize(url.toString(), { logging: false });
+    const rows = async (sql: string) => ((await db.query(sql)) as [any[], unknown])[0];
+    try {
+      await createMigrator(db).up({ to: '0005-signed-documents-journal-audit' });
+      await db.query(`
+        INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A'),
+                                              ('00000000-0000-4000-8000-00000000000b', 'B');
+        INSERT INTO users (id, email, first_name, last_name, membership_type, vendor_account_id, business_role,
+                           is_child_account, state, county, commission_number, commission_expires_on, onboarding_status)
+        VALUES ('00000000-0000-4000-8000-000000000001', 'n@example.com', 'Nina', 'Notary', 'pro',
+                '00000000-0000-4000-8000-00000000000a', 'notary', true, 'TX', 'Travis', 'TX-1', '2031-01-31', 'complete'),
+               ('00000000-0000-4000-8000-000000000002', 'p@example.com', 'Pat', 'Pending', 'pro',
+                '00000000-0000-4000-8000-00000000000b', 'notary', true, 'CA', NULL, NULL, NULL, 'pending');
+        INSERT INTO account_members (account_id, user_id, business_role) VALUES
+          ('00000000-0000-4000-8000-00000000000a', '00000000-0000-4000-8000-000000000001', 'notary'),
+          ('00000000-0000-4000-8000-00000000000b', '00000000-0000-4000-8000-000000000001', 'notary'),
+          ('00000000-0000-4000-8000-00000000000b', '00000000-0000-4000-8000-000000000002', 'notary');
+        INSERT INTO idempotency_keys (account_id, key, fingerprint, state, response_status, response_body, expires_at)
+        VALUES ('00000000-0000-4000-8000-00000000000a', 'k', 'f', 'completed', 200, '{"bn_signing_url":"/sign/x"}',
+                now() + interval '1 hour');`);
+
+      assert.deepEqual(await migrate(db), ['0006-memberships-own-the-vendor-view']);
+
+      const members = await rows(
+        'SELECT user_id, first_name, last_name FROM account_members ORDER BY user_id, account_id',
+      );
+      assert.deepEqual(
+        members.map((m) => `${m.first_name} ${m.last_name}`),
+        ['Nina Notary', 'Nina Notary', 'Pat Pending'],
+        'each link keeps the names it was invited with',
+      );
+      const commissions = await rows(
+        `SELECT user_id, first_name, last_name, state, county, commission_number,
+                to_char(commission_expires_on, 'YYYY-MM-DD') AS expires, onboarded_by, onboarded_by_account_id
+           FROM notary_commissions`,
+      );
+      assert.deepEqual(
+        commissions,
+        [
+          {
+            user_id: '00000000-0000-4000-8000-000000000001',
+            first_name: 'Nina',
+            last_name: 'Notary',
+            state: 'TX',
+            county: 'Travis',
+            commission_number: 'TX-1',
+            expires: '2031-01-31',
+            onboarded_by: 'vendor',
+            onboarded_by_account_id: '00000000-0000-4000-8000-00000000000a',
+          },
+        ],
+        'only a completed onboarding becomes a commission',
+      );
+      const userColumns = (
+        await rows("SELECT column_name FROM information_schema.columns WHERE table_name = 'users'")
+      ).map((c) => c.column_name);
+      for (const gone of ['first_name', 'state', 'commission_number', 'vendor_account_id', 'business_role']) {
+        assert.ok(!userColumns.includes(gone), `users.${gone} is gone`);
+      }
+      assert.deepEqual(await rows('SELECT * FROM idempotency_keys'), [], 'answers kept in clear are dropped');
+    } finally {
+      await db.close();
       await admin.query(`DROP DATABASE ${name}`);
     }
   });

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import { request } from '../support/http';
 import { createSession, notarizationId, sessionBody } from '../support/sessions';
+import { invited, memberToken } from '../team/helpers';
 import { assertCreateFailure, assertPass, query, teamAccount, teamBody } from './helpers';
 
 const newKey = () => `idem-${crypto.randomUUID()}`;
@@ -139,5 +141,80 @@ describe('Idempotency-Key on POST /sessions (contract §2)', function () {
     assert.notEqual(first.body.bn_session_id, second.body.bn_session_id);
     assert.equal(replayed(second), null);
     assert.equal((await sessionsWith(body.notarization_id)).length, 2);
+  });
+});
+
+describe('Idempotency-Key belongs to its caller and survives a crash (issue: tenant isolation)', function () {
+  this.timeout(60_000);
+
+  it("keys are scoped to the principal: a team member never replays the API key's answer, nor one member another's", async () => {
+    const { account, apiKey } = await teamAccount();
+    const admins = [await invited(account.vendor_api_key, { business_role: 'admin' })];
+    admins.push(await invited(account.vendor_api_key, { business_role: 'admin' }));
+    const [first, second] = await Promise.all(
+      admins.map((m) => memberToken(account.vendor_api_key, m.email)),
+    );
+    const created = await createSession(apiKey, await sessionBody({ send_invite_after_pretagging: true }));
+    assertPass(created);
+    const id = created.body.bn_session_id;
+    const key = { 'Idempotency-Key': newKey() };
+    const pretagged = (credential: string) =>
+      request(`/api/integrationsv2/sessions/${id}/pretagged`, { auth: credential, body: {}, headers: key });
+
+    const byKey = await pretagged(apiKey);
+    assert.equal(byKey.status, 200, byKey.text);
+    const byFirst = await pretagged(first);
+    assert.equal(byFirst.status, 409, `a real second attempt, refused on its own: ${byFirst.text}`);
+    assert.equal(replayed(byFirst), null, "the member does not get the key's answer");
+    assert.equal(replayed(await pretagged(first)), 'true', 'the member replays their own answer');
+    const bySecond = await pretagged(second);
+    assert.equal(replayed(bySecond), null, "another member does not get the first member's answer");
+    const again = await pretagged(apiKey);
+    assert.equal(again.status, 200);
+    assert.equal(replayed(again), 'true');
+  });
+
+  it('a key left in progress by a request that died is free again once its lease lapses', async () => {
+    const { account, apiKey, notaryEmail } = await teamAccount();
+    const body = await teamBody(notaryEmail);
+    const key = newKey();
+    const [apiKeyRow] = await query("SELECT id FROM api_keys WHERE account_id = $1 AND kind = 'api'", [
+      account.account_id,
+    ]);
+    const bodySha = crypto.createHash('sha256').update(JSON.stringify(body)).digest('hex');
+    const fingerprint = crypto
+      .createHash('sha256')
+      .update(`POST /api/integrationsv2/sessions\n${bodySha}`)
+      .digest('hex');
+    // What a process killed mid-request leaves behind: a claim nobody renews any more.
+    await query(
+      `INSERT INTO idempotency_keys (account_id, principal, key, fingerprint, state, expires_at, locked_until)
+       VALUES ($1, $2, $3, $4, 'in_progress', now() + interval '24 hours', now() - interval '1 second')`,
+      [account.account_id, `api:${apiKeyRow.id}`, key, fingerprint],
+    );
+    const started = Date.now();
+    const res = await createSession(apiKey, body, { 'Idempotency-Key': key });
+    assertPass(res, 'the retry runs');
+    assert.ok(Date.now() - started < 10_000, 'without waiting for the dead request');
+    assert.equal(replayed(await createSession(apiKey, body, { 'Idempotency-Key': key })), 'true');
+  });
+
+  it('a stored answer holds no signing URL in clear, and still replays it', async () => {
+    const { apiKey, notaryEmail } = await teamAccount();
+    const key = newKey();
+    const body = await teamBody(notaryEmail);
+    const first = await createSession(apiKey, body, { 'Idempotency-Key': key });
+    assertPass(first);
+    const token = first.body.bn_signing_url.split('/sign/')[1];
+    const rows = await query('SELECT * FROM idempotency_keys WHERE key = $1', [key]);
+    assert.equal(rows.length, 1);
+    const stored = rows[0];
+    assert.ok(!('response_body' in stored), 'no answer column in clear');
+    for (const value of Object.values(stored)) {
+      const text = Buffer.isBuffer(value) ? value.toString('latin1') : JSON.stringify(value);
+      assert.ok(!text?.includes(token), 'the signing token is not stored in clear');
+    }
+    const replay = await createSession(apiKey, body, { 'Idempotency-Key': key });
+    assert.equal(replay.body.bn_signing_url, first.body.bn_signing_url);
   });
 });

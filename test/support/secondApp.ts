@@ -4,7 +4,7 @@ import { Registry } from 'prom-client';
 import type { Sequelize } from 'sequelize';
 import type { Config } from '../../src/config';
 import { createApp } from '../../src/http/app';
-import { createLogger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/logger';
 import { TokenService } from '../../src/auth/tokens';
 import type { TemporalHandle } from '../../src/temporal/client';
 import { testEnvironment } from './environment';
@@ -20,14 +20,14 @@ export interface SecondApp {
  */
 export async function startSecondApp(
   overrides: Partial<Config>,
-  services: { sequelize?: Sequelize; temporal?: TemporalHandle } = {},
+  services: { sequelize?: Sequelize; temporal?: TemporalHandle; logger?: Logger } = {},
 ): Promise<SecondApp> {
   const env = testEnvironment();
   const database = services.sequelize ?? env.runtime.sequelize;
   const config = { ...env.config, ...overrides };
   const app = createApp({
     config,
-    logger: createLogger('silent'),
+    logger: services.logger ?? createLogger('silent'),
     sequelize: database,
     temporal: services.temporal ?? env.runtime.temporal,
     metrics: new Registry(),

@@ -28,10 +28,10 @@ async function unlinked(vendorKey: string, memberId: string) {
 
 /** A user who exists before any vendor invites them (signed up on their own: not a child account). */
 async function existingUser(email = uniqueEmail('self-signed-up')) {
-  const [user] = await query(
-    `INSERT INTO users (email, password_hash) VALUES ($1, $2) RETURNING *`,
-    [email, bcrypt.hashSync('their own password', 10)],
-  );
+  const [user] = await query(`INSERT INTO users (email, password_hash) VALUES ($1, $2) RETURNING *`, [
+    email,
+    bcrypt.hashSync('their own password', 10),
+  ]);
   return user;
 }
 

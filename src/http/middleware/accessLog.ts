@@ -19,7 +19,12 @@ export function accessLog() {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const level = ctx.status >= 500 ? 'error' : 'info';
       ctx.state.log[level](
-        { method: ctx.method, path: loggablePath(ctx.path), status: ctx.status, duration_ms: Math.round(ms * 10) / 10 },
+        {
+          method: ctx.method,
+          path: loggablePath(ctx.path),
+          status: ctx.status,
+          duration_ms: Math.round(ms * 10) / 10,
+        },
         'request',
       );
     }

@@ -23,7 +23,8 @@ export function errorHandler(isDevelopment: boolean) {
     try {
       await next();
       // The router answers methods it implements for no route (TRACE, PATCH…) with a bare 501.
-      if (ctx.body == null && (ctx.status === 405 || ctx.status === 501)) fail(ctx, 405, 'Method not allowed');
+      if (ctx.body == null && (ctx.status === 405 || ctx.status === 501))
+        fail(ctx, 405, 'Method not allowed');
       else if (ctx.body == null && ctx.status === 404) fail(ctx, 404, 'Not found');
     } catch (err) {
       if (err instanceof HttpError) {

@@ -194,7 +194,7 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
     method: 'post',
     path: '/api/integrationsv2/notary/onboarding',
     operationId: 'completeNotaryOnboarding',
-    summary: "A notary records their own commission (completes onboarding, or renews)",
+    summary: 'A notary records their own commission (completes onboarding, or renews)',
     description:
       'How a notary whose `onboarding_status` is `pending` completes it: with their own access token (from a login ' +
       'link), they record the commission every certificate of theirs will state, and their seal is generated. A ' +

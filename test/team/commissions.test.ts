@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { addTeamNotary, createTestAccount } from '../support/accounts';
+import { request } from '../support/http';
+import { action, createSession, sessionBody, tokenOf, waitForSession } from '../support/sessions';
+import { query } from './helpers';
+
+const DAY = 24 * 60 * 60 * 1000;
+const dateIn = (ms: number) => new Date(Date.now() + ms).toISOString().slice(0, 10);
+
+function assertInvalidNotary(res: { status: number; body: any; text: string }, what: string) {
+  assert.equal(res.status, 403, `${what}: ${res.text}`);
+  assert.equal(res.body.response_message, 'Invalid session_notary_email', what);
+}
+
+describe('only a commissioned notary notarizes', function () {
+  this.timeout(60_000);
+
+  it('a notary whose commission has expired cannot be named', async () => {
+    const account = await createTestAccount();
+    const notary = await addTeamNotary(account.account_id, undefined, { expiresOn: dateIn(-DAY) });
+    assertInvalidNotary(
+      await createSession(account.api_key, await sessionBody({ session_notary_email: notary.email })),
+      'expired yesterday',
+    );
+  });
+
+  it('a session scheduled after the commission expires cannot name the notary; one before it can', async () => {
+    const account = await createTestAccount();
+    const notary = await addTeamNotary(account.account_id, undefined, { expiresOn: dateIn(5 * DAY) });
+    const at = (ms: number) => ({
+      session_notary_email: notary.email,
+      notarization_timing_type: 'notarize_later',
+      session_timing: new Date(Date.now() + ms).toISOString(),
+    });
+    assertInvalidNotary(
+      await createSession(account.api_key, await sessionBody(at(10 * DAY))),
+      'scheduled after the expiry',
+    );
+    const before = await createSession(account.api_key, await sessionBody(at(2 * DAY)));
+    assert.equal(before.status, 200, before.text);
+  });
+
+  it('a commission that expires while the session waits blocks start with a 409 that says so', async () => {
+    const account = await createTestAccount();
+    const notary = await addTeamNotary(account.account_id);
+    const created = await createSession(
+      account.api_key,
+      await sessionBody({ session_notary_email: notary.email }),
+    );
+    assert.equal(created.status, 200, created.text);
+    const id = created.body.bn_session_id;
+    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    const joined = await request(`/sign/${tokenOf(created.body.bn_signing_url)}/join`, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+    });
+    assert.equal(joined.status, 200, joined.text);
+
+    // The calendar moves past the expiry date while the session is open.
+    const expired = dateIn(-DAY);
+    await query('UPDATE notary_commissions SET commission_expires_on = $2 WHERE user_id = $1', [
+      notary.userId,
+      expired,
+    ]);
+    const refused = await action(account.api_key, id, 'start');
+    assert.equal(refused.status, 409, refused.text);
+    assert.equal(
+      refused.body.response_message,
+      `Session cannot be started: the notary's commission expired on ${expired}`,
+    );
+    assert.equal((await waitForSession(account.api_key, id, () => true)).status, 'ready', 'nothing changed');
+
+    // Renewed, the notary may start.
+    await query('UPDATE notary_commissions SET commission_expires_on = $2 WHERE user_id = $1', [
+      notary.userId,
+      dateIn(365 * DAY),
+    ]);
+    const started = await action(account.api_key, id, 'start');
+    assert.equal(started.status, 200, started.text);
+  });
+});
