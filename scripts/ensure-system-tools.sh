@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # System tools the service and its tests use, from Debian's packages:
 #   runtime: LibreOffice (DOCX → PDF at upload)
-#   test:    + poppler-utils (pdfsig, pdftotext: independent checks of signed PDFs), Chromium (login-page test)
+#   test:    + poppler-utils (pdfsig, pdftotext: independent checks of signed PDFs), Chromium (login-page test),
+#            Python's venv (schemathesis, the OpenAPI fuzzer, lives in a virtualenv)
 # Installed when missing and we can (root with apt-get, as on CI); otherwise reported.
 set -euo pipefail
 mode="${1:-runtime}"
@@ -10,6 +11,7 @@ command -v soffice >/dev/null || need+=(libreoffice-writer-nogui)
 if [ "$mode" = "test" ]; then
   command -v pdfsig >/dev/null || need+=(poppler-utils)
   [ -x /usr/bin/chromium ] || need+=(chromium)
+  python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then

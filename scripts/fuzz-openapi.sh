@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Fuzzes every operation of the OpenAPI document with schemathesis, once per kind of credential (the
+# account's API key, its vendor key, a team member's token), against the whole service on its own
+# embedded PostgreSQL and Temporal, and fails on any 5xx. `npm test` runs a short pass (10 examples per
+# operation); run a long one before a release:
+#   npm run fuzz -- [max examples per operation, default 40]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+examples="${1:-40}"
+
+# schemathesis from PyPI, in a virtualenv of its own outside the checkout (built once per machine).
+venv="${XDG_CACHE_HOME:-$HOME/.cache}/notarization-service/schemathesis-4.32.5"
+if [ ! -x "$venv/bin/st" ]; then
+  echo "Installing schemathesis into $venv (once per machine)..."
+  python3 -m venv "$venv.tmp" && "$venv.tmp/bin/pip" install --quiet schemathesis==4.32.5 && mv "$venv.tmp" "$venv"
+fi
+npm run -s build
+
+work=$(mktemp -d)
+# As root the embedded PostgreSQL runs as "postgres", which must be able to enter the data directory.
+chmod 755 "$work"
+trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$work"' EXIT
+export DATA_DIR="$work/data" PORT=3901 EMBEDDED_POSTGRES_PORT=54401 TEMPORAL_DEV_PORT=7301 TEMPORAL_UI_PORT=8301
+export NODE_ENV=development LOG_LEVEL=error
+base="http://127.0.0.1:$PORT"
+
+node dist/scripts/start.js >"$work/service.log" 2>&1 &
+server=$!
+for _ in $(seq 1 180); do
+  curl -fsS "$base/readyz" >/dev/null 2>&1 && break
+  kill -0 "$server" 2>/dev/null || { cat "$work/service.log"; exit 1; }
+  sleep 1
+done
+
+account=$(node_modules/.bin/tsx scripts/admin.ts create-account --name "Fuzz" --auto-onboarding)
+json() { node -e "process.stdout.write(String(JSON.parse(require('fs').readFileSync(0, 'utf8'))$1))"; }
+api_key=$(json .api_key <<<"$account")
+vendor_key=$(json .vendor_api_key <<<"$account")
+post() { curl -fsS -H "authorization: Bearer $1" -H 'content-type: application/json' -d "$3" "$base/api/integrationsv2$2"; }
+post "$vendor_key" /team_members/invite \
+  '{"email":"fuzz-admin@example.com","business_role":"admin","first_name":"Fuzz","last_name":"Admin"}' >/dev/null
+link=$(post "$vendor_key" /login_links '{"email":"fuzz-admin@example.com"}' | json .login_link)
+link_id=$(basename "${link%%\?*}")
+key=$(node -e "process.stdout.write(new URL(process.argv[1]).searchParams.get('key'))" "$link")
+member_token=$(curl -fsS -H 'content-type: application/json' \
+  -d "{\"login_link_id\":\"$link_id\",\"key\":\"$key\"}" "$base/api/integrationsv2/auth/login_link" | json .access_token)
+
+failed=0
+for credential in "api:$api_key" "vendor:$vendor_key" "team_member:$member_token"; do
+  kind=${credential%%:*}
+  echo "== schemathesis with the $kind credential"
+  # From the scratch directory: schemathesis keeps its caches in the working directory.
+  (cd "$work" && "$venv/bin/st" run "$base/api/integrationsv2/openapi.json" --url "$base" \
+    -H "Authorization: Bearer ${credential#*:}" \
+    --checks not_a_server_error --max-examples "$examples" --workers 2 \
+    --generation-allow-x00 true --suppress-health-check all --request-timeout 30 \
+    --report junit --report-junit-path "$work/$kind.xml") || failed=1
+done
+if grep -q '"level":50' "$work/service.log"; then
+  echo "== errors the service logged"
+  grep '"level":50' "$work/service.log" | head -20
+fi
+exit "$failed"
