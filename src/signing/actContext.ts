@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { renderSeal } from '../team/seal';
+import { SESSION_NOTARY_JOINS } from '../team/commissions';
 import { stateName } from '../sessions/usStates';
 import type { NotarialActContext } from './notarize';
 
@@ -30,10 +31,7 @@ export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
             coalesce(c.commission_number, n.commission_number) AS commission_number,
             to_char(coalesce(c.commission_expires_on, n.commission_expires_on), 'YYYY-MM-DD') AS commission_expires_on,
             (SELECT png FROM notary_seals ns WHERE ns.user_id = c.user_id ORDER BY ns.created_at DESC LIMIT 1) AS seal_png
-       FROM sessions s
-       LEFT JOIN account_members m ON m.id = s.notary_member_id
-       LEFT JOIN notary_commissions c ON c.user_id = m.user_id
-       LEFT JOIN network_notaries n ON n.id = s.network_notary_id
+       FROM sessions s ${SESSION_NOTARY_JOINS}
       WHERE s.id = $1`,
     { bind: [sessionId] },
   )) as [SessionFacts[], unknown];

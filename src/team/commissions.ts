@@ -74,6 +74,14 @@ export async function recordCommission(
 }
 
 /**
+ * From `sessions s`: its team notary's link `m` and commission `c`, or its network notary `n`. Whoever
+ * the notary is, `coalesce(c.x, n.x)` reads their commission.
+ */
+export const SESSION_NOTARY_JOINS = `LEFT JOIN account_members m ON m.id = s.notary_member_id
+       LEFT JOIN notary_commissions c ON c.user_id = m.user_id
+       LEFT JOIN network_notaries n ON n.id = s.network_notary_id`;
+
+/**
  * Why the notary of a session may not perform the act on `onDate` (YYYY-MM-DD), or null when they may:
  * a commission must be on file and unexpired that day. Sessions without a notary yet answer null.
  */
@@ -85,10 +93,7 @@ export async function commissionProblem(
   const [rows] = (await sequelize.query(
     `SELECT s.notary_member_id IS NOT NULL OR s.network_notary_id IS NOT NULL AS has_notary,
             to_char(coalesce(c.commission_expires_on, n.commission_expires_on), 'YYYY-MM-DD') AS expires_on
-       FROM sessions s
-       LEFT JOIN account_members m ON m.id = s.notary_member_id
-       LEFT JOIN notary_commissions c ON c.user_id = m.user_id
-       LEFT JOIN network_notaries n ON n.id = s.network_notary_id
+       FROM sessions s ${SESSION_NOTARY_JOINS}
       WHERE s.id = $1`,
     { bind: [sessionId] },
   )) as [Array<{ has_notary: boolean; expires_on: string | null }>, unknown];
