@@ -1,6 +1,7 @@
 import { isUuid } from '../src/ids';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../src/config';
+import { stateCode } from '../src/sessions/usStates';
 import { createDatabase } from '../src/db/database';
 import { migrateExclusively } from '../src/db/migrator';
 import { provideDatabaseForTool } from '../src/infra/services';
@@ -36,6 +37,13 @@ function isoDate(value: string): string {
     throw new InvalidArgumentError('must be a date as YYYY-MM-DD');
   }
   return value;
+}
+
+/** A commission state as its two-letter code: a seal and a certificate must name a real state. */
+function usState(value: string): string {
+  const code = stateCode(value);
+  if (!code) throw new InvalidArgumentError('must be a US state name or abbreviation');
+  return code;
 }
 
 function email(value: string): string {
@@ -112,7 +120,7 @@ program
   .requiredOption('--email <email>', 'e-mail', email)
   .requiredOption('--first-name <name>', 'first name')
   .requiredOption('--last-name <name>', 'last name')
-  .requiredOption('--state <state>', 'commission state, e.g. TX')
+  .requiredOption('--state <state>', 'commission state, e.g. TX or Texas', usState)
   .requiredOption('--commission-number <number>', 'commission number')
   .requiredOption('--commission-expires-on <date>', 'commission expiry, YYYY-MM-DD', isoDate)
   .action(

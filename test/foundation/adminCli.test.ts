@@ -144,6 +144,21 @@ describe('admin CLI', function () {
         '--commission-expires-on',
         '31/12/2030',
       ],
+      [
+        'add-network-notary',
+        '--email',
+        'x@example.com',
+        '--first-name',
+        'A',
+        '--last-name',
+        'B',
+        '--state',
+        'US',
+        '--commission-number',
+        '1',
+        '--commission-expires-on',
+        '2030-12-31',
+      ],
       ['no-such-command'],
     ]) {
       const result = await admin(args);
