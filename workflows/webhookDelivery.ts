@@ -8,10 +8,12 @@ export interface WebhookDeliveryInput {
 }
 
 // One HTTP attempt per activity: the retry schedule is the business rule below, not Temporal's backoff.
-// Only infrastructure failures (the worker dying mid-attempt) are retried by Temporal.
+// The receiver's answer, or its silence, is a value the activity returns. What Temporal retries is the
+// activity's own infrastructure (PostgreSQL down, a worker dying mid-attempt): until it passes, or the
+// event would be lost with its delivery left pending and no workflow behind it.
 const { attemptWebhookDelivery } = proxyActivities<Activities>({
   startToCloseTimeout: '30s',
-  retry: { initialInterval: '1s', maximumAttempts: 3 },
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
 });
 
 /**

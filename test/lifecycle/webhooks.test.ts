@@ -7,6 +7,7 @@ import { request } from '../support/http';
 import { createSession, sessionBody, waitForSession } from '../support/sessions';
 import { WebhookReceiver } from '../support/webhookReceiver';
 import { recordHistory } from '../support/histories';
+import { testEnvironment } from '../support/environment';
 
 async function sessionWithHook(events: string[], receiverUrl: string) {
   const account = await createTestAccount();
@@ -114,6 +115,46 @@ describe('webhook deliveries', () => {
     );
     assert.ok(delivery.attempts.every((a: any) => Number.isInteger(a.latency_ms)));
     await recordHistory('webhook-delivery-retries', `webhook-delivery-${delivery.delivery_id}`);
+  });
+
+  it('an attempt whose database writes fail is retried by Temporal until they pass: the event is not lost', async function () {
+    this.timeout(60_000);
+    const sequelize = testEnvironment().runtime.sequelize;
+    // PostgreSQL refuses to record this receiver's attempts, as it would while it restarts.
+    await sequelize.query(`
+      CREATE OR REPLACE FUNCTION refuse_webhook_attempts() RETURNS trigger AS $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+                    WHERE d.id = NEW.delivery_id AND e.url = '${url}') THEN
+          RAISE EXCEPTION 'webhook_attempts refused by the test';
+        END IF;
+        RETURN NEW;
+      END $$ LANGUAGE plpgsql;
+      CREATE TRIGGER refuse_webhook_attempts BEFORE INSERT ON webhook_attempts
+        FOR EACH ROW EXECUTE FUNCTION refuse_webhook_attempts();`);
+    let hooked: Awaited<ReturnType<typeof sessionWithHook>>;
+    try {
+      hooked = await sessionWithHook(['session_created'], url);
+      // Four activity attempts: one more than the policy that lost events allowed.
+      await receiver.waitFor((r) => r.length >= 4, 30_000);
+      const [pending] = await deliveries(hooked.account.api_key, hooked.endpointId);
+      assert.equal(pending.status, 'pending', 'nothing recorded yet, and nothing given up');
+    } finally {
+      await sequelize.query(`
+        DROP TRIGGER IF EXISTS refuse_webhook_attempts ON webhook_attempts;
+        DROP FUNCTION IF EXISTS refuse_webhook_attempts();`);
+    }
+    const delivered = await waitForDelivery(
+      hooked.account.api_key,
+      hooked.endpointId,
+      (d) => d.status === 'delivered',
+    );
+    assert.deepEqual(
+      delivered.attempts.map((a: any) => [a.status_code, a.success]),
+      [[200, true]],
+      'the attempt that could be recorded',
+    );
+    assert.equal(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size, 1, 'one event');
   });
 
   it('gives up after the schedule is spent, then redelivers on request with the same webhook-id', async () => {
