@@ -11,6 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import {
+  actionAlreadyApplied,
   addDocumentsUpdate,
   cancelUpdate,
   completeUpdate,
@@ -103,6 +104,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     },
     {
       validator: () => {
+        if (actionAlreadyApplied('start', result())) return;
         expect(status === 'ready', `Session cannot be started while ${status}`);
         expect(
           joined.some((p) => p.role === 'signer'),
@@ -118,7 +120,13 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
       await condition(() => status !== 'in_progress');
       return result();
     },
-    { validator: () => expect(status === 'in_progress', `Session cannot be completed while ${status}`) },
+    {
+      validator: () =>
+        expect(
+          status === 'in_progress' || actionAlreadyApplied('complete', result()),
+          `Session cannot be completed while ${status}`,
+        ),
+    },
   );
   setHandler(
     releaseDocumentsUpdate,
@@ -129,7 +137,10 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     },
     {
       validator: () =>
-        expect(documentsStatus === 'held', `Documents cannot be released while ${documentsStatus}`),
+        expect(
+          documentsStatus === 'held' || actionAlreadyApplied('release_documents', result()),
+          `Documents cannot be released while ${documentsStatus}`,
+        ),
     },
   );
   setHandler(
@@ -141,7 +152,10 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     },
     {
       validator: (_request: { reason?: string }) =>
-        expect(!ended(), `Session cannot be cancelled while ${status}`),
+        expect(
+          !ended() || actionAlreadyApplied('cancel', result()),
+          `Session cannot be cancelled while ${status}`,
+        ),
     },
   );
   setHandler(

@@ -66,6 +66,29 @@ export interface ActionResult {
   documentsStatus: DocumentsStatus;
 }
 
+/** The notary actions an integrator or team member calls (`POST /sessions/{id}/{action}`). */
+export type NotaryActionName = 'pretagged' | 'start' | 'complete' | 'release_documents' | 'cancel';
+
+/**
+ * Whether the session is already where the action leads. A retried action whose first answer was lost
+ * (a worker died, a deadline passed) then answers with the session's state rather than a 409: the
+ * action happened. `pretagged` has no such state to recognise it by, so it is never "already applied".
+ */
+export function actionAlreadyApplied(action: NotaryActionName, state: ActionResult): boolean {
+  switch (action) {
+    case 'start':
+      return state.status === 'in_progress';
+    case 'complete':
+      return state.status === 'completed';
+    case 'release_documents':
+      return state.documentsStatus === 'released';
+    case 'cancel':
+      return state.status === 'cancelled';
+    case 'pretagged':
+      return false;
+  }
+}
+
 export const participantJoinedSignal = defineSignal<[ParticipantRef]>('participantJoined');
 
 export const pretaggedUpdate = defineUpdate<ActionResult>('pretagged');

@@ -4,6 +4,7 @@ import type { TemporalHandle } from '../temporal/client';
 import { HttpError, serviceUnavailable } from '../http/errors';
 import { isUnavailable } from '../infra/unavailable';
 import {
+  actionAlreadyApplied,
   cancelUpdate,
   completeUpdate,
   FINAL_STATUSES,
@@ -11,6 +12,7 @@ import {
   releaseDocumentsUpdate,
   startUpdate,
   type ActionResult,
+  type NotaryActionName,
 } from '../../workflows/sessionDefinitions';
 import type { SessionRow } from './presenter';
 
@@ -28,7 +30,7 @@ export const NOTARY_ACTIONS = {
   cancel: { update: cancelUpdate, summary: 'Cancel the session (before completion)' },
 } as const;
 
-export type NotaryAction = keyof typeof NOTARY_ACTIONS;
+export type NotaryAction = keyof typeof NOTARY_ACTIONS & NotaryActionName;
 
 const DEADLINE_MS = 15_000;
 
@@ -41,6 +43,10 @@ export async function runNotaryAction(
   session: SessionRow,
   action: NotaryAction,
 ): Promise<ActionResult> {
+  // The recorded state trails the workflow's, never leads it: if it already shows the action done (a
+  // retry after a lost answer), so does the workflow, which may since have closed.
+  const recorded = { status: session.status, documentsStatus: session.documents_status };
+  if (actionAlreadyApplied(action, recorded)) return recorded;
   if (FINAL_STATUSES.includes(session.status) && action !== 'release_documents') {
     throw new HttpError(409, `Session is ${session.status}`);
   }

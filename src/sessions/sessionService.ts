@@ -289,6 +289,8 @@ export class SessionService {
 
   /** A session starts only with a notary whose commission is on file and unexpired today: else a 409. */
   async assertNotaryMayStart(session: SessionRow): Promise<void> {
+    // A retried start of a session that did start is answered as such (see runNotaryAction).
+    if (session.status === 'in_progress') return;
     const problem = await commissionProblem(
       this.sequelize,
       session.id,
