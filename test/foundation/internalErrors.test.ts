@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Sequelize } from 'sequelize';
 import { testEnvironment } from '../support/environment';
 import { createTestAccount } from '../support/accounts';
+import { freePort } from '../support/freePort';
 
 /** A second API in development or production mode, optionally on a closed pool. */
 async function api(isDevelopment: boolean, closedPool = false) {
@@ -58,6 +59,38 @@ describe('unexpected errors', () => {
       });
     } finally {
       await server.close();
+    }
+  });
+
+  it('reads and writes answer 503 with Retry-After, never 500, when PostgreSQL is unreachable', async () => {
+    const account = await createTestAccount();
+    // Nothing listens on this port: every query fails to connect, as during a database restart.
+    const unreachable = new Sequelize(`postgres://nobody@127.0.0.1:${await freePort()}/none`, {
+      logging: false,
+      pool: { acquire: 2_000 },
+    });
+    const server = await startSecondApp({}, { sequelize: unreachable });
+    try {
+      for (const [path, key, body] of [
+        ['/api/integrationsv2/sessions', account.api_key, undefined],
+        ['/api/integrationsv2/team_members', account.vendor_api_key, undefined],
+        ['/api/integrationsv2/webhooks', account.api_key, { url: 'https://example.com/hook' }],
+      ] as const) {
+        const res = await fetch(`${server.url}${path}`, {
+          method: body ? 'POST' : 'GET',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: body ? JSON.stringify(body) : undefined,
+        });
+        assert.equal(res.status, 503, `${path}: ${res.status} ${await res.clone().text()}`);
+        assert.equal(res.headers.get('retry-after'), '5', path);
+        assert.deepEqual(await res.json(), {
+          response: 'Fail',
+          response_message: 'The service is temporarily unavailable; retry the request',
+        });
+      }
+    } finally {
+      await server.close();
+      await unreachable.close();
     }
   });
 });
