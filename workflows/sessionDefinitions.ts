@@ -70,14 +70,15 @@ export interface ActionResult {
 export type NotaryActionName = 'pretagged' | 'start' | 'complete' | 'release_documents' | 'cancel';
 
 /**
- * Whether the session is already where the action leads. A retried action whose first answer was lost
+ * Whether the session is already where the action leads, or past it. A retried action whose first answer was lost
  * (a worker died, a deadline passed) then answers with the session's state rather than a 409: the
  * action happened. `pretagged` has no such state to recognise it by, so it is never "already applied".
  */
 export function actionAlreadyApplied(action: NotaryActionName, state: ActionResult): boolean {
   switch (action) {
     case 'start':
-      return state.status === 'in_progress';
+      // A completed session was started: its recorded state may show either while it catches up.
+      return state.status === 'in_progress' || state.status === 'completed';
     case 'complete':
       return state.status === 'completed';
     case 'release_documents':

@@ -11,6 +11,7 @@ import { ConversionUnavailableError } from '../documents/convert';
 import { queueInvitations } from '../mail/invitations';
 import type { sessionWorkflow } from '../../workflows/session';
 import {
+  actionAlreadyApplied,
   addDocumentsUpdate,
   EDITABLE_STATUSES,
   workflowIdOf,
@@ -290,7 +291,8 @@ export class SessionService {
   /** A session starts only with a notary whose commission is on file and unexpired today: else a 409. */
   async assertNotaryMayStart(session: SessionRow): Promise<void> {
     // A retried start of a session that did start is answered as such (see runNotaryAction).
-    if (session.status === 'in_progress') return;
+    if (actionAlreadyApplied('start', { status: session.status, documentsStatus: session.documents_status }))
+      return;
     const problem = await commissionProblem(
       this.sequelize,
       session.id,

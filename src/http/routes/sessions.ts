@@ -147,7 +147,7 @@ export function registerSessionRoutes(
       summary: NOTARY_ACTIONS[action].summary,
       description:
         'A workflow update: 200 with the resulting status, or 409 with the reason the session refuses it now. ' +
-        'Retry-safe: when the session is already where the action leads (`start` on in_progress, `complete` on ' +
+        'Retry-safe: when the session is already where the action leads (`start` on in_progress or completed, `complete` on ' +
         'completed, `release_documents` on released, `cancel` on cancelled) the answer is 200 with the session’s ' +
         'state, so a retry after a lost answer (timeout, 503) learns that the action happened.',
       tags: ['Notary actions'],
