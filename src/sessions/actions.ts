@@ -43,11 +43,11 @@ export async function runNotaryAction(
   session: SessionRow,
   action: NotaryAction,
 ): Promise<ActionResult> {
-  // The recorded state trails the workflow's, never leads it: if it already shows the action done (a
-  // retry after a lost answer), so does the workflow, which may since have closed.
+  // A retry after a lost answer: the action happened. The workflow answers with its current state; once
+  // it has closed, the state it recorded before closing is final and answers instead.
   const recorded = { status: session.status, documentsStatus: session.documents_status };
-  if (actionAlreadyApplied(action, recorded)) return recorded;
-  if (FINAL_STATUSES.includes(session.status) && action !== 'release_documents') {
+  const applied = actionAlreadyApplied(action, recorded);
+  if (!applied && FINAL_STATUSES.includes(session.status) && action !== 'release_documents') {
     throw new HttpError(409, `Session is ${session.status}`);
   }
   const handle = temporal.client.workflow.getHandle(session.workflow_id);
@@ -61,7 +61,10 @@ export async function runNotaryAction(
     if (err instanceof WorkflowUpdateFailedError) {
       throw new HttpError(409, (err.cause as Error | undefined)?.message ?? `Session cannot ${action} now`);
     }
-    if (err instanceof WorkflowNotFoundError) throw new HttpError(409, 'Session has ended');
+    if (err instanceof WorkflowNotFoundError) {
+      if (applied) return recorded;
+      throw new HttpError(409, 'Session has ended');
+    }
     if (isUnavailable(err))
       throw serviceUnavailable('The session could not be reached in time; retry the request');
     throw err;
