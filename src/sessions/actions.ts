@@ -28,9 +28,9 @@ export const NOTARY_ACTIONS = {
     summary: 'Release held documents (notary_manual delivery)',
   },
   cancel: { update: cancelUpdate, summary: 'Cancel the session (before completion)' },
-} as const;
+} as const satisfies Record<NotaryActionName, { update: unknown; summary: string }>;
 
-export type NotaryAction = keyof typeof NOTARY_ACTIONS & NotaryActionName;
+export type NotaryAction = NotaryActionName;
 
 const DEADLINE_MS = 15_000;
 
