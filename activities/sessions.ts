@@ -1,6 +1,8 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ActivityDependencies } from './dependencies';
 import type { DocumentsStatus, SessionStatus } from '../workflows/sessionDefinitions';
+
+const LEGACY_CONFIRM_ATTEMPTS = 8;
 
 export interface NotaryAssignment {
   notary: { email: string; name: string; source: 'team' | 'network' } | null;
@@ -9,11 +11,34 @@ export interface NotaryAssignment {
 
 export function sessionActivities({ sequelize, config }: ActivityDependencies) {
   return {
-    /** Fails (and is retried) until the API's transaction that created the session is visible. */
-    async confirmSessionRecorded({ sessionId }: { sessionId: string }): Promise<void> {
+    /**
+     * Succeeds once the API's transaction that created the session is visible. PostgreSQL itself says
+     * whether that transaction committed, aborted or is still open, so the session is given up
+     * (`SessionNotRecorded`, not retried) only when its rows can never appear; an open transaction or
+     * an unreachable database is retried.
+     */
+    async confirmSessionRecorded({
+      sessionId,
+      transactionId,
+    }: {
+      sessionId: string;
+      transactionId?: string;
+    }): Promise<void> {
       const [rows] = await sequelize.query('SELECT 1 FROM sessions WHERE id = $1', { bind: [sessionId] });
-      if (!rows.length)
-        throw ApplicationFailure.retryable(`session ${sessionId} is not recorded`, 'SessionNotRecorded');
+      if (rows.length) return;
+      const notRecorded = (why: string) =>
+        ApplicationFailure.nonRetryable(`session ${sessionId} is not recorded: ${why}`, 'SessionNotRecorded');
+      if (!transactionId) {
+        // Started before the API passed its transaction id: the earlier rule of a bounded wait.
+        if (Context.current().info.attempt >= LEGACY_CONFIRM_ATTEMPTS) throw notRecorded('not visible');
+        throw ApplicationFailure.retryable(`session ${sessionId} is not visible yet`, 'SessionNotVisible');
+      }
+      const [xact] = (await sequelize.query('SELECT pg_xact_status($1::xid8) AS status', {
+        bind: [transactionId],
+      })) as [Array<{ status: 'committed' | 'aborted' | 'in progress' | null }>, unknown];
+      if (xact[0].status === 'in progress')
+        throw ApplicationFailure.retryable(`session ${sessionId} is not committed yet`, 'SessionNotVisible');
+      throw notRecorded(`its transaction is ${xact[0].status ?? 'no longer known'}`);
     },
 
     /** Mirrors the workflow's state into the session row; setting the same values twice is harmless. */

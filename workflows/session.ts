@@ -1,5 +1,6 @@
 import {
   ActivityFailure,
+  ApplicationFailure,
   ParentClosePolicy,
   condition,
   patched,
@@ -43,10 +44,14 @@ const finalize = proxyActivities<Activities>({
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m' },
 });
 
-/** The API writes the session's rows in the same request that starts this workflow; give the commit time. */
+/**
+ * The API writes the session's rows in the same transaction that starts this workflow. Until that
+ * transaction is over, or while the database is unreachable, keep asking; only the activity's
+ * non-retryable `SessionNotRecorded` (the transaction aborted) ends the wait.
+ */
 const confirm = proxyActivities<Activities>({
   startToCloseTimeout: '10s',
-  retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 8 },
+  retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s' },
 });
 
 export type SessionOutcome = SessionStatus | 'abandoned';
@@ -231,9 +236,14 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
 
   // 1. The session must exist in the database; a workflow whose request failed to commit ends quietly.
   try {
-    await confirm.confirmSessionRecorded({ sessionId: input.sessionId });
+    await confirm.confirmSessionRecorded({ sessionId: input.sessionId, transactionId: input.transactionId });
   } catch (err) {
-    if (err instanceof ActivityFailure) return 'abandoned';
+    if (
+      err instanceof ActivityFailure &&
+      err.cause instanceof ApplicationFailure &&
+      err.cause.type === 'SessionNotRecorded'
+    )
+      return 'abandoned';
     throw err;
   }
   await publish('session_created');

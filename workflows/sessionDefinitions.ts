@@ -37,6 +37,8 @@ export type NotaryRequest = { kind: 'team'; memberId: string } | { kind: 'networ
 
 export interface SessionWorkflowInput {
   sessionId: string;
+  /** The PostgreSQL transaction (xid8) that writes the session's rows: the workflow asks whether it committed. */
+  transactionId?: string;
   accountId: string;
   notarizationId: string | null;
   /** notarize_later: the session opens at this instant (ISO 8601). */

@@ -112,6 +112,9 @@ export class SessionService {
     let workflowStarted = false;
     try {
       await this.sequelize.transaction(async (transaction) => {
+        const [xact] = (await this.sequelize.query('SELECT pg_current_xact_id()::text AS id', {
+          transaction,
+        })) as [Array<{ id: string }>, unknown];
         await this.sequelize.query(
           `INSERT INTO sessions (id, account_id, notarization_id, status, signing_type, session_type,
                                  notarization_timing_type, session_timing, expires_at, notary_member_id, options, workflow_id)
@@ -172,7 +175,7 @@ export class SessionService {
         );
         await this.startWorkflow(
           workflowId,
-          this.workflowInput(sessionId, accountId, input, notaryMemberId),
+          { ...this.workflowInput(sessionId, accountId, input, notaryMemberId), transactionId: xact[0].id },
           status,
         );
         workflowStarted = true;

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { request } from '../support/http';
 import { action, createSession, sessionBody, tokenOf, waitForSession } from '../support/sessions';
 import { testEnvironment } from '../support/environment';
 import { recordHistory } from '../support/histories';
 import { startWorker } from '../../worker/createWorker';
+import type { sessionWorkflow } from '../../workflows/session';
 
 describe('durability', () => {
   it('a session survives its worker stopping mid-way: a new worker fires the timer and finishes it', async function () {
@@ -47,5 +49,54 @@ describe('durability', () => {
     assert.equal((await action(account.api_key, id, 'complete')).status, 200);
     await waitForSession(account.api_key, id, (s) => s.documents_status === 'released');
     await recordHistory('session-worker-restart', `session-${id}`);
+  });
+});
+
+describe('a session whose rows are not committed yet', () => {
+  /** Starts a session workflow the way the API does, from inside a transaction the test holds open. */
+  async function startInOpenTransaction() {
+    const env = testEnvironment();
+    const { sequelize, temporal } = env.runtime;
+    const transaction = await sequelize.transaction();
+    const [xact] = (await sequelize.query('SELECT pg_current_xact_id()::text AS id', { transaction })) as [
+      Array<{ id: string }>,
+      unknown,
+    ];
+    const sessionId = crypto.randomUUID();
+    const handle = await temporal.client.workflow.start<typeof sessionWorkflow>('sessionWorkflow', {
+      workflowId: `session-${sessionId}`,
+      taskQueue: env.config.taskQueue,
+      args: [
+        {
+          sessionId,
+          transactionId: xact[0].id,
+          accountId: crypto.randomUUID(),
+          notarizationId: null,
+          holdInvitesUntilPretagged: false,
+          deliveryMode: 'immediately',
+          notary: { kind: 'network' },
+        },
+      ],
+    });
+    return { transaction, handle };
+  }
+
+  it('keeps asking while its transaction is open and is abandoned only once that transaction aborts', async function () {
+    this.timeout(60_000);
+    const { transaction, handle } = await startInOpenTransaction();
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const pending = (await handle.describe()).raw.pendingActivities?.[0];
+      if (pending && (pending.attempt ?? 0) >= 4) {
+        assert.equal(pending.activityType?.name, 'confirmSessionRecorded');
+        assert.equal(pending.lastFailure?.applicationFailureInfo?.type, 'SessionNotVisible');
+        break;
+      }
+      assert.ok(Date.now() < deadline, 'the confirmation is retried while the transaction is open');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.equal((await handle.describe()).status.name, 'RUNNING');
+    await transaction.rollback();
+    assert.equal(await handle.result(), 'abandoned');
   });
 });
