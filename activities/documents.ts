@@ -1,4 +1,6 @@
+import { activityInfo, ApplicationFailure, heartbeat } from '@temporalio/activity';
 import type { ActivityDependencies } from './dependencies';
+import { isUnavailable } from '../src/infra/unavailable';
 import { readBlob, storeBlob } from '../src/documents/blobStore';
 import { sha256Hex } from '../src/documents/decode';
 import { loadActFacts } from '../src/signing/actContext';
@@ -9,6 +11,44 @@ import type { Annotation } from '../src/sessions/createRequest';
 export function documentActivities({ sequelize, config }: ActivityDependencies) {
   let identity: SigningIdentity | undefined;
   const signingIdentity = () => (identity ??= loadSigningIdentity(config));
+
+  async function notarizeAndStore(sessionId: string, documentId: string) {
+    const [existing] = await sequelize.query('SELECT 1 FROM signed_documents WHERE document_id = $1', {
+      bind: [documentId],
+    });
+    if (existing.length) return;
+    const [documents] = (await sequelize.query(
+      'SELECT name, sha256, coalesce(pdf_blob_id, blob_id) AS pdf_blob_id, annotations FROM documents WHERE id = $1',
+      { bind: [documentId] },
+    )) as [Array<{ name: string; sha256: string; pdf_blob_id: string; annotations: Annotation[] }>, unknown];
+    const document = documents[0];
+    const { accountId, ...facts } = await loadActFacts(sequelize, sessionId);
+    const original = await readBlob(sequelize, document.pdf_blob_id);
+    heartbeat();
+    const signed = await notarizePdf(
+      original,
+      {
+        sessionId,
+        ...facts,
+        document: { name: document.name, originalSha256: document.sha256, annotations: document.annotations },
+      },
+      signingIdentity(),
+    );
+    heartbeat();
+    const sha256 = sha256Hex(signed);
+    await sequelize.transaction(async (transaction) => {
+      const blobId = await storeBlob(sequelize, accountId, signed, sha256, transaction);
+      await sequelize.query(
+        `INSERT INTO signed_documents (document_id, session_id, blob_id, sha256, size_bytes) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (document_id) DO NOTHING`,
+        { bind: [documentId, sessionId, blobId, sha256, signed.length], transaction },
+      );
+      await sequelize.query('UPDATE documents SET finalization_error = NULL WHERE id = $1', {
+        bind: [documentId],
+        transaction,
+      });
+    });
+  }
 
   return {
     async listDocumentsToFinalize({ sessionId }: { sessionId: string }): Promise<string[]> {
@@ -23,7 +63,10 @@ export function documentActivities({ sequelize, config }: ActivityDependencies) 
 
     /**
      * Produces one document's notarized, signed PDF. One document per call keeps a session's documents
-     * out of memory together; a document already finalized is left as it is.
+     * out of memory together; a document already finalized is left as it is. It heartbeats between its
+     * steps, so an attempt on a worker that died is retried within seconds, not at the end of its
+     * timeout. An outage is retried until it passes; any other failure, FINALIZE_ATTEMPTS times, then
+     * it is `DocumentNotFinalized` (not retried) for the workflow to report.
      */
     async finalizeDocument({
       sessionId,
@@ -32,41 +75,29 @@ export function documentActivities({ sequelize, config }: ActivityDependencies) 
       sessionId: string;
       documentId: string;
     }): Promise<void> {
-      const [existing] = await sequelize.query('SELECT 1 FROM signed_documents WHERE document_id = $1', {
-        bind: [documentId],
-      });
-      if (existing.length) return;
-      const [documents] = (await sequelize.query(
-        'SELECT name, sha256, coalesce(pdf_blob_id, blob_id) AS pdf_blob_id, annotations FROM documents WHERE id = $1',
-        { bind: [documentId] },
-      )) as [
-        Array<{ name: string; sha256: string; pdf_blob_id: string; annotations: Annotation[] }>,
-        unknown,
-      ];
-      const document = documents[0];
-      const { accountId, ...facts } = await loadActFacts(sequelize, sessionId);
-      const signed = await notarizePdf(
-        await readBlob(sequelize, document.pdf_blob_id),
-        {
-          sessionId,
-          ...facts,
-          document: {
-            name: document.name,
-            originalSha256: document.sha256,
-            annotations: document.annotations,
-          },
-        },
-        signingIdentity(),
-      );
-      const sha256 = sha256Hex(signed);
-      await sequelize.transaction(async (transaction) => {
-        const blobId = await storeBlob(sequelize, accountId, signed, sha256, transaction);
-        await sequelize.query(
-          `INSERT INTO signed_documents (document_id, session_id, blob_id, sha256, size_bytes) VALUES ($1, $2, $3, $4, $5)
-           ON CONFLICT (document_id) DO NOTHING`,
-          { bind: [documentId, sessionId, blobId, sha256, signed.length], transaction },
+      try {
+        await notarizeAndStore(sessionId, documentId);
+      } catch (err) {
+        const { attempt } = activityInfo();
+        if (isUnavailable(err) || attempt < config.finalizeAttempts) throw err;
+        throw ApplicationFailure.nonRetryable(
+          `could not be notarized after ${attempt} attempts: ${(err as Error).message}`,
+          'DocumentNotFinalized',
         );
-      });
+      }
+    },
+
+    /** Keeps why each document could not be notarized, for the session's documents and the operator. */
+    async recordFinalizationFailures({
+      failures,
+    }: {
+      failures: Array<{ documentId: string; reason: string }>;
+    }): Promise<void> {
+      for (const { documentId, reason } of failures) {
+        await sequelize.query('UPDATE documents SET finalization_error = $2 WHERE id = $1', {
+          bind: [documentId, reason],
+        });
+      }
     },
 
     /** One journal entry per notarial act of the completed session. */

@@ -3,6 +3,7 @@ import type { ActivityDependencies } from './dependencies';
 import { DownloadUrls, downloadSecret } from '../src/documents/downloadUrls';
 import { pdfName } from '../src/documents/signedDocumentService';
 import { resolveJwtSecret } from '../src/auth/tokens';
+import type { BouncedMail } from '../workflows/sessionDefinitions';
 
 interface OutboxRow {
   id: string;
@@ -12,6 +13,16 @@ interface OutboxRow {
 }
 
 const FROM = 'Notarization Service <no-reply@notarization.invalid>';
+
+export interface MailReport {
+  bounced: BouncedMail[];
+}
+
+/** An SMTP 5xx answer (to the recipient, or to the message) is final; anything else may pass later. */
+function permanentlyRefused(err: unknown): boolean {
+  const code = (err as { responseCode?: unknown }).responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
 
 export function mailActivities({ sequelize, config, logger }: ActivityDependencies) {
   const transport: Transporter | undefined = config.smtpUrl
@@ -27,15 +38,20 @@ export function mailActivities({ sequelize, config, logger }: ActivityDependenci
     ));
 
   /**
-   * Sends the session's due e-mails that are not sent yet. Without SMTP_URL they stay in the outbox as
-   * `pending`. A row is marked sent right after its own send, so a retry resends at most one e-mail.
+   * Sends the session's due e-mails of one kind that are not sent yet, each on its own: a row is marked
+   * sent right after its send, so a retry resends at most one e-mail. A recipient the server refuses for
+   * good (SMTP 5xx) is marked `bounced` and reported; the others still go out. A transient failure
+   * (4xx, no connection) fails the attempt after the other rows were tried, so Temporal retries it.
+   * Without SMTP_URL the rows stay `pending` in the outbox.
    */
-  async function deliverPending(sessionId: string): Promise<void> {
-    if (!transport) return;
+  async function deliverPending(sessionId: string, kind: BouncedMail['kind']): Promise<MailReport> {
+    if (!transport) return { bounced: [] };
     const [rows] = (await sequelize.query(
-      `SELECT id, to_email, subject, body FROM email_outbox WHERE session_id = $1 AND state = 'pending' ORDER BY created_at, id`,
-      { bind: [sessionId] },
+      `SELECT id, to_email, subject, body FROM email_outbox
+        WHERE session_id = $1 AND kind = $2 AND state = 'pending' ORDER BY created_at, id`,
+      { bind: [sessionId, kind] },
     )) as [OutboxRow[], unknown];
+    let transientFailure: unknown;
     for (const row of rows) {
       try {
         await transport.sendMail({
@@ -50,27 +66,38 @@ export function mailActivities({ sequelize, config, logger }: ActivityDependenci
           { bind: [row.id] },
         );
       } catch (err) {
-        logger.warn({ err, outbox_id: row.id }, 'e-mail not sent; will retry');
-        await sequelize.query('UPDATE email_outbox SET error = $2 WHERE id = $1', {
-          bind: [row.id, (err as Error).message],
-        });
-        throw err;
+        const bounced = permanentlyRefused(err);
+        logger.warn({ err, outbox_id: row.id }, bounced ? 'e-mail bounced' : 'e-mail not sent; will retry');
+        await sequelize.query(
+          `UPDATE email_outbox SET error = $2, state = CASE WHEN $3 THEN 'bounced' ELSE state END WHERE id = $1`,
+          { bind: [row.id, (err as Error).message, bounced] },
+        );
+        if (!bounced) transientFailure ??= err;
       }
     }
+    if (transientFailure) throw transientFailure;
+    // Every bounce of this kind, those of earlier attempts too, so none goes unreported after a retry.
+    const [bounced] = (await sequelize.query(
+      `SELECT o.kind, p.role, p.index, o.to_email AS email, o.error AS reason
+         FROM email_outbox o JOIN participants p ON p.id = o.participant_id
+        WHERE o.session_id = $1 AND o.kind = $2 AND o.state = 'bounced' ORDER BY p.role, p.index`,
+      { bind: [sessionId, kind] },
+    )) as [BouncedMail[], unknown];
+    return { bounced };
   }
 
   return {
     /** Releases the invitations written with the session (held until now) and sends them. */
-    async sendInvitations({ sessionId }: { sessionId: string }): Promise<void> {
+    async sendInvitations({ sessionId }: { sessionId: string }): Promise<MailReport> {
       await sequelize.query(
         `UPDATE email_outbox SET state = 'pending' WHERE session_id = $1 AND kind = 'invitation' AND state = 'held'`,
         { bind: [sessionId] },
       );
-      await deliverPending(sessionId);
+      return deliverPending(sessionId, 'invitation');
     },
 
     /** Tells each signer the session is complete, with links to the notarized documents; once per signer. */
-    async sendCompletionNotices({ sessionId }: { sessionId: string }): Promise<void> {
+    async sendCompletionNotices({ sessionId }: { sessionId: string }): Promise<MailReport> {
       const [sessions] = (await sequelize.query('SELECT notarization_id FROM sessions WHERE id = $1', {
         bind: [sessionId],
       })) as [Array<{ notarization_id: string | null }>, unknown];
@@ -100,7 +127,7 @@ export function mailActivities({ sequelize, config, logger }: ActivityDependenci
          ON CONFLICT (participant_id, kind) DO NOTHING`,
         { bind: [sessionId, body] },
       );
-      await deliverPending(sessionId);
+      return deliverPending(sessionId, 'completion');
     },
   };
 }

@@ -14,6 +14,9 @@ import {
 } from '../src/services/accounts';
 import type { Sequelize } from 'sequelize';
 import { readAuditTrail, verifyChain } from '../src/audit/auditChain';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { connectTemporal } from '../src/temporal/client';
+import { retryFinalizationUpdate } from '../workflows/sessionDefinitions';
 
 /**
  * Operator CLI: `npm run admin -- <command>`. Prints one JSON object on stdout; errors go to stderr
@@ -76,7 +79,9 @@ function print(result: unknown): void {
 }
 
 const program = new Command('admin')
-  .description('Provision accounts, keys and network notaries')
+  .description(
+    'Provision accounts, keys and network notaries; verify audit chains; retry failed finalizations',
+  )
   .exitOverride()
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
@@ -163,6 +168,43 @@ program
     });
     print({ session_id: opts.session, ...verdict });
     if (!verdict.intact) process.exitCode = 1;
+  });
+
+program
+  .command('retry-finalization')
+  .description('Notarize again the documents of a session whose documents_status is failed')
+  .requiredOption('--session <id>', 'bn_session_id', uuid)
+  .action(async (opts: { session: string }) => {
+    const config = loadConfig();
+    const workflowId = await withDatabase(async (sequelize) => {
+      const [sessions] = (await sequelize.query(
+        'SELECT workflow_id, documents_status FROM sessions WHERE id = $1',
+        { bind: [opts.session] },
+      )) as [Array<{ workflow_id: string; documents_status: string }>, unknown];
+      if (!sessions.length) throw new NotFoundError(`Session ${opts.session} not found`);
+      // A session whose documents went out has no workflow left to ask.
+      if (sessions[0].documents_status !== 'failed')
+        throw new ConflictError(`Documents cannot be retried while ${sessions[0].documents_status}`);
+      return sessions[0].workflow_id;
+    });
+    // Without TEMPORAL_ADDRESS, the dev server of a running `npm start`.
+    const temporal = await connectTemporal(
+      config.temporalAddress ?? `127.0.0.1:${config.temporalDevPort}`,
+      config.temporalNamespace,
+    );
+    try {
+      const result = await temporal.client.workflow
+        .getHandle(workflowId)
+        .executeUpdate(retryFinalizationUpdate)
+        .catch((err: unknown) => {
+          if (err instanceof WorkflowUpdateFailedError)
+            throw new ConflictError((err.cause as Error | undefined)?.message ?? err.message);
+          throw err;
+        });
+      print({ bn_session_id: opts.session, status: result.status, documents_status: result.documentsStatus });
+    } finally {
+      await temporal.connection.close();
+    }
   });
 
 async function main(): Promise<void> {

@@ -34,6 +34,8 @@ export interface Config {
   webhookTimeoutMs: number;
   /** How long an on-demand session waits before asking the network for a notary again. */
   notaryRetryIntervalMs: number;
+  /** Attempts at notarizing a document that fails for a reason other than an outage, before it is marked failed. */
+  finalizeAttempts: number;
   /** LibreOffice's `soffice`, for DOCX conversion at upload. */
   libreofficePath: string;
   /** PKCS#12 file and passphrase of the document-signing certificate; generated under DATA_DIR outside production. */
@@ -123,6 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
       nodeEnv === 'development' || optional(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS') === 'true',
     webhookTimeoutMs: duration('WEBHOOK_TIMEOUT', optional(env, 'WEBHOOK_TIMEOUT') ?? '15s'),
     notaryRetryIntervalMs: duration('NOTARY_RETRY_INTERVAL', optional(env, 'NOTARY_RETRY_INTERVAL') ?? '30s'),
+    finalizeAttempts: integer(env, 'FINALIZE_ATTEMPTS', 5),
     libreofficePath: optional(env, 'LIBREOFFICE_PATH') ?? 'soffice',
     signingP12Path: optional(env, 'SIGNING_P12_PATH'),
     signingP12Passphrase: env.SIGNING_P12_PASSPHRASE,

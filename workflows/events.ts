@@ -10,5 +10,8 @@ export const EVENT_NAMES = [
   'session_expired',
   'session_cancelled',
   'document_added',
+  // Beyond the contract's list: failures an integrator must act on (see the OpenAPI decisions).
+  'email_bounced',
+  'documents_failed',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -21,9 +21,11 @@ import {
   participantJoinedSignal,
   pretaggedUpdate,
   releaseDocumentsUpdate,
+  retryFinalizationUpdate,
   snapshotQuery,
   startUpdate,
   type ActionResult,
+  type BouncedMail,
   type DocumentsStatus,
   type ParticipantRef,
   type SessionStatus,
@@ -38,10 +40,15 @@ const io = proxyActivities<Activities>({
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
 });
 
-/** A 10 MB document takes seconds to stamp and sign; each gets its own generous attempt. */
+/**
+ * A 10 MB document takes seconds to stamp and sign; each gets its own generous attempt, and its
+ * heartbeats let a dead worker's attempt be retried within seconds. The activity bounds the attempts
+ * that fail for a reason other than an outage (`DocumentNotFinalized`).
+ */
 const finalize = proxyActivities<Activities>({
   startToCloseTimeout: '5m',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m' },
+  heartbeatTimeout: '10s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
 });
 
 /**
@@ -72,7 +79,14 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   let documentsStatus: DocumentsStatus = 'pending';
   let notaryAssigned = false;
   const joined: ParticipantRef[] = [];
-  const requested = { pretagged: false, start: false, complete: false, release: false, cancel: false };
+  const requested = {
+    pretagged: false,
+    start: false,
+    complete: false,
+    release: false,
+    cancel: false,
+    retryFinalization: false,
+  };
   const expiresAt = input.expiresAt ? Date.parse(input.expiresAt) : undefined;
 
   // Signal and update handlers may not run activities; they queue events for the main flow to publish.
@@ -164,6 +178,18 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     },
   );
   setHandler(
+    retryFinalizationUpdate,
+    async () => {
+      requested.retryFinalization = true;
+      await condition(() => documentsStatus !== 'failed');
+      return result();
+    },
+    {
+      validator: () =>
+        expect(documentsStatus === 'failed', `Documents cannot be retried while ${documentsStatus}`),
+    },
+  );
+  setHandler(
     addDocumentsUpdate,
     ({ documentIds }) => {
       pendingEvents.push(['document_added', { document_ids: documentIds }]);
@@ -238,12 +264,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   try {
     await confirm.confirmSessionRecorded({ sessionId: input.sessionId, transactionId: input.transactionId });
   } catch (err) {
-    if (
-      err instanceof ActivityFailure &&
-      err.cause instanceof ApplicationFailure &&
-      err.cause.type === 'SessionNotRecorded'
-    )
-      return 'abandoned';
+    if (failureType(err) === 'SessionNotRecorded') return 'abandoned';
     throw err;
   }
   await publish('session_created');
@@ -263,7 +284,18 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     await enter('awaiting_pretag');
     if (!(await waitFor(() => requested.pretagged))) return finish();
   }
-  await io.sendInvitations({ sessionId: input.sessionId });
+  if (patched('mail-beside-the-flow')) {
+    // Mail is waited for like any other event: a cancel or the expiry ends the wait, so an SMTP outage
+    // holds neither back.
+    let invited = false;
+    void io.sendInvitations({ sessionId: input.sessionId }).then(({ bounced }) => {
+      reportBounces(bounced);
+      invited = true;
+    });
+    if (!(await waitFor(() => invited))) return finish();
+  } else {
+    await io.sendInvitations({ sessionId: input.sessionId });
+  }
   await publish('invites_sent');
 
   // 3. Scheduled sessions open at session_timing.
@@ -298,30 +330,69 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   // 6. The notarized PDFs (stamped, certified, digitally signed) and the journal. Sessions that
   // completed before this step existed replay without it.
   if (patched('notarized-documents')) {
-    for (const documentId of await io.listDocumentsToFinalize({ sessionId: input.sessionId })) {
-      await finalize.finalizeDocument({ sessionId: input.sessionId, documentId });
-    }
+    await finalizeDocuments();
     await io.recordJournal({ sessionId: input.sessionId });
   }
 
   // 7. Signed documents go out at once, or when the notary releases them.
   if (input.deliveryMode === 'notary_manual') {
     await setDocuments('held');
-    await waitForRelease();
+    await waitUntil(() => requested.release);
   }
   await setDocuments('released');
   await publish('documents_released');
-  await io.sendCompletionNotices({ sessionId: input.sessionId });
+  const notices = await io.sendCompletionNotices({ sessionId: input.sessionId });
+  // Histories recorded before bounces were reported carry no result here.
+  reportBounces(notices?.bounced ?? []);
   await flushEvents();
   return 'completed';
 
-  async function waitForRelease() {
+  /** Waits for `ready()` while publishing queued events; only for steps past the session's expiry. */
+  async function waitUntil(ready: () => boolean) {
     for (;;) {
       await flushEvents();
-      if (requested.release) return;
-      await condition(() => requested.release || pendingEvents.length > 0);
+      if (ready()) return;
+      await condition(() => ready() || pendingEvents.length > 0);
     }
   }
+
+  /**
+   * Documents that cannot be notarized leave the session `failed` with the reasons, reported as an
+   * event, until an operator retries them (after fixing what was wrong).
+   */
+  async function finalizeDocuments() {
+    for (;;) {
+      const failures: Array<{ documentId: string; reason: string }> = [];
+      for (const documentId of await io.listDocumentsToFinalize({ sessionId: input.sessionId })) {
+        try {
+          await finalize.finalizeDocument({ sessionId: input.sessionId, documentId });
+        } catch (err) {
+          if (failureType(err) !== 'DocumentNotFinalized') throw err;
+          failures.push({ documentId, reason: (err as ActivityFailure).cause!.message });
+        }
+      }
+      if (!failures.length) return;
+      await io.recordFinalizationFailures({ failures });
+      await setDocuments('failed');
+      await publish('documents_failed', {
+        documents: failures.map((f) => ({ document_id: f.documentId, reason: f.reason })),
+      });
+      requested.retryFinalization = false;
+      await waitUntil(() => requested.retryFinalization);
+      await setDocuments('pending');
+    }
+  }
+
+  function reportBounces(bounced: BouncedMail[]) {
+    for (const mail of bounced) pendingEvents.push(['email_bounced', { ...mail }]);
+  }
+}
+
+/** The type of the `ApplicationFailure` an activity ended with, if that is how it ended. */
+function failureType(err: unknown): string | undefined {
+  return err instanceof ActivityFailure && err.cause instanceof ApplicationFailure
+    ? (err.cause.type ?? undefined)
+    : undefined;
 }
 
 function expect(condition: boolean, message: string): void {

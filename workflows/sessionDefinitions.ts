@@ -28,7 +28,8 @@ export const EDITABLE_STATUSES: readonly SessionStatus[] = [
   'ready',
 ];
 
-export const DOCUMENTS_STATUSES = ['pending', 'held', 'released'] as const;
+/** `failed`: a document could not be notarized; an operator's `retry-finalization` takes it back to `pending`. */
+export const DOCUMENTS_STATUSES = ['pending', 'held', 'released', 'failed'] as const;
 export type DocumentsStatus = (typeof DOCUMENTS_STATUSES)[number];
 
 export type DeliveryMode = 'immediately' | 'notary_manual';
@@ -61,6 +62,15 @@ export interface SessionSnapshot {
   documentsStatus: DocumentsStatus;
   notaryAssigned: boolean;
   joined: ParticipantRef[];
+}
+
+/** An e-mail the receiving server refused for good, reported with the participant it was for. */
+export interface BouncedMail {
+  kind: 'invitation' | 'completion';
+  role: 'signer' | 'witness';
+  index: number;
+  email: string;
+  reason: string;
 }
 
 export interface ActionResult {
@@ -101,6 +111,9 @@ export const releaseDocumentsUpdate = defineUpdate<ActionResult>('releaseDocumen
 export const cancelUpdate = defineUpdate<ActionResult, [{ reason?: string }]>('cancel');
 /** The API adds documents only while this accepts: the workflow is the judge of the session's state. */
 export const addDocumentsUpdate = defineUpdate<ActionResult, [{ documentIds: string[] }]>('addDocuments');
+
+/** The operator's retry of documents that could not be notarized (admin CLI `retry-finalization`). */
+export const retryFinalizationUpdate = defineUpdate<ActionResult>('retryFinalization');
 
 export const snapshotQuery = defineQuery<SessionSnapshot>('snapshot');
 

@@ -28,6 +28,12 @@ export class SignedDocumentService {
     if (session.documents_status === 'held') {
       throw new HttpError(409, 'Signed documents are held until the notary releases them');
     }
+    if (session.documents_status === 'failed') {
+      throw new HttpError(
+        409,
+        'Signed documents could not be prepared; the session shows why, and the operator has been told',
+      );
+    }
     if (session.documents_status !== 'released')
       throw new HttpError(409, 'Signed documents are being prepared');
     const [rows] = (await this.sequelize.query(

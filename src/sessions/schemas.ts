@@ -49,6 +49,9 @@ export const documentSummary = Joi.object({
   name: Joi.string(),
   content_type: Joi.string(),
   size_bytes: Joi.number().integer(),
+  finalization_error: Joi.string().description(
+    'Only while documents_status is failed: why this document could not be notarized.',
+  ),
 }).label('DocumentSummary');
 
 export const sessionResponse = Joi.object({

@@ -316,17 +316,24 @@ export class SessionService {
 
   async documentsOf(sessionId: string) {
     const [documents] = await this.sequelize.query(
-      'SELECT id, name, content_type, size_bytes FROM documents WHERE session_id = $1 ORDER BY position',
+      'SELECT id, name, content_type, size_bytes, finalization_error FROM documents WHERE session_id = $1 ORDER BY position',
       { bind: [sessionId] },
     );
-    return (documents as Array<{ id: string; name: string; content_type: string; size_bytes: number }>).map(
-      (d) => ({
-        document_id: d.id,
-        name: d.name,
-        content_type: d.content_type,
-        size_bytes: d.size_bytes,
-      }),
-    );
+    return (
+      documents as Array<{
+        id: string;
+        name: string;
+        content_type: string;
+        size_bytes: number;
+        finalization_error: string | null;
+      }>
+    ).map((d) => ({
+      document_id: d.id,
+      name: d.name,
+      content_type: d.content_type,
+      size_bytes: d.size_bytes,
+      ...(d.finalization_error ? { finalization_error: d.finalization_error } : {}),
+    }));
   }
 
   async list(

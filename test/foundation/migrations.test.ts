@@ -101,7 +101,10 @@ describe('migrations', () => {
         VALUES ('00000000-0000-4000-8000-00000000000a', 'k', 'f', 'completed', 200, '{"bn_signing_url":"/sign/x"}',
                 now() + interval '1 hour');`);
 
-      assert.deepEqual(await migrate(db), ['0006-memberships-own-the-vendor-view']);
+      assert.deepEqual(
+        (await createMigrator(db).up({ to: '0006-memberships-own-the-vendor-view' })).map((m) => m.name),
+        ['0006-memberships-own-the-vendor-view'],
+      );
 
       const members = await rows(
         'SELECT user_id, first_name, last_name FROM account_members ORDER BY user_id, account_id',
@@ -140,6 +143,48 @@ describe('migrations', () => {
         assert.ok(!userColumns.includes(gone), `users.${gone} is gone`);
       }
       assert.deepEqual(await rows('SELECT * FROM idempotency_keys'), [], 'answers kept in clear are dropped');
+    } finally {
+      await db.close();
+      await admin.query(`DROP DATABASE ${name}`);
+    }
+  });
+
+  it('0007 lets an outbox row be bounced and a document keep why it failed, from the 0006 schema with rows', async () => {
+    const env = testEnvironment();
+    const admin = env.runtime.sequelize;
+    const name = `migrate_0007_${Date.now()}`;
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(env.config.databaseUrl!);
+    url.pathname = `/${name}`;
+    const db = new Sequelize(url.toString(), { logging: false });
+    const rows = async (sql: string) => ((await db.query(sql)) as [any[], unknown])[0];
+    try {
+      await createMigrator(db).up({ to: '0006-memberships-own-the-vendor-view' });
+      await db.query(`
+        INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A');
+        INSERT INTO sessions (id, account_id, status, signing_type, session_type, notarization_timing_type, options, workflow_id)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-00000000000a', 'ready', 'ron', 'gnw',
+                'notarize_now', '{}', 'session-00000000-0000-4000-8000-0000000000c1');
+        INSERT INTO participants (id, session_id, role, index, email, token_hash)
+        VALUES ('00000000-0000-4000-8000-0000000000d1', '00000000-0000-4000-8000-0000000000c1', 'signer', 0,
+                's@example.com', '\\x00');
+        INSERT INTO email_outbox (session_id, participant_id, kind, to_email, subject, body, state)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-0000000000d1', 'invitation',
+                's@example.com', 'Invitation', 'Join', 'sent');`);
+
+      assert.deepEqual(await migrate(db), ['0007-delivery-failures-are-recorded']);
+
+      assert.deepEqual(
+        (await rows('SELECT state FROM email_outbox')).map((r) => r.state),
+        ['sent'],
+        'rows are kept as they were',
+      );
+      await db.query(`UPDATE email_outbox SET state = 'bounced', error = '550 No such mailbox'`);
+      await assert.rejects(db.query(`UPDATE email_outbox SET state = 'lost'`), /email_outbox_state_check/);
+      const documentColumns = (
+        await rows("SELECT column_name FROM information_schema.columns WHERE table_name = 'documents'")
+      ).map((c) => c.column_name);
+      assert.ok(documentColumns.includes('finalization_error'));
     } finally {
       await db.close();
       await admin.query(`DROP DATABASE ${name}`);

@@ -19,6 +19,10 @@ const EXPECTED = [
   'session-cancelled',
   'session-notary-manual-release',
   'session-worker-restart',
+  // Recorded with invitations sent beside the main flow (the `mail-beside-the-flow` patch).
+  'session-mail-bounced',
+  'session-cancelled-while-mail-deferred',
+  'session-documents-failed-then-retried',
   'webhook-delivery-retries',
   'webhook-delivery-gone',
 ];

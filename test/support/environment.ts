@@ -49,6 +49,7 @@ export function testSettings(dataDir: string): Record<string, string> {
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     NOTARY_RETRY_INTERVAL: '1s',
     WEBHOOK_TIMEOUT: '2s',
+    FINALIZE_ATTEMPTS: '2',
   };
 }
 

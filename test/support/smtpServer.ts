@@ -2,6 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
+function refusalOf(address: string): { code: number; message: string } | undefined {
+  if (address.startsWith('bounce-')) return { code: 550, message: '5.1.1 No such mailbox' };
+  if (address.startsWith('tempfail-')) return { code: 451, message: '4.3.0 Mailbox temporarily unavailable' };
+  return undefined;
+}
+
 export interface ReceivedMail {
   to: string;
   subject: string;
@@ -9,13 +15,21 @@ export interface ReceivedMail {
   messageId: string;
 }
 
-/** A real SMTP server on loopback that keeps every message it is given, for the worker's nodemailer. */
+/**
+ * A real SMTP server on loopback that keeps every message it is given, for the worker's nodemailer.
+ * Like a real mail server, it refuses some recipients: `bounce-…@` for good (550), `tempfail-…@` for now (451).
+ */
 export class TestSmtpServer {
   readonly messages: ReceivedMail[] = [];
   private server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo: (address, _session, callback) => {
+      const refusal = refusalOf(address.address);
+      if (!refusal) return callback();
+      callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+    },
     onData: (stream, _session, callback) => {
       simpleParser(stream).then(
         (mail) => {

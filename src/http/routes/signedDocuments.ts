@@ -54,7 +54,10 @@ export function registerSignedDocumentRoutes(
         }).label('SignedDocuments'),
       },
       404: notFound,
-      409: { description: 'Not completed yet, or held until released', schema: failBodySchema },
+      409: {
+        description: 'Not completed yet, held until released, or failed (a document could not be notarized)',
+        schema: failBodySchema,
+      },
     },
     handler: async (ctx, { params }) => {
       const session = await sessions.findRow(principalOf(ctx).accountId, params.id);

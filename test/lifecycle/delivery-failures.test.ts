@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { addTeamNotary, createTestAccount } from '../support/accounts';
+import { admin } from '../support/adminCli';
+import { testEnvironment } from '../support/environment';
+import { request } from '../support/http';
+import { action, createSession, sessionBody, signer, tokenOf, waitForSession } from '../support/sessions';
+import { WebhookReceiver } from '../support/webhookReceiver';
+import { recordHistory } from '../support/histories';
+
+const receiver = new WebhookReceiver();
+let receiverUrl: string;
+
+async function accountWithHook(events: string[]) {
+  const account = await createTestAccount();
+  const hook = await request('/api/integrationsv2/webhooks', {
+    auth: account.api_key,
+    body: { url: receiverUrl, events },
+  });
+  assert.equal(hook.status, 201);
+  const notary = await addTeamNotary(account.account_id);
+  return { account, notary };
+}
+
+async function outbox(sessionId: string) {
+  const [rows] = (await testEnvironment().runtime.sequelize.query(
+    'SELECT to_email, kind, state, error FROM email_outbox WHERE session_id = $1 ORDER BY to_email',
+    { bind: [sessionId] },
+  )) as [Array<{ to_email: string; kind: string; state: string; error: string | null }>, unknown];
+  return rows;
+}
+
+async function waitForOutbox(
+  sessionId: string,
+  predicate: (rows: Awaited<ReturnType<typeof outbox>>) => boolean,
+) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const rows = await outbox(sessionId);
+    if (predicate(rows)) return rows;
+    if (Date.now() > deadline) throw new Error(`outbox not as expected: ${JSON.stringify(rows)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('delivery failures', function () {
+  this.timeout(60_000);
+  before(async () => {
+    receiverUrl = await receiver.start();
+  });
+  after(() => receiver.stop());
+
+  it('a recipient the mail server refuses for good is bounced and reported; the others are mailed and the session goes on', async () => {
+    const { account, notary } = await accountWithHook(['email_bounced', 'notary_assigned']);
+    const bouncing = `bounce-${Date.now()}@example.com`;
+    const second = signer(1);
+    const created = await createSession(
+      account.api_key,
+      await sessionBody({
+        session_notary_email: notary.email,
+        all_signers: [signer(0, { email: bouncing }), second],
+      }),
+    );
+    assert.equal(created.status, 200);
+    const id = created.body.bn_session_id;
+
+    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    const rows = await outbox(id);
+    const bounced = rows.find((r) => r.to_email === bouncing)!;
+    assert.equal(bounced.state, 'bounced');
+    assert.match(bounced.error!, /550/);
+    assert.equal(rows.find((r) => r.to_email === second.email)!.state, 'sent');
+    assert.equal(testEnvironment().smtp.to(second.email).length, 1);
+
+    const [event] = (
+      await receiver.waitFor((r) =>
+        r.some((w) => w.json.bn_session_id === id && w.json.event === 'email_bounced'),
+      )
+    ).filter((w) => w.json.bn_session_id === id && w.json.event === 'email_bounced');
+    assert.deepEqual(
+      { ...event.json.data, reason: undefined },
+      { kind: 'invitation', role: 'signer', index: 0, email: bouncing, reason: undefined },
+    );
+    assert.match(event.json.data.reason, /No such mailbox/);
+    await recordHistory('session-mail-bounced', `session-${id}`);
+  });
+
+  it('a cancel does not wait on a mail server that keeps deferring a recipient', async () => {
+    const { account, notary } = await accountWithHook(['session_cancelled']);
+    const created = await createSession(
+      account.api_key,
+      await sessionBody({
+        session_notary_email: notary.email,
+        all_signers: [signer(0, { email: `tempfail-${Date.now()}@example.com` })],
+      }),
+    );
+    const id = created.body.bn_session_id;
+    // The invitation has been deferred at least once, and is being retried.
+    await waitForOutbox(id, (rows) => rows.some((r) => r.state === 'pending' && /451/.test(r.error ?? '')));
+
+    const began = Date.now();
+    const cancel = await action(account.api_key, id, 'cancel');
+    assert.equal(cancel.status, 200, JSON.stringify(cancel.body));
+    assert.equal(cancel.body.status, 'cancelled');
+    assert.ok(Date.now() - began < 5_000, `the cancel took ${Date.now() - began} ms`);
+    await receiver.waitFor((r) =>
+      r.some((w) => w.json.bn_session_id === id && w.json.event === 'session_cancelled'),
+    );
+    await recordHistory('session-cancelled-while-mail-deferred', `session-${id}`);
+  });
+
+  it('a document that cannot be notarized leaves the session failed with the reason, until an operator retries it', async () => {
+    const { account, notary } = await accountWithHook(['documents_failed', 'documents_released']);
+    const created = await createSession(
+      account.api_key,
+      await sessionBody({ session_notary_email: notary.email }),
+    );
+    const id = created.body.bn_session_id;
+    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    assert.equal(
+      (await request(`/sign/${tokenOf(created.body.bn_signing_url)}/join`, { method: 'POST' })).status,
+      200,
+    );
+    assert.equal((await action(account.api_key, id, 'start')).status, 200);
+
+    // The stored PDF is damaged between upload and completion.
+    const { sequelize } = testEnvironment().runtime;
+    const [blobs] = (await sequelize.query(
+      `SELECT b.id, b.content FROM blobs b JOIN documents d ON b.id = coalesce(d.pdf_blob_id, d.blob_id) WHERE d.session_id = $1`,
+      { bind: [id] },
+    )) as [Array<{ id: string; content: Buffer }>, unknown];
+    await sequelize.query(`UPDATE blobs SET content = 'not a PDF' WHERE id = $1`, { bind: [blobs[0].id] });
+
+    assert.equal((await action(account.api_key, id, 'complete')).status, 200);
+    const failed = await waitForSession(account.api_key, id, (s) => s.documents_status === 'failed');
+    assert.equal(failed.status, 'completed');
+    assert.match(failed.documents[0].finalization_error, /could not be notarized after 2 attempts/);
+    const whileFailed = await request(`/api/integrationsv2/sessions/${id}/documents`, {
+      auth: account.api_key,
+    });
+    assert.equal(whileFailed.status, 409);
+    assert.match(whileFailed.body.response_message, /could not be prepared/);
+    const [event] = (
+      await receiver.waitFor((r) =>
+        r.some((w) => w.json.bn_session_id === id && w.json.event === 'documents_failed'),
+      )
+    ).filter((w) => w.json.bn_session_id === id && w.json.event === 'documents_failed');
+    assert.equal(event.json.data.documents[0].document_id, failed.documents[0].document_id);
+    assert.match(event.json.data.documents[0].reason, /could not be notarized/);
+
+    await sequelize.query('UPDATE blobs SET content = $2 WHERE id = $1', {
+      bind: [blobs[0].id, blobs[0].content],
+    });
+    const retried = await admin(['retry-finalization', '--session', id]);
+    assert.equal(retried.code, 0, retried.stderr);
+    assert.equal(retried.json.bn_session_id, id);
+    assert.notEqual(retried.json.documents_status, 'failed');
+
+    const released = await waitForSession(account.api_key, id, (s) => s.documents_status === 'released');
+    assert.equal(released.documents[0].finalization_error, undefined);
+    await receiver.waitFor((r) =>
+      r.some((w) => w.json.bn_session_id === id && w.json.event === 'documents_released'),
+    );
+    const signedDocuments = await request(`/api/integrationsv2/sessions/${id}/documents`, {
+      auth: account.api_key,
+    });
+    assert.equal(signedDocuments.status, 200);
+    assert.equal(signedDocuments.body.documents.length, 1);
+
+    await recordHistory('session-documents-failed-then-retried', `session-${id}`);
+    const again = await admin(['retry-finalization', '--session', id]);
+    assert.equal(again.code, 1);
+    assert.equal(again.json.error, 'Documents cannot be retried while released');
+  });
+});

@@ -1,0 +1,40 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { testEnvironment } from './environment';
+
+const run = promisify(execFile);
+const ROOT = path.join(__dirname, '..', '..');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+/** The operator's CLI as a separate process, like `npm run admin -- …`. */
+export async function admin(
+  args: string[],
+  env: NodeJS.ProcessEnv = testEnvironment().processEnv,
+): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await run(
+      path.join(ROOT, 'node_modules', '.bin', 'tsx'),
+      ['scripts/admin.ts', ...args],
+      {
+        cwd: ROOT,
+        env,
+      },
+    );
+    return { code: 0, stdout, stderr, json: JSON.parse(stdout) };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return {
+      code: e.code,
+      stdout: e.stdout,
+      stderr: e.stderr,
+      json: e.stderr ? JSON.parse(e.stderr.trim().split('\n').pop()!) : null,
+    };
+  }
+}
