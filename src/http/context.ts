@@ -1,6 +1,7 @@
 import type { RouterContext } from '@koa/router';
 import type { Logger } from '../logger';
 import type { KeyKind } from '../db/models';
+import type { BeforeCommit } from '../db/beforeCommit';
 
 export interface Principal {
   accountId: string;
@@ -17,11 +18,21 @@ export interface AppState {
   principal?: Principal;
   /** SHA-256 of the raw request body, for idempotency keys. */
   bodySha256?: string;
+  /** Set while a request holds an Idempotency-Key: stores its answer inside the service's transaction. */
+  idempotency?: { answerWithin(status: number): BeforeCommit<unknown> };
 }
 
 export type AppContext = RouterContext<AppState> & {
   request: { body?: unknown };
 };
+
+/**
+ * Where a route's work commits in one transaction, the answer kept for its Idempotency-Key is written in
+ * it too, so a failure between the work and the stored answer cannot leave either without the other.
+ */
+export function idempotentAnswerWithin(ctx: AppContext, status: number): BeforeCommit<unknown> | undefined {
+  return ctx.state.idempotency?.answerWithin(status);
+}
 
 /** The authenticated caller; routes behind `requireKey` always have one. */
 export function principalOf(ctx: AppContext): Principal {

@@ -21,7 +21,11 @@ export function isUnavailable(err: unknown): boolean {
   if (err instanceof DatabaseConnectionError || err instanceof DatabaseTimeoutError) return true;
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || transientGrpc(err)) return true;
   if (err instanceof ServiceError && transientGrpc(err.cause)) return true;
-  const code = (err as { code?: unknown })?.code;
-  // node-postgres errors outside a Sequelize call, and PostgreSQL's own "cannot connect now" family.
-  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === '57P01' || code === '57P03';
+  // node-postgres errors, bare or wrapped by Sequelize (`parent`): a socket that failed, PostgreSQL's
+  // connection exceptions (class 08) and its shutdown family (57P01-57P03: the server is going away).
+  const code = (err as { code?: unknown })?.code ?? (err as { parent?: { code?: unknown } })?.parent?.code;
+  if (typeof code !== 'string') return false;
+  return (
+    code === 'ECONNREFUSED' || code === 'ECONNRESET' || code.startsWith('08') || /^57P0[123]$/.test(code)
+  );
 }

@@ -1,6 +1,7 @@
 import { isUuid } from '../ids';
 import crypto from 'node:crypto';
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
+import type { BeforeCommit } from '../db/beforeCommit';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Config } from '../config';
 import type { TemporalHandle } from '../temporal/client';
@@ -86,7 +87,7 @@ export class SessionService {
    * workflow (which also ends itself when it cannot find its session). Either way the caller gets a
    * 503 and may simply retry.
    */
-  async create(accountId: string, raw: unknown) {
+  async create(accountId: string, raw: unknown, beforeCommit?: BeforeCommit<unknown>) {
     const now = new Date();
     const notaryLookup = new Map<string, string | null>();
     const input = await validateCreateRequest(raw, {
@@ -109,6 +110,20 @@ export class SessionService {
       bn_signing_url: signingPath(p.token),
       full_signing_url: `${baseUrl}${signingPath(p.token)}`,
     });
+    const signers = participants.filter((p) => p.role === 'signer');
+    const primary = urlOf(signers[0]);
+    const answer = {
+      response: 'Pass',
+      response_message: 'Session created successfully',
+      notarization_id: input.notarization_id ?? '',
+      bn_session_id: sessionId,
+      ...primary,
+      additional_signers_signing_urls: signers.slice(1).map(urlOf),
+      signing_urls: signers.map((p) => ({ signer_index: p.index, ...urlOf(p) })),
+      witnessess_signing_urls: participants
+        .filter((p) => p.role === 'witness')
+        .map((p) => ({ witness_index: p.index, email: p.email, ...urlOf(p) })),
+    };
     let workflowStarted = false;
     try {
       await this.sequelize.transaction(async (transaction) => {
@@ -179,6 +194,7 @@ export class SessionService {
           status,
         );
         workflowStarted = true;
+        await beforeCommit?.(answer, transaction);
       });
     } catch (err) {
       if (err instanceof HttpError) throw err;
@@ -187,20 +203,7 @@ export class SessionService {
       throw err;
     }
 
-    const signers = participants.filter((p) => p.role === 'signer');
-    const primary = urlOf(signers[0]);
-    return {
-      response: 'Pass',
-      response_message: 'Session created successfully',
-      notarization_id: input.notarization_id ?? '',
-      bn_session_id: sessionId,
-      ...primary,
-      additional_signers_signing_urls: signers.slice(1).map(urlOf),
-      signing_urls: signers.map((p) => ({ signer_index: p.index, ...urlOf(p) })),
-      witnessess_signing_urls: participants
-        .filter((p) => p.role === 'witness')
-        .map((p) => ({ witness_index: p.index, email: p.email, ...urlOf(p) })),
-    };
+    return answer;
   }
 
   private async intake<T>(fn: () => Promise<T>): Promise<T> {
@@ -314,10 +317,10 @@ export class SessionService {
     return presentSession(session, participants as never, await this.documentsOf(sessionId));
   }
 
-  async documentsOf(sessionId: string) {
+  async documentsOf(sessionId: string, transaction?: Transaction) {
     const [documents] = await this.sequelize.query(
       'SELECT id, name, content_type, size_bytes, finalization_error FROM documents WHERE session_id = $1 ORDER BY position',
-      { bind: [sessionId] },
+      { bind: [sessionId], transaction },
     );
     return (
       documents as Array<{
@@ -379,7 +382,12 @@ export class SessionService {
    * Spec 4.3: documents join the session only while its workflow accepts them (before in_progress). The
    * rows are written first and committed only once the workflow's update has accepted them.
    */
-  async addDocuments(accountId: string, sessionId: string, raw: unknown) {
+  async addDocuments(
+    accountId: string,
+    sessionId: string,
+    raw: unknown,
+    beforeCommit?: BeforeCommit<unknown>,
+  ) {
     const session = await this.findRow(accountId, sessionId);
     if (!EDITABLE_STATUSES.includes(session.status)) {
       throw new HttpError(409, `Documents cannot be added while ${session.status}`);
@@ -395,7 +403,7 @@ export class SessionService {
         .session_configurations?.notary_can_edit_documents,
     );
     try {
-      await this.sequelize.transaction(async (transaction) => {
+      return await this.sequelize.transaction(async (transaction) => {
         const [positions] = (await this.sequelize.query(
           'SELECT coalesce(max(position) + 1, 0)::int AS next FROM documents WHERE session_id = $1',
           { bind: [sessionId], transaction },
@@ -416,6 +424,13 @@ export class SessionService {
             .getHandle(session.workflow_id)
             .executeUpdate(addDocumentsUpdate, { args: [{ documentIds }] }),
         );
+        const answer = {
+          response: 'Pass',
+          bn_session_id: sessionId,
+          documents: await this.documentsOf(sessionId, transaction),
+        };
+        await beforeCommit?.(answer, transaction);
+        return answer;
       });
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) {
@@ -428,6 +443,5 @@ export class SessionService {
       if (isUnavailable(err)) throw serviceUnavailable(UNAVAILABLE);
       throw err;
     }
-    return { response: 'Pass', bn_session_id: sessionId, documents: await this.documentsOf(sessionId) };
   }
 }

@@ -1,6 +1,7 @@
 import { isUuid } from '../ids';
 import crypto from 'node:crypto';
 import type { Sequelize } from 'sequelize';
+import type { BeforeCommit } from '../db/beforeCommit';
 import type { TemporalHandle } from '../temporal/client';
 import type { Config } from '../config';
 import { HttpError, notFound } from '../http/errors';
@@ -36,7 +37,11 @@ export class WebhookEndpointService {
     private readonly config: Config,
   ) {}
 
-  async create(accountId: string, input: { url: string; events?: string[] }) {
+  async create(
+    accountId: string,
+    input: { url: string; events?: string[] },
+    beforeCommit?: BeforeCommit<unknown>,
+  ) {
     try {
       await assertAllowedTarget(input.url, this.config.allowPrivateWebhookTargets);
     } catch (err) {
@@ -45,11 +50,15 @@ export class WebhookEndpointService {
     }
     // Standard Webhooks secrets: `whsec_` and base64 of random bytes; shown once, kept to sign deliveries.
     const secret = `whsec_${crypto.randomBytes(32).toString('base64')}`;
-    const [rows] = (await this.sequelize.query(
-      'INSERT INTO webhook_endpoints (account_id, url, events, secret) VALUES ($1, $2, $3, $4) RETURNING *',
-      { bind: [accountId, input.url, input.events ?? null, secret] },
-    )) as [EndpointRow[], unknown];
-    return { ...presentEndpoint(rows[0]), secret };
+    return this.sequelize.transaction(async (transaction) => {
+      const [rows] = (await this.sequelize.query(
+        'INSERT INTO webhook_endpoints (account_id, url, events, secret) VALUES ($1, $2, $3, $4) RETURNING *',
+        { bind: [accountId, input.url, input.events ?? null, secret], transaction },
+      )) as [EndpointRow[], unknown];
+      const answer = { ...presentEndpoint(rows[0]), secret };
+      await beforeCommit?.(answer, transaction);
+      return answer;
+    });
   }
 
   async list(accountId: string) {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { request } from '../support/http';
+import { testEnvironment } from '../support/environment';
 import { createSession, notarizationId, sessionBody } from '../support/sessions';
 import { invited, memberToken } from '../team/helpers';
 import { assertCreateFailure, assertPass, query, teamAccount, teamBody } from './helpers';
@@ -216,5 +217,36 @@ describe('Idempotency-Key belongs to its caller and survives a crash (issue: ten
     }
     const replay = await createSession(apiKey, body, { 'Idempotency-Key': key });
     assert.equal(replay.body.bn_signing_url, first.body.bn_signing_url);
+  });
+
+  it('the stored answer commits with the session: when the database drops before it is stored, neither exists and the retry creates the one session', async () => {
+    const { apiKey, notaryEmail } = await teamAccount();
+    const body = await teamBody(notaryEmail);
+    const key = `answer-fails-${crypto.randomUUID()}`;
+    // The connection drops just as the answer is being stored (57P01: the server is shutting down).
+    const { sequelize } = testEnvironment().runtime;
+    await sequelize.query(`
+      CREATE FUNCTION answer_fails() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN
+        RAISE EXCEPTION ''terminating connection due to administrator command'' USING ERRCODE = ''57P01''; END';
+      CREATE TRIGGER answer_fails BEFORE UPDATE ON idempotency_keys FOR EACH ROW
+        WHEN (NEW.key LIKE 'answer-fails-%' AND NEW.state = 'completed') EXECUTE FUNCTION answer_fails();`);
+    try {
+      const lost = await createSession(apiKey, body, { 'Idempotency-Key': key });
+      assert.equal(lost.status, 503, lost.text);
+      assert.ok(lost.headers.get('retry-after'));
+      assert.deepEqual(await sessionsWith(body.notarization_id), [], 'no session without its answer');
+    } finally {
+      await sequelize.query('DROP TRIGGER answer_fails ON idempotency_keys; DROP FUNCTION answer_fails();');
+    }
+    const retried = await createSession(apiKey, body, { 'Idempotency-Key': key });
+    assertPass(retried, 'the retry runs at once: the failed request let go of its key');
+    assert.equal(replayed(retried), null);
+    const again = await createSession(apiKey, body, { 'Idempotency-Key': key });
+    assert.equal(replayed(again), 'true');
+    assert.equal(again.body.bn_session_id, retried.body.bn_session_id);
+    assert.deepEqual(
+      (await sessionsWith(body.notarization_id)).map((s) => s.id),
+      [retried.body.bn_session_id],
+    );
   });
 });

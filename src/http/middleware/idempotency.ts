@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Next } from 'koa';
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import type { JsonSealer } from '../../crypto/sealedJson';
 import { HttpError } from '../errors';
 import { principalOf, type AppContext } from '../context';
@@ -24,7 +24,9 @@ interface StoredKey {
  * request with a key claims it; a concurrent duplicate waits for it to finish and replays its answer.
  * Answers below 500 are kept 24 hours, sealed (they can hold signing URLs, login-link keys and webhook
  * secrets); a failure the caller should retry frees the key. A claim is a lease the request renews
- * while it runs, so the key of a request whose process died is free again within seconds.
+ * while it runs, so the key of a request whose process died is free again within seconds. Routes whose
+ * work is one transaction store the answer in it (`idempotentAnswerWithin`), so the work and its answer
+ * commit together; for the others a retry after a lost answer runs again, and they answer from state.
  */
 export function idempotency(sequelize: Sequelize, sealer: JsonSealer) {
   const claim = async (scope: Scope, fingerprint: string) => {
@@ -62,10 +64,10 @@ export function idempotency(sequelize: Sequelize, sealer: JsonSealer) {
     sequelize.query(`DELETE FROM idempotency_keys WHERE ${whereScope} AND state = 'in_progress'`, {
       bind: bindOf(scope),
     });
-  const complete = (scope: Scope, status: number, body: unknown) =>
+  const complete = (scope: Scope, status: number, body: unknown, transaction?: Transaction) =>
     sequelize.query(
       `UPDATE idempotency_keys SET state = 'completed', response_status = $4, response_sealed = $5 WHERE ${whereScope}`,
-      { bind: [...bindOf(scope), status, sealer.seal(body, contextOf(scope))] },
+      { bind: [...bindOf(scope), status, sealer.seal(body, contextOf(scope))], transaction },
     );
 
   return async (ctx: AppContext, next: Next) => {
@@ -97,6 +99,13 @@ export function idempotency(sequelize: Sequelize, sealer: JsonSealer) {
     }
 
     const lease = setInterval(() => renew(scope).catch(() => undefined), (LEASE_SECONDS * 1000) / 3);
+    let answeredWithinWork = false;
+    ctx.state.idempotency = {
+      answerWithin: (status) => async (body, transaction) => {
+        await complete(scope, status, body, transaction);
+        answeredWithinWork = true;
+      },
+    };
     try {
       await next();
     } catch (err) {
@@ -110,6 +119,7 @@ export function idempotency(sequelize: Sequelize, sealer: JsonSealer) {
       throw err;
     }
     clearInterval(lease);
+    if (answeredWithinWork) return;
     if (ctx.status < 500) await complete(scope, ctx.status, ctx.body);
     else await release(scope).catch(() => undefined);
   };

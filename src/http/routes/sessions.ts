@@ -15,7 +15,7 @@ import {
 } from '../../sessions/schemas';
 import { failBodySchema } from '../../openapi/document';
 import { createFailure, messageOf } from '../../sessions/createRules';
-import { principalOf, type Principal } from '../context';
+import { idempotentAnswerWithin, principalOf, type Principal } from '../context';
 import { HttpError } from '../errors';
 import type { SessionRow } from '../../sessions/presenter';
 import type { ApiRoutes } from '../routes';
@@ -77,7 +77,7 @@ export function registerSessionRoutes(
       const body = ctx.request.body;
       // The parsed body holds the base64 documents; let the service own the only reference.
       ctx.request.body = undefined;
-      ctx.body = await sessions.create(principalOf(ctx).accountId, body);
+      ctx.body = await sessions.create(principalOf(ctx).accountId, body, idempotentAnswerWithin(ctx, 200));
     },
   });
 
@@ -135,7 +135,12 @@ export function registerSessionRoutes(
     handler: async (ctx, { params }) => {
       const body = ctx.request.body;
       ctx.request.body = undefined;
-      ctx.body = await sessions.addDocuments(principalOf(ctx).accountId, params.id, body);
+      ctx.body = await sessions.addDocuments(
+        principalOf(ctx).accountId,
+        params.id,
+        body,
+        idempotentAnswerWithin(ctx, 200),
+      );
     },
   });
 

@@ -3,7 +3,7 @@ import type { WebhookEndpointService } from '../../webhooks/endpointService';
 import { EVENT_NAMES } from '../../../workflows/events';
 import { failBodySchema } from '../../openapi/document';
 import { paginationSchema } from '../../sessions/schemas';
-import { principalOf } from '../context';
+import { idempotentAnswerWithin, principalOf } from '../context';
 import type { ApiRoutes } from '../routes';
 
 const endpointSchema = Joi.object({
@@ -58,7 +58,7 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
     },
     handler: async (ctx, { body }) => {
       ctx.status = 201;
-      ctx.body = await endpoints.create(principalOf(ctx).accountId, body);
+      ctx.body = await endpoints.create(principalOf(ctx).accountId, body, idempotentAnswerWithin(ctx, 201));
     },
   });
 
