@@ -1,4 +1,5 @@
 import { activityInfo, ApplicationFailure, heartbeat } from '@temporalio/activity';
+import { whileHeartbeating } from './heartbeat';
 import type { ActivityDependencies } from './dependencies';
 import { isUnavailable } from '../src/infra/unavailable';
 import { readBlob, storeBlob } from '../src/documents/blobStore';
@@ -63,9 +64,9 @@ export function documentActivities({ sequelize, config }: ActivityDependencies) 
 
     /**
      * Produces one document's notarized, signed PDF. One document per call keeps a session's documents
-     * out of memory together; a document already finalized is left as it is. It heartbeats between its
-     * steps, so an attempt on a worker that died is retried within seconds, not at the end of its
-     * timeout. An outage is retried until it passes; any other failure, FINALIZE_ATTEMPTS times, then
+     * out of memory together; a document already finalized is left as it is. It heartbeats (also
+     * between its CPU-bound steps), so an attempt on a worker that died is retried within seconds, not
+     * at the end of its timeout. An outage is retried until it passes; any other failure, FINALIZE_ATTEMPTS times, then
      * it is `DocumentNotFinalized` (not retried) for the workflow to report.
      */
     async finalizeDocument({
@@ -76,7 +77,7 @@ export function documentActivities({ sequelize, config }: ActivityDependencies) 
       documentId: string;
     }): Promise<void> {
       try {
-        await notarizeAndStore(sessionId, documentId);
+        await whileHeartbeating(() => notarizeAndStore(sessionId, documentId));
       } catch (err) {
         const { attempt } = activityInfo();
         if (isUnavailable(err) || attempt < config.finalizeAttempts) throw err;

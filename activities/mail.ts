@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { ActivityDependencies } from './dependencies';
+import { whileHeartbeating } from './heartbeat';
 import { DownloadUrls, downloadSecret } from '../src/documents/downloadUrls';
 import { pdfName } from '../src/documents/signedDocumentService';
 import { resolveJwtSecret } from '../src/auth/tokens';
@@ -25,8 +26,14 @@ function permanentlyRefused(err: unknown): boolean {
 }
 
 export function mailActivities({ sequelize, config, logger }: ActivityDependencies) {
+  // A server that does not answer fails the send well within the activity's two minutes, as transient.
   const transport: Transporter | undefined = config.smtpUrl
-    ? nodemailer.createTransport(config.smtpUrl)
+    ? nodemailer.createTransport({
+        url: config.smtpUrl,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+      })
     : undefined;
   // The same signed URLs as the API's download_url, with a lifetime that suits an e-mail.
   let links: DownloadUrls | undefined;
@@ -44,7 +51,11 @@ export function mailActivities({ sequelize, config, logger }: ActivityDependenci
    * (4xx, no connection) fails the attempt after the other rows were tried, so Temporal retries it.
    * Without SMTP_URL the rows stay `pending` in the outbox.
    */
-  async function deliverPending(sessionId: string, kind: BouncedMail['kind']): Promise<MailReport> {
+  function deliverPending(sessionId: string, kind: BouncedMail['kind']): Promise<MailReport> {
+    return whileHeartbeating(() => deliverEach(sessionId, kind));
+  }
+
+  async function deliverEach(sessionId: string, kind: BouncedMail['kind']): Promise<MailReport> {
     if (!transport) return { bounced: [] };
     const [rows] = (await sequelize.query(
       `SELECT id, to_email, subject, body FROM email_outbox

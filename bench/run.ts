@@ -107,10 +107,11 @@ async function main() {
   const results: string[] = [];
   try {
     await waitReady(apiUrl);
-    const account = await createAccount(sequelize, { name: 'Bench' });
+    const account = await createAccount(sequelize, { name: 'Bench', autoOnboarding: true });
     const auth = { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' };
     const notaryEmail = 'bench-notary@example.com';
-    await fetch(`${apiUrl}/api/integrationsv2/team_members`, {
+    // Only a commissioned notary can be named: the invite onboards them (automatic onboarding).
+    const invited = await fetch(`${apiUrl}/api/integrationsv2/team_members/invite`, {
       method: 'POST',
       headers: { ...auth, authorization: `Bearer ${account.vendor_api_key}` },
       body: JSON.stringify({
@@ -118,8 +119,13 @@ async function main() {
         business_role: 'notary',
         first_name: 'Bench',
         last_name: 'Notary',
+        state: 'TX',
+        county: 'Travis',
+        commission_number: 'TX-000001',
+        commission_expires_on: '2035-12-31',
       }),
     });
+    if (invited.status !== 201) throw new Error(`notary invite: ${invited.status} ${await invited.text()}`);
 
     // 1. One create with a 10 MB document: latency and growth of the API process's peak RSS.
     const big = (await pdfBytes(3, MB10)).toString('base64');
@@ -161,10 +167,11 @@ async function main() {
     const team = await createAccount(sequelize, { name: 'Big vendor' });
     await sequelize.query(
       `WITH u AS (
-         INSERT INTO users (email, first_name, last_name, business_role, membership_type)
-         SELECT 'member' || g || '.' || md5(g::text) || '@vendor' || (g % 50) || '.example.com', 'First' || g, 'Last', 'notary', 'pro'
-           FROM generate_series(1, 100000) g RETURNING id)
-       INSERT INTO account_members (account_id, user_id, business_role) SELECT $1, id, 'notary' FROM u`,
+         INSERT INTO users (email)
+         SELECT 'member' || g || '.' || md5(g::text) || '@vendor' || (g % 50) || '.example.com'
+           FROM generate_series(1, 100000) g RETURNING id, email)
+       INSERT INTO account_members (account_id, user_id, business_role, first_name, last_name)
+       SELECT $1, id, 'notary', 'First' || split_part(email, '.', 1), 'Last' FROM u`,
       { bind: [team.account_id] },
     );
     await sequelize.query('ANALYZE users; ANALYZE account_members;');

@@ -5,6 +5,7 @@ import {
   condition,
   patched,
   proxyActivities,
+  type RetryPolicy,
   setHandler,
   startChild,
   upsertSearchAttributes,
@@ -35,9 +36,28 @@ import { SessionStatusAttribute } from './searchAttributes';
 import type { EventName } from './events';
 import { webhookDeliveryWorkflow } from './webhookDelivery';
 
+// Every policy retries infrastructure failures (PostgreSQL, SMTP or a worker gone) until they pass;
+// what the workflow must decide on comes back as a value or a non-retryable ApplicationFailure.
+const RETRY_UNTIL_IT_PASSES: RetryPolicy = {
+  initialInterval: '1s',
+  backoffCoefficient: 2,
+  maximumInterval: '1m',
+};
+
+/** One or two database round trips each: an attempt on a worker that died is retried after 10 s. */
 const io = proxyActivities<Activities>({
-  startToCloseTimeout: '30s',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+  startToCloseTimeout: '10s',
+  retry: RETRY_UNTIL_IT_PASSES,
+});
+
+/**
+ * E-mail to each recipient in turn, bounded by SMTP's own timeouts; the heartbeat notices a dead
+ * worker within 10 s.
+ */
+const mail = proxyActivities<Activities>({
+  startToCloseTimeout: '2m',
+  heartbeatTimeout: '10s',
+  retry: RETRY_UNTIL_IT_PASSES,
 });
 
 /**
@@ -48,7 +68,7 @@ const io = proxyActivities<Activities>({
 const finalize = proxyActivities<Activities>({
   startToCloseTimeout: '5m',
   heartbeatTimeout: '10s',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+  retry: RETRY_UNTIL_IT_PASSES,
 });
 
 /**
@@ -288,13 +308,13 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     // Mail is waited for like any other event: a cancel or the expiry ends the wait, so an SMTP outage
     // holds neither back.
     let invited = false;
-    void io.sendInvitations({ sessionId: input.sessionId }).then(({ bounced }) => {
+    void mail.sendInvitations({ sessionId: input.sessionId }).then(({ bounced }) => {
       reportBounces(bounced);
       invited = true;
     });
     if (!(await waitFor(() => invited))) return finish();
   } else {
-    await io.sendInvitations({ sessionId: input.sessionId });
+    await mail.sendInvitations({ sessionId: input.sessionId });
   }
   await publish('invites_sent');
 
@@ -341,7 +361,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   }
   await setDocuments('released');
   await publish('documents_released');
-  const notices = await io.sendCompletionNotices({ sessionId: input.sessionId });
+  const notices = await mail.sendCompletionNotices({ sessionId: input.sessionId });
   // Histories recorded before bounces were reported carry no result here.
   reportBounces(notices?.bounced ?? []);
   await flushEvents();
