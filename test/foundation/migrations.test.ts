@@ -5,6 +5,23 @@ import { Sequelize } from 'sequelize';
 import { createMigrator, migrate, migrateExclusively } from '../../src/db/migrator';
 import { testEnvironment } from '../support/environment';
 
+/** A database of its own for one test, dropped afterwards. */
+async function withScratchDatabase(prefix: string, use: (db: Sequelize) => Promise<void>): Promise<void> {
+  const env = testEnvironment();
+  const admin = env.runtime.sequelize;
+  const name = `${prefix}_${Date.now()}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(env.config.databaseUrl!);
+  url.pathname = `/${name}`;
+  const db = new Sequelize(url.toString(), { logging: false });
+  try {
+    await use(db);
+  } finally {
+    await db.close();
+    await admin.query(`DROP DATABASE ${name}`);
+  }
+}
+
 describe('migrations', () => {
   it('ran every migration file, in order, on the empty database this run started with', async () => {
     const files = fs
@@ -74,15 +91,8 @@ describe('migrations', () => {
   });
 
   it('0006 moves each vendor’s view onto its membership and completed onboardings into commissions, from the 0005 schema with rows', async () => {
-    const env = testEnvironment();
-    const admin = env.runtime.sequelize;
-    const name = `migrate_0006_${Date.now()}`;
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(env.config.databaseUrl!);
-    url.pathname = `/${name}`;
-    const db = new Sequelize(url.toString(), { logging: false });
-    const rows = async (sql: string) => ((await db.query(sql)) as [any[], unknown])[0];
-    try {
+    await withScratchDatabase('migrate_0006', async (db) => {
+      const rows = async (sql: string) => ((await db.query(sql)) as [any[], unknown])[0];
       await createMigrator(db).up({ to: '0005-signed-documents-journal-audit' });
       await db.query(`
         INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A'),
@@ -143,22 +153,12 @@ describe('migrations', () => {
         assert.ok(!userColumns.includes(gone), `users.${gone} is gone`);
       }
       assert.deepEqual(await rows('SELECT * FROM idempotency_keys'), [], 'answers kept in clear are dropped');
-    } finally {
-      await db.close();
-      await admin.query(`DROP DATABASE ${name}`);
-    }
+    });
   });
 
   it('0007 lets an outbox row be bounced and a document keep why it failed, from the 0006 schema with rows', async () => {
-    const env = testEnvironment();
-    const admin = env.runtime.sequelize;
-    const name = `migrate_0007_${Date.now()}`;
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(env.config.databaseUrl!);
-    url.pathname = `/${name}`;
-    const db = new Sequelize(url.toString(), { logging: false });
-    const rows = async (sql: string) => ((await db.query(sql)) as [any[], unknown])[0];
-    try {
+    await withScratchDatabase('migrate_0007', async (db) => {
+      const rows = async (sql: string) => ((await db.query(sql)) as [any[], unknown])[0];
       await createMigrator(db).up({ to: '0006-memberships-own-the-vendor-view' });
       await db.query(`
         INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A');
@@ -185,9 +185,6 @@ describe('migrations', () => {
         await rows("SELECT column_name FROM information_schema.columns WHERE table_name = 'documents'")
       ).map((c) => c.column_name);
       assert.ok(documentColumns.includes('finalization_error'));
-    } finally {
-      await db.close();
-      await admin.query(`DROP DATABASE ${name}`);
-    }
+    });
   });
 });

@@ -4,7 +4,7 @@ import { admin } from '../support/adminCli';
 import { testEnvironment } from '../support/environment';
 import { request } from '../support/http';
 import { action, createSession, sessionBody, signer, tokenOf, waitForSession } from '../support/sessions';
-import { WebhookReceiver } from '../support/webhookReceiver';
+import { subscribe, WebhookReceiver } from '../support/webhookReceiver';
 import { recordHistory } from '../support/histories';
 
 const receiver = new WebhookReceiver();
@@ -12,11 +12,7 @@ let receiverUrl: string;
 
 async function accountWithHook(events: string[]) {
   const account = await createTestAccount();
-  const hook = await request('/api/integrationsv2/webhooks', {
-    auth: account.api_key,
-    body: { url: receiverUrl, events },
-  });
-  assert.equal(hook.status, 201);
+  await subscribe(account.api_key, receiverUrl, events);
   const notary = await addTeamNotary(account.account_id);
   return { account, notary };
 }

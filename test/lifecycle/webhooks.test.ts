@@ -5,23 +5,19 @@ import type { AddressInfo } from 'node:net';
 import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { request } from '../support/http';
 import { createSession, sessionBody, waitForSession } from '../support/sessions';
-import { WebhookReceiver } from '../support/webhookReceiver';
+import { subscribe, WebhookReceiver } from '../support/webhookReceiver';
 import { recordHistory } from '../support/histories';
 import { testEnvironment } from '../support/environment';
 
 async function sessionWithHook(events: string[], receiverUrl: string) {
   const account = await createTestAccount();
-  const hook = await request('/api/integrationsv2/webhooks', {
-    auth: account.api_key,
-    body: { url: receiverUrl, events },
-  });
-  assert.equal(hook.status, 201);
+  const endpointId = await subscribe(account.api_key, receiverUrl, events);
   const notary = await addTeamNotary(account.account_id);
   const created = await createSession(
     account.api_key,
     await sessionBody({ session_notary_email: notary.email }),
   );
-  return { account, endpointId: hook.body.id as string, sessionId: created.body.bn_session_id as string };
+  return { account, endpointId, sessionId: created.body.bn_session_id as string };
 }
 
 async function deliveries(apiKey: string, endpointId: string) {

@@ -1,5 +1,7 @@
 import http from 'node:http';
+import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
+import { request } from './http';
 
 export interface ReceivedWebhook {
   headers: http.IncomingHttpHeaders;
@@ -52,4 +54,11 @@ export class WebhookReceiver {
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
+}
+
+/** Registers a webhook endpoint for the account (POST /webhooks) and returns its id. */
+export async function subscribe(apiKey: string, url: string, events: string[]): Promise<string> {
+  const hook = await request('/api/integrationsv2/webhooks', { auth: apiKey, body: { url, events } });
+  assert.equal(hook.status, 201, hook.text);
+  return hook.body.id as string;
 }
