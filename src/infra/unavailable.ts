@@ -22,10 +22,16 @@ export function isUnavailable(err: unknown): boolean {
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || transientGrpc(err)) return true;
   if (err instanceof ServiceError && transientGrpc(err.cause)) return true;
   // node-postgres errors, bare or wrapped by Sequelize (`parent`): a socket that failed, PostgreSQL's
-  // connection exceptions (class 08) and its shutdown family (57P01-57P03: the server is going away).
-  const code = (err as { code?: unknown })?.code ?? (err as { parent?: { code?: unknown } })?.parent?.code;
+  // connection exceptions (class 08) and its shutdown family (57P01-57P03: the server is going away), and
+  // node-postgres's own uncoded errors for a connection lost mid-query.
+  const pgError = (err as { parent?: unknown })?.parent ?? err;
+  const { code, message } = (pgError ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof message === 'string' && PG_CONNECTION_LOST.test(message)) return true;
   if (typeof code !== 'string') return false;
   return (
     code === 'ECONNREFUSED' || code === 'ECONNRESET' || code.startsWith('08') || /^57P0[123]$/.test(code)
   );
 }
+
+const PG_CONNECTION_LOST =
+  /^(Connection terminated( unexpectedly)?|Client has encountered a connection error and is not queryable)$/;
