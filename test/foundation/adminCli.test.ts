@@ -3,6 +3,13 @@ import { request } from '../support/http';
 import { testEnvironment } from '../support/environment';
 import { admin } from '../support/adminCli';
 
+/** add-network-notary with valid names, varying what the test is about. */
+const networkNotaryArgs = (state: string, expiresOn: string) => [
+  'add-network-notary',
+  ...['--email', 'x@example.com', '--first-name', 'A', '--last-name', 'B', '--state', state],
+  ...['--commission-number', '1', '--commission-expires-on', expiresOn],
+];
+
 describe('admin CLI', function () {
   this.timeout(60_000);
 
@@ -91,36 +98,8 @@ describe('admin CLI', function () {
       ['create-account'],
       ['rotate-key', '--account', 'not-a-uuid', '--kind', 'api'],
       ['rotate-key', '--account', '00000000-0000-0000-0000-000000000000', '--kind', 'other'],
-      [
-        'add-network-notary',
-        '--email',
-        'x@example.com',
-        '--first-name',
-        'A',
-        '--last-name',
-        'B',
-        '--state',
-        'OR',
-        '--commission-number',
-        '1',
-        '--commission-expires-on',
-        '31/12/2030',
-      ],
-      [
-        'add-network-notary',
-        '--email',
-        'x@example.com',
-        '--first-name',
-        'A',
-        '--last-name',
-        'B',
-        '--state',
-        'US',
-        '--commission-number',
-        '1',
-        '--commission-expires-on',
-        '2030-12-31',
-      ],
+      networkNotaryArgs('OR', '31/12/2030'),
+      networkNotaryArgs('US', '2030-12-31'),
       ['no-such-command'],
     ]) {
       const result = await admin(args);
