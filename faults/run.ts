@@ -11,6 +11,7 @@ import { loadSigningIdentity } from '../src/signing/identity';
 import { readAuditTrail, verifyChain } from '../src/audit/auditChain';
 import { pdfBytes } from '../test/support/documents';
 import { freePort } from '../test/support/freePort';
+import { recordStage } from '../test/results/stageResults';
 import { Cluster } from './cluster';
 import { CallLog, Integrator, runIdOf, useDocument, type Step } from './driver';
 import { SignatureCheckingReceiver } from './receiver';
@@ -250,6 +251,7 @@ const median = (values: number[]) => {
 /** Checks the run's evidence against what issue 16 requires; returns what failed. */
 async function verify(e: Evidence): Promise<string[]> {
   const failures: string[] = [...e.sessionErrors];
+  const checks = { passed: 0, failed: 0 };
   const [sessions] = (await e.sequelize.query(
     `SELECT id, status, documents_status FROM sessions WHERE id = ANY($1::uuid[])`,
     { bind: [e.sessionIds] },
@@ -337,22 +339,35 @@ async function verify(e: Evidence): Promise<string[]> {
   fs.writeFileSync(e.reportFile, JSON.stringify(report, null, 2));
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 
-  if (finished.length !== e.opts.sessions)
-    failures.push(`${finished.length}/${e.opts.sessions} sessions completed and released`);
-  if (lost.length) failures.push(`${lost.length} events never reached the receiver`);
-  if (pending.length) failures.push(`${pending.length} deliveries not delivered`);
-  if (changedBody.length) failures.push(`${changedBody.length} webhook-ids delivered with different bodies`);
-  if (e.receiver.badSignatures) failures.push(`${e.receiver.badSignatures} deliveries with a bad signature`);
-  if (e.callLog.serverErrors.length)
-    failures.push(
+  const check = (ok: boolean, failure: () => string) => {
+    checks[ok ? 'passed' : 'failed'] += 1;
+    if (!ok) failures.push(failure());
+  };
+  check(!e.sessionErrors.length, () => `${e.sessionErrors.length} sessions met errors (above)`);
+  check(
+    finished.length === e.opts.sessions,
+    () => `${finished.length}/${e.opts.sessions} sessions completed and released`,
+  );
+  check(!lost.length, () => `${lost.length} events never reached the receiver`);
+  check(!pending.length, () => `${pending.length} deliveries not delivered`);
+  check(!changedBody.length, () => `${changedBody.length} webhook-ids delivered with different bodies`);
+  check(!e.receiver.badSignatures, () => `${e.receiver.badSignatures} deliveries with a bad signature`);
+  check(
+    !e.callLog.serverErrors.length,
+    () =>
       `${e.callLog.serverErrors.length} answers 5xx other than 503: ${JSON.stringify(e.callLog.serverErrors.slice(0, 3))}`,
-    );
-  if (keys.in_progress) failures.push(`${keys.in_progress} idempotency keys left in progress`);
-  if (brokenChains.length) failures.push(`${brokenChains.length} broken audit chains`);
-  if (Number(duplicates.sessions) || Number(duplicates.signed_documents))
-    failures.push(`duplicate rows: ${JSON.stringify(duplicates)}`);
-  if (workerKill && workerKill.longest_step_delay_s > 30)
-    failures.push(`a worker kill held a session back ${workerKill.longest_step_delay_s} s (target ≤ 30 s)`);
+  );
+  check(!keys.in_progress, () => `${keys.in_progress} idempotency keys left in progress`);
+  check(!brokenChains.length, () => `${brokenChains.length} broken audit chains`);
+  check(
+    !Number(duplicates.sessions) && !Number(duplicates.signed_documents),
+    () => `duplicate rows: ${JSON.stringify(duplicates)}`,
+  );
+  check(
+    !workerKill || workerKill.longest_step_delay_s <= 30,
+    () => `a worker kill held a session back ${workerKill?.longest_step_delay_s} s (target ≤ 30 s)`,
+  );
+  recordStage({ stage: 'faults', ...checks, skipped: 0 });
   return failures;
 }
 
