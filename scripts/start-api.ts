@@ -1,6 +1,6 @@
 import { loadConfig, requireExternalServices } from '../src/config';
 import { createLogger } from '../src/logger';
-import { startRuntime } from '../src/runtime';
+import { startRuntime } from '../server/runtime';
 import { runMain, stopOnSignals } from '../src/process';
 
 /** Production API process: external PostgreSQL and Temporal only. */

@@ -1,7 +1,7 @@
 import { loadConfig, requireExternalServices } from '../src/config';
 import { createLogger } from '../src/logger';
 import { loadSigningIdentity } from '../src/signing/identity';
-import { startRuntime } from '../src/runtime';
+import { startRuntime } from '../server/runtime';
 import { runMain, stopOnSignals } from '../src/process';
 
 /** Production worker process: external PostgreSQL and Temporal only. */

@@ -1,6 +1,6 @@
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
-import { startRuntime } from '../src/runtime';
+import { startRuntime } from '../server/runtime';
 import { runMain, stopOnSignals } from '../src/process';
 
 /** `npm start`: the whole service in one process, on embedded PostgreSQL and Temporal unless configured. */

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { HttpError } from '../http/errors';
+import { refused, notFound, conflict } from '../domain/errors';
 import type { SessionRow } from '../sessions/presenter';
 import { readAuditTrail, verifyChain } from '../audit/auditChain';
 import { readBlob } from './blobStore';
@@ -20,22 +20,17 @@ export class SignedDocumentService {
   /** Spec 4.2: only once the session is completed and its documents are released. */
   async list(session: SessionRow) {
     if (session.status !== 'completed') {
-      throw new HttpError(
-        409,
-        `Signed documents are available once the session is completed; it is ${session.status}`,
-      );
+      throw conflict(`Signed documents are available once the session is completed; it is ${session.status}`);
     }
     if (session.documents_status === 'held') {
-      throw new HttpError(409, 'Signed documents are held until the notary releases them');
+      throw conflict('Signed documents are held until the notary releases them');
     }
     if (session.documents_status === 'failed') {
-      throw new HttpError(
-        409,
+      throw conflict(
         'Signed documents could not be prepared; the session shows why, and the operator has been told',
       );
     }
-    if (session.documents_status !== 'released')
-      throw new HttpError(409, 'Signed documents are being prepared');
+    if (session.documents_status !== 'released') throw conflict('Signed documents are being prepared');
     const [rows] = (await this.sequelize.query(
       `SELECT d.id, d.name, s.id AS signed_id, s.size_bytes, s.sha256 FROM documents d
          JOIN signed_documents s ON s.document_id = d.id WHERE d.session_id = $1 ORDER BY d.position`,
@@ -65,13 +60,13 @@ export class SignedDocumentService {
     client: { address: string; userAgent: string },
   ): Promise<{ bytes: Buffer; fileName: string }> {
     if (!this.urls.isValid(signedDocumentId, link.expires, link.signature)) {
-      throw new HttpError(403, 'This download link is invalid or has expired');
+      throw refused('This download link is invalid or has expired');
     }
     const [rows] = (await this.sequelize.query(
       'SELECT s.id, s.blob_id, d.name FROM signed_documents s JOIN documents d ON d.id = s.document_id WHERE s.id = $1',
       { bind: [signedDocumentId] },
     )) as [Array<{ id: string; blob_id: string; name: string }>, unknown];
-    if (!rows.length) throw new HttpError(404, 'Document not found');
+    if (!rows.length) throw notFound('Document not found');
     const bytes = await readBlob(this.sequelize, rows[0].blob_id);
     await this.sequelize.query(
       'INSERT INTO document_downloads (signed_document_id, remote_address, user_agent) VALUES ($1, $2, $3)',

@@ -2,7 +2,8 @@ import type { Router, RouterMiddleware } from '@koa/router';
 import type Joi from 'joi';
 import type { Authenticator } from '../auth/authenticator';
 import type { KeyKind } from '../db/models';
-import { HttpError } from './errors';
+import { malformed, DomainError } from '../domain/errors';
+import { VALIDATION_OPTIONS } from '../validation/options';
 import { unstorableTextError, unstorableTextPath } from '../validation/text';
 import { jsonBody } from './middleware/jsonBody';
 import { requireKey, requireSessionActor, requireTeamMember } from './middleware/auth';
@@ -42,19 +43,13 @@ export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
   /** Report every invalid field rather than the first (spec 7.3's `errors` list). */
   reportAllErrors?: boolean;
   /** Turns a Joi failure into the route's own error (e.g. spec 7.1's 403 body); default a 400. */
-  onInvalid?: (error: Joi.ValidationError, part: 'body' | 'query' | 'params') => HttpError;
+  onInvalid?: (error: Joi.ValidationError, part: 'body' | 'query' | 'params') => DomainError;
   responses: Record<number, ResponseDefinition>;
   handler: (ctx: AppContext, input: Input<B, Q, P>) => Promise<void>;
 }
 
-export const VALIDATION_OPTIONS: Joi.ValidationOptions = {
-  abortEarly: true,
-  stripUnknown: true,
-  errors: { wrap: { label: false } },
-};
-
-function defaultInvalid(error: Joi.ValidationError): HttpError {
-  return new HttpError(400, error.details[0]?.message ?? 'Invalid request');
+function defaultInvalid(error: Joi.ValidationError): DomainError {
+  return malformed(error.details[0]?.message ?? 'Invalid request');
 }
 
 /**

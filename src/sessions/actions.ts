@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError, type UpdateDefinition } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { TemporalHandle } from '../temporal/client';
-import { HttpError, serviceUnavailable } from '../http/errors';
+import { conflict, unavailable } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
 import {
   actionAlreadyApplied,
@@ -48,7 +48,7 @@ export async function runNotaryAction(
   const recorded = { status: session.status, documentsStatus: session.documents_status };
   const applied = actionAlreadyApplied(action, recorded);
   if (!applied && FINAL_STATUSES.includes(session.status) && action !== 'release_documents') {
-    throw new HttpError(409, `Session is ${session.status}`);
+    throw conflict(`Session is ${session.status}`);
   }
   const handle = temporal.client.workflow.getHandle(session.workflow_id);
   try {
@@ -59,14 +59,13 @@ export async function runNotaryAction(
     );
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError) {
-      throw new HttpError(409, (err.cause as Error | undefined)?.message ?? `Session cannot ${action} now`);
+      throw conflict((err.cause as Error | undefined)?.message ?? `Session cannot ${action} now`);
     }
     if (err instanceof WorkflowNotFoundError) {
       if (applied) return recorded;
-      throw new HttpError(409, 'Session has ended');
+      throw conflict('Session has ended');
     }
-    if (isUnavailable(err))
-      throw serviceUnavailable('The session could not be reached in time; retry the request');
+    if (isUnavailable(err)) throw unavailable('The session could not be reached in time; retry the request');
     throw err;
   }
 }

@@ -1,12 +1,12 @@
 import type Joi from 'joi';
-import { HttpError } from '../http/errors';
-import { VALIDATION_OPTIONS } from '../http/routes';
+import { refused, DomainError } from '../domain/errors';
+import { VALIDATION_OPTIONS } from '../validation/options';
 import { createSessionSchema, type CreateSessionInput } from './createRequest';
 import { MAX_DOCUMENT_BYTES } from './vocabulary';
 
 /** Spec 7.1: every create failure is a 403 whose identifier fields are empty strings. */
-export function createFailure(message: string): HttpError {
-  return new HttpError(403, message, { notarization_id: '', bn_session_id: '', bn_signing_url: '' });
+export function createFailure(message: string): DomainError {
+  return refused(message, { notarization_id: '', bn_session_id: '', bn_signing_url: '' });
 }
 
 export const SPEC_MESSAGES = {

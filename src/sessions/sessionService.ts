@@ -5,7 +5,7 @@ import type { BeforeCommit } from '../db/beforeCommit';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Config } from '../config';
 import type { TemporalHandle } from '../temporal/client';
-import { HttpError, notFound, serviceUnavailable } from '../http/errors';
+import { notFound, conflict, unavailable, DomainError } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
 import { DocumentError } from '../documents/decode';
 import { ConversionUnavailableError } from '../documents/convert';
@@ -36,7 +36,7 @@ import { documentsFromTemplates, insertDocuments, intakeUploads } from './docume
 import { insertParticipants, participantsOf, signingPath, type NewParticipant } from './participants';
 import { findAccountNotary } from './notaries';
 import { commissionProblem } from '../team/commissions';
-import { VALIDATION_OPTIONS } from '../http/routes';
+import { VALIDATION_OPTIONS } from '../validation/options';
 import { presentSession, presentSessionSummary, type SessionRow } from './presenter';
 
 const TEMPORAL_DEADLINE_MS = 10_000;
@@ -197,9 +197,9 @@ export class SessionService {
         await beforeCommit?.(answer, transaction);
       });
     } catch (err) {
-      if (err instanceof HttpError) throw err;
+      if (err instanceof DomainError) throw err;
       if (workflowStarted) await this.terminateQuietly(workflowId);
-      if (isUnavailable(err) || workflowStarted) throw serviceUnavailable(UNAVAILABLE);
+      if (isUnavailable(err) || workflowStarted) throw unavailable(UNAVAILABLE);
       throw err;
     }
 
@@ -211,7 +211,7 @@ export class SessionService {
       return await fn();
     } catch (err) {
       if (err instanceof ConversionUnavailableError)
-        throw serviceUnavailable(`Document conversion is unavailable: ${err.message}`);
+        throw unavailable(`Document conversion is unavailable: ${err.message}`);
       if (err instanceof DocumentError) {
         throw createFailure(err.message);
       }
@@ -304,7 +304,7 @@ export class SessionService {
       session.id,
       new Date().toISOString().slice(0, 10),
     );
-    if (problem) throw new HttpError(409, `Session cannot be started: ${problem}`);
+    if (problem) throw conflict(`Session cannot be started: ${problem}`);
   }
 
   async get(accountId: string, sessionId: string) {
@@ -390,7 +390,7 @@ export class SessionService {
   ) {
     const session = await this.findRow(accountId, sessionId);
     if (!EDITABLE_STATUSES.includes(session.status)) {
-      throw new HttpError(409, `Documents cannot be added while ${session.status}`);
+      throw conflict(`Documents cannot be added while ${session.status}`);
     }
     if (documentTooLarge((raw as { session_documents?: unknown })?.session_documents)) {
       throw createFailure(SPEC_MESSAGES.documentTooLarge);
@@ -434,13 +434,10 @@ export class SessionService {
       });
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) {
-        throw new HttpError(
-          409,
-          (err.cause as Error | undefined)?.message ?? 'Documents can no longer be added',
-        );
+        throw conflict((err.cause as Error | undefined)?.message ?? 'Documents can no longer be added');
       }
-      if (err instanceof HttpError) throw err;
-      if (isUnavailable(err)) throw serviceUnavailable(UNAVAILABLE);
+      if (err instanceof DomainError) throw err;
+      if (isUnavailable(err)) throw unavailable(UNAVAILABLE);
       throw err;
     }
   }

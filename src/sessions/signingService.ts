@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import type { TemporalHandle } from '../temporal/client';
 import { sha256 } from '../auth/keys';
-import { HttpError, serviceUnavailable } from '../http/errors';
+import { notFound, conflict, gone, unavailable } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
 import {
   FINAL_STATUSES,
@@ -60,7 +60,7 @@ export class SigningService {
   ) {}
 
   private async find(token: string): Promise<ParticipantSession> {
-    if (!TOKEN.test(token)) throw new HttpError(404, 'Signing link not found');
+    if (!TOKEN.test(token)) throw notFound('Signing link not found');
     const [rows] = (await this.sequelize.query(
       `SELECT p.id AS participant_id, p.role, p.index, p.email, p.first_name, p.last_name, p.is_host, p.joined_at,
               s.id AS session_id, s.status, s.session_timing, s.workflow_id,
@@ -69,7 +69,7 @@ export class SigningService {
         WHERE p.token_hash = $1`,
       { bind: [sha256(token)] },
     )) as [ParticipantSession[], unknown];
-    if (!rows.length) throw new HttpError(404, 'Signing link not found');
+    if (!rows.length) throw notFound('Signing link not found');
     return rows[0];
   }
 
@@ -93,7 +93,7 @@ export class SigningService {
   async view(token: string): Promise<ParticipantView> {
     const participant = await this.find(token);
     if (FINAL_STATUSES.includes(participant.status)) {
-      throw new HttpError(410, `This signing link is no longer valid: the session is ${participant.status}`);
+      throw gone(`This signing link is no longer valid: the session is ${participant.status}`);
     }
     return viewOf(participant);
   }
@@ -105,23 +105,19 @@ export class SigningService {
   async join(token: string): Promise<ParticipantView> {
     const participant = await this.find(token);
     const { status } = participant;
-    if (FINAL_STATUSES.includes(status)) throw new HttpError(409, `Session has ended: it is ${status}`);
+    if (FINAL_STATUSES.includes(status)) throw conflict(`Session has ended: it is ${status}`);
     if (status === 'awaiting_pretag')
-      throw new HttpError(409, 'Session is not open yet: its documents are being prepared');
+      throw conflict('Session is not open yet: its documents are being prepared');
     if (status === 'scheduled') {
-      throw new HttpError(
-        409,
-        `Session is not open until ${new Date(participant.session_timing!).toISOString()}`,
-      );
+      throw conflict(`Session is not open until ${new Date(participant.session_timing!).toISOString()}`);
     }
-    if (!OPEN_STATUSES.includes(status)) throw new HttpError(409, `Session is not open: it is ${status}`);
+    if (!OPEN_STATUSES.includes(status)) throw conflict(`Session is not open: it is ${status}`);
     if (
       participant.same_device_signing_mode === 'all' &&
       participant.role === 'signer' &&
       !participant.is_host
     ) {
-      throw new HttpError(
-        409,
+      throw conflict(
         "In same-device signing only the host joins; the other signers sign on the host's device",
       );
     }
@@ -139,7 +135,7 @@ export class SigningService {
       );
     } catch (err) {
       // joined_at is kept; the workflow dedupes joins, so the participant's retry completes the signal.
-      if (isUnavailable(err)) throw serviceUnavailable('The session could not be reached; retry joining');
+      if (isUnavailable(err)) throw unavailable('The session could not be reached; retry joining');
       throw err;
     }
     return viewOf({ ...participant, joined_at: updated[0].joined_at });

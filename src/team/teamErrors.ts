@@ -1,4 +1,4 @@
-import { HttpError } from '../http/errors';
+import { invalid, DomainError } from '../domain/errors';
 
 /** Spec 7.3 bodies of the team routes. */
 export const TEAM_MESSAGES = {
@@ -11,8 +11,8 @@ export const TEAM_MESSAGES = {
   validationFailed: 'Validation failed',
 } as const;
 
-export function validationFailed(errors: Array<{ param: string; msg: string }>): HttpError {
-  return new HttpError(422, TEAM_MESSAGES.validationFailed, { errors });
+export function validationFailed(errors: Array<{ param: string; msg: string }>): DomainError {
+  return invalid(TEAM_MESSAGES.validationFailed, { errors });
 }
 
 export const invalidId = (param: string) => validationFailed([{ param, msg: 'INVALID_ID' }]);

@@ -2,7 +2,7 @@ import { isUuid } from '../ids';
 import crypto from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import type { Sequelize, Transaction } from 'sequelize';
-import { HttpError } from '../http/errors';
+import { malformed, refused, notFound } from '../domain/errors';
 import { generateOpaqueToken, sha256 } from '../auth/keys';
 import { COMMISSION_FIELDS, recordCommission } from './commissions';
 import { invalidId, TEAM_MESSAGES } from './teamErrors';
@@ -115,7 +115,7 @@ export class TeamService {
     })) as [Array<{ auto_onboarding: boolean }>, unknown];
     const autoOnboarding = accounts[0].auto_onboarding && input.business_role === 'notary';
     if (autoOnboarding && COMMISSION_FIELDS.some((field) => !input[field])) {
-      throw new HttpError(400, TEAM_MESSAGES.onboardingFields);
+      throw malformed(TEAM_MESSAGES.onboardingFields);
     }
     const passwordHash =
       input.password ?? (await bcrypt.hash(crypto.randomBytes(24).toString('base64url'), 10));
@@ -198,9 +198,9 @@ export class TeamService {
   async onboardSelf(accountId: string, memberId: string, input: OnboardingInput) {
     return this.sequelize.transaction(async (transaction) => {
       const member = await this.member(accountId, memberId, transaction);
-      if (!member) throw new HttpError(404, TEAM_MESSAGES.memberNotFound);
+      if (!member) throw notFound(TEAM_MESSAGES.memberNotFound);
       if (member.business_role !== 'notary')
-        throw new HttpError(403, 'Only a notary member completes notary onboarding');
+        throw refused('Only a notary member completes notary onboarding');
       await recordCommission(
         this.sequelize,
         member.user_id,
@@ -266,7 +266,7 @@ export class TeamService {
   async get(accountId: string, memberId: string) {
     if (!isUuid(memberId)) throw invalidId('team_member_id');
     const member = await this.member(accountId, memberId);
-    if (!member) throw new HttpError(404, TEAM_MESSAGES.memberNotFound);
+    if (!member) throw notFound(TEAM_MESSAGES.memberNotFound);
     return presentMember(member);
   }
 
@@ -277,7 +277,7 @@ export class TeamService {
         WHERE m.id = $1 AND m.account_id = $2 AND m.deleted_at IS NULL ORDER BY s.created_at DESC LIMIT 1`,
       { bind: [memberId, accountId] },
     )) as [Array<{ svg: string; png: Buffer }>, unknown];
-    if (!rows.length) throw new HttpError(404, 'Seal not found');
+    if (!rows.length) throw notFound('Seal not found');
     return rows[0];
   }
 
@@ -294,7 +294,7 @@ export class TeamService {
         `SELECT 1 FROM account_members WHERE account_id = $1 AND business_role = 'admin' AND deleted_at IS NULL LIMIT 1`,
         { bind: [accountId], transaction },
       );
-      if (!admins.length) throw new HttpError(403, TEAM_MESSAGES.vendorAdminNotFound);
+      if (!admins.length) throw refused(TEAM_MESSAGES.vendorAdminNotFound);
       const [links] = (await this.sequelize.query(
         `SELECT m.id, m.user_id, m.business_role, u.email, u.is_child_account FROM account_members m JOIN users u ON u.id = m.user_id
           WHERE m.id = $1 AND m.account_id = $2 AND m.deleted_at IS NULL FOR UPDATE OF m, u`,
@@ -310,7 +310,7 @@ export class TeamService {
         unknown,
       ];
       const link = links[0];
-      if (!link) throw new HttpError(404, TEAM_MESSAGES.linkNotFound);
+      if (!link) throw notFound(TEAM_MESSAGES.linkNotFound);
       await this.sequelize.query(
         `UPDATE account_members SET deleted_at = now(), business_role = NULL, role_options = NULL, updated_at = now() WHERE id = $1`,
         { bind: [link.id], transaction },
@@ -340,7 +340,7 @@ export class TeamService {
         WHERE m.account_id = $1 AND m.deleted_at IS NULL AND lower(u.email) = lower($2)`,
       { bind: [accountId, email] },
     )) as [Array<{ id: string }>, unknown];
-    if (!members.length) throw new HttpError(404, TEAM_MESSAGES.userNotFound);
+    if (!members.length) throw notFound(TEAM_MESSAGES.userNotFound);
     const { token: key, hash } = generateOpaqueToken();
     const [links] = (await this.sequelize.query(
       `INSERT INTO login_links (account_id, member_id, key_hash, expires_at)

@@ -4,7 +4,7 @@ import type { Sequelize } from 'sequelize';
 import type { BeforeCommit } from '../db/beforeCommit';
 import type { TemporalHandle } from '../temporal/client';
 import type { Config } from '../config';
-import { HttpError, notFound } from '../http/errors';
+import { invalid, notFound, conflict } from '../domain/errors';
 import { assertAllowedTarget, ForbiddenTargetError } from './targetPolicy';
 import type { webhookDeliveryWorkflow } from '../../workflows/webhookDelivery';
 
@@ -45,7 +45,7 @@ export class WebhookEndpointService {
     try {
       await assertAllowedTarget(input.url, this.config.allowPrivateWebhookTargets);
     } catch (err) {
-      if (err instanceof ForbiddenTargetError) throw new HttpError(422, err.message);
+      if (err instanceof ForbiddenTargetError) throw invalid(err.message);
       throw err;
     }
     // Standard Webhooks secrets: `whsec_` and base64 of random bytes; shown once, kept to sign deliveries.
@@ -120,7 +120,7 @@ export class WebhookEndpointService {
       { bind: [deliveryId, accountId] },
     )) as [Array<{ id: string; disabled_at: Date | null }>, unknown];
     if (!rows.length) throw notFound('Delivery not found');
-    if (rows[0].disabled_at) throw new HttpError(409, 'The endpoint is disabled');
+    if (rows[0].disabled_at) throw conflict('The endpoint is disabled');
     await this.sequelize.query(
       `UPDATE webhook_deliveries SET status = 'pending', updated_at = now() WHERE id = $1`,
       {

@@ -5,7 +5,7 @@ import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporali
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { provideBackingServices, type BackingServices } from '../../src/infra/services';
-import { startRuntime, type Runtime } from '../../src/runtime';
+import { startRuntime, type Runtime } from '../../server/runtime';
 import { workflowsPath } from '../../worker/createWorker';
 import { freePort } from './freePort';
 import { TestSmtpServer } from './smtpServer';

@@ -2,7 +2,7 @@ import type { Next } from 'koa';
 import type { Authenticator } from '../../auth/authenticator';
 import { credentialOf } from '../../auth/authenticator';
 import type { KeyKind } from '../../db/models';
-import { unauthorized } from '../errors';
+import { unauthenticated } from '../../domain/errors';
 import type { AppContext } from '../context';
 
 /** Session routes take the account's API key, team routes its vendor key; the other kind is a 401. */
@@ -10,7 +10,7 @@ export function requireKey(authenticator: Authenticator, kind: KeyKind) {
   return async (ctx: AppContext, next: Next) => {
     const credential = credentialOf(ctx.get('authorization'));
     const key = credential ? await authenticator.keyFor(credential, kind) : null;
-    if (!key) throw unauthorized();
+    if (!key) throw unauthenticated();
     ctx.state.principal = { accountId: key.accountId, kind: key.kind, keyId: key.id };
     await next();
   };
@@ -31,7 +31,7 @@ export function requireSessionActor(authenticator: Authenticator) {
       }
       if (await signInTeamMember(authenticator, ctx, credential)) return next();
     }
-    throw unauthorized();
+    throw unauthenticated();
   };
 }
 
@@ -39,7 +39,7 @@ export function requireSessionActor(authenticator: Authenticator) {
 export function requireTeamMember(authenticator: Authenticator) {
   return async (ctx: AppContext, next: Next) => {
     const credential = credentialOf(ctx.get('authorization'));
-    if (!credential || !(await signInTeamMember(authenticator, ctx, credential))) throw unauthorized();
+    if (!credential || !(await signInTeamMember(authenticator, ctx, credential))) throw unauthenticated();
     await next();
   };
 }

@@ -1,5 +1,5 @@
 import type { Next } from 'koa';
-import { HttpError } from '../errors';
+import { DomainError, UNAVAILABLE_RETRY_AFTER_SECONDS, type DomainErrorKind } from '../../domain/errors';
 import { isUnavailable } from '../../infra/unavailable';
 import type { AppContext } from '../context';
 
@@ -7,6 +7,30 @@ interface KoaLikeError {
   status?: number;
   expose?: boolean;
   message?: string;
+}
+
+const STATUS_OF: Record<DomainErrorKind, number> = {
+  malformed: 400,
+  unauthenticated: 401,
+  refused: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  too_large: 413,
+  unsupported_media: 415,
+  invalid: 422,
+  unavailable: 503,
+};
+
+/** The HTTP answer to a domain error: its status, the spec's failure body, and Retry-After when waiting helps. */
+export function answerTo(err: DomainError) {
+  return {
+    status: STATUS_OF[err.kind],
+    body: { response: 'Fail', response_message: err.message, ...err.details },
+    headers: (err.retryAfterSeconds === undefined
+      ? {}
+      : { 'Retry-After': String(err.retryAfterSeconds) }) as Record<string, string>,
+  };
 }
 
 function fail(ctx: AppContext, status: number, message: string, fields: Record<string, unknown> = {}) {
@@ -27,16 +51,18 @@ export function errorHandler(isDevelopment: boolean) {
         fail(ctx, 405, 'Method not allowed');
       else if (ctx.body == null && ctx.status === 404) fail(ctx, 404, 'Not found');
     } catch (err) {
-      if (err instanceof HttpError) {
-        ctx.set(err.headers);
-        fail(ctx, err.status, err.message, err.fields);
+      if (err instanceof DomainError) {
+        const answer = answerTo(err);
+        ctx.set(answer.headers);
+        ctx.status = answer.status;
+        ctx.body = answer.body;
         if (isDevelopment && err.cause)
           (ctx.body as Record<string, unknown>).internal_response = String(err.cause);
         return;
       }
       if (isUnavailable(err)) {
         ctx.state.log.warn({ err }, 'backing service unavailable');
-        ctx.set('Retry-After', '5');
+        ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
         fail(ctx, 503, 'The service is temporarily unavailable; retry the request');
         return;
       }

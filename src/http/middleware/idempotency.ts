@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import type { Next } from 'koa';
 import type { Sequelize, Transaction } from 'sequelize';
 import type { JsonSealer } from '../../crypto/sealedJson';
-import { HttpError } from '../errors';
+import { malformed, conflict, DomainError } from '../../domain/errors';
+import { answerTo } from './errors';
 import { principalOf, type AppContext } from '../context';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -73,8 +74,7 @@ export function idempotency(sequelize: Sequelize, sealer: JsonSealer) {
   return async (ctx: AppContext, next: Next) => {
     const key = ctx.get('idempotency-key');
     if (!key) return next();
-    if (!KEY.test(key))
-      throw new HttpError(400, 'Idempotency-Key must be 1 to 255 printable ASCII characters');
+    if (!KEY.test(key)) throw malformed('Idempotency-Key must be 1 to 255 printable ASCII characters');
     const { accountId, kind, keyId } = principalOf(ctx);
     const scope: Scope = { accountId, principal: `${kind}:${keyId}`, key };
     const fingerprint = crypto
@@ -86,15 +86,14 @@ export function idempotency(sequelize: Sequelize, sealer: JsonSealer) {
     while (!(await claim(scope, fingerprint))) {
       const stored = await load(scope);
       if (!stored) continue;
-      if (stored.fingerprint !== fingerprint) throw new HttpError(409, 'duplicate nonce');
+      if (stored.fingerprint !== fingerprint) throw conflict('duplicate nonce');
       if (stored.state === 'completed') {
         ctx.status = stored.response_status!;
         ctx.body = sealer.open(stored.response_sealed!, contextOf(scope));
         ctx.set('Idempotent-Replayed', 'true');
         return;
       }
-      if (Date.now() > deadline)
-        throw new HttpError(409, 'A request with this Idempotency-Key is still in progress');
+      if (Date.now() > deadline) throw conflict('A request with this Idempotency-Key is still in progress');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
 
@@ -110,8 +109,9 @@ export function idempotency(sequelize: Sequelize, sealer: JsonSealer) {
       await next();
     } catch (err) {
       clearInterval(lease);
-      if (err instanceof HttpError && err.status < 500) {
-        await complete(scope, err.status, { response: 'Fail', response_message: err.message, ...err.fields });
+      if (err instanceof DomainError && err.kind !== 'unavailable') {
+        const answer = answerTo(err);
+        await complete(scope, answer.status, answer.body);
       } else {
         // If this fails too (the database is down), the lease lapses and frees the key all the same.
         await release(scope).catch(() => undefined);

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Next } from 'koa';
 import getRawBody from 'raw-body';
-import { HttpError } from '../errors';
+import { malformed, tooLarge, unsupportedMedia } from '../../domain/errors';
 import type { AppContext } from '../context';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
@@ -19,21 +19,21 @@ export function jsonBody(limitBytes: number) {
       return next();
     }
     if (!ctx.is('application/json', '+json')) {
-      throw new HttpError(415, 'Content-Type must be application/json');
+      throw unsupportedMedia('Content-Type must be application/json');
     }
     let text: string;
     try {
       text = await getRawBody(ctx.req, { limit: limitBytes, length: ctx.request.length, encoding: 'utf8' });
     } catch (err) {
       const type = (err as { type?: string }).type;
-      if (type === 'entity.too.large') throw new HttpError(413, `Request body exceeds ${limitBytes} bytes`);
-      throw new HttpError(400, 'Request body could not be read');
+      if (type === 'entity.too.large') throw tooLarge(`Request body exceeds ${limitBytes} bytes`);
+      throw malformed('Request body could not be read');
     }
     ctx.state.bodySha256 = crypto.createHash('sha256').update(text).digest('hex');
     try {
       ctx.request.body = text.trim() === '' ? {} : JSON.parse(text);
     } catch {
-      throw new HttpError(400, 'Invalid JSON body');
+      throw malformed('Invalid JSON body');
     }
     return next();
   };

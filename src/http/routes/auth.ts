@@ -1,9 +1,9 @@
 import Joi from 'joi';
 import type { Authenticator } from '../../auth/authenticator';
 import { InvalidTokenError, type TokenService } from '../../auth/tokens';
-import { unauthorized } from '../errors';
+import { unauthenticated } from '../../domain/errors';
 import type { ApiRoutes } from '../routes';
-import { failBodySchema } from '../../openapi/document';
+import { failBodySchema } from '../openapi/document';
 
 type RefreshBody = { api_key: string } | { refresh_token: string };
 
@@ -44,14 +44,14 @@ export function registerAuthRoutes(api: ApiRoutes, authenticator: Authenticator,
     handler: async (ctx, { body }) => {
       if ('api_key' in body) {
         const key = await authenticator.anyKey(body.api_key);
-        if (!key) throw unauthorized();
+        if (!key) throw unauthenticated();
         ctx.body = await tokens.issuePair(key);
         return;
       }
       try {
         ctx.body = await tokens.refresh(body.refresh_token);
       } catch (err) {
-        if (err instanceof InvalidTokenError) throw unauthorized();
+        if (err instanceof InvalidTokenError) throw unauthenticated();
         throw err;
       }
     },

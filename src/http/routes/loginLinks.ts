@@ -2,8 +2,8 @@ import Joi from 'joi';
 import type { TeamService } from '../../team/teamService';
 import { presentMember } from '../../team/teamService';
 import type { TokenService } from '../../auth/tokens';
-import { failBodySchema } from '../../openapi/document';
-import { unauthorized } from '../errors';
+import { failBodySchema } from '../openapi/document';
+import { unauthenticated } from '../../domain/errors';
 import { escapeHtml, page } from '../html';
 import type { ApiRoutes } from '../routes';
 
@@ -83,7 +83,7 @@ export function registerLoginLinkRoutes(api: ApiRoutes, team: TeamService, token
     },
     handler: async (ctx, { body }) => {
       const member = await team.memberForLoginLink(body.login_link_id, body.key);
-      if (!member || !member.business_role) throw unauthorized();
+      if (!member || !member.business_role) throw unauthenticated();
       ctx.body = {
         access_token: await tokens.mintTeamMemberToken({
           accountId: member.account_id,

@@ -13,10 +13,10 @@ import {
   sessionListResponse,
   sessionResponse,
 } from '../../sessions/schemas';
-import { failBodySchema } from '../../openapi/document';
+import { failBodySchema } from '../openapi/document';
 import { createFailure, messageOf } from '../../sessions/createRules';
 import { idempotentAnswerWithin, principalOf, type Principal } from '../context';
-import { HttpError } from '../errors';
+import { refused } from '../../domain/errors';
 import type { SessionRow } from '../../sessions/presenter';
 import type { ApiRoutes } from '../routes';
 
@@ -175,7 +175,7 @@ export function registerSessionRoutes(
         const principal = principalOf(ctx);
         const session = await sessions.findRow(principal.accountId, params.id);
         if (principal.member && !memberMayAct(principal.member, session, action)) {
-          throw new HttpError(403, 'This team member may not do this on this session');
+          throw refused('This team member may not do this on this session');
         }
         if (action === 'start') await sessions.assertNotaryMayStart(session);
         const result = await runNotaryAction(temporal, session, action);

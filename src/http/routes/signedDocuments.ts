@@ -2,8 +2,8 @@ import Joi from 'joi';
 import type { SessionService } from '../../sessions/sessionService';
 import type { SignedDocumentService } from '../../documents/signedDocumentService';
 import { sessionIdParams } from '../../sessions/schemas';
-import { failBodySchema } from '../../openapi/document';
-import { HttpError } from '../errors';
+import { failBodySchema } from '../openapi/document';
+import { refused } from '../../domain/errors';
 import { principalOf } from '../context';
 import type { ApiRoutes } from '../routes';
 
@@ -84,7 +84,7 @@ export function registerSignedDocumentRoutes(
       expires: Joi.string().max(20).required(),
       signature: Joi.string().max(100).required(),
     }),
-    onInvalid: () => new HttpError(403, 'This download link is invalid or has expired'),
+    onInvalid: () => refused('This download link is invalid or has expired'),
     responses: {
       200: { description: 'The PDF', contentType: 'application/pdf' },
       403: { description: 'Expired, altered or incomplete link', schema: failBodySchema },

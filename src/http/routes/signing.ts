@@ -1,10 +1,11 @@
 import Joi from 'joi';
 import type { SigningService } from '../../sessions/signingService';
 import { SESSION_STATUSES } from '../../../workflows/sessionDefinitions';
-import { failBodySchema } from '../../openapi/document';
-import { HttpError } from '../errors';
+import { failBodySchema } from '../openapi/document';
+import { DomainError } from '../../domain/errors';
 import { escapeHtml, page } from '../html';
 import type { ApiRoutes } from '../routes';
+import { answerTo } from '../middleware/errors';
 
 const participantSchema = Joi.object({
   bn_session_id: Joi.string().guid(),
@@ -47,8 +48,8 @@ export function registerSigningRoutes(api: ApiRoutes, signing: SigningService): 
       try {
         view = await signing.view(params.token);
       } catch (err) {
-        if (wantsJson || !(err instanceof HttpError)) throw err;
-        ctx.status = err.status;
+        if (wantsJson || !(err instanceof DomainError)) throw err;
+        ctx.status = answerTo(err).status;
         ctx.type = 'html';
         ctx.body = page('Signing link', `<h1>Signing link</h1><p>${escapeHtml(err.message)}</p>`);
         return;

@@ -8,7 +8,7 @@ import {
   type OnboardingInput,
 } from '../../team/teamSchemas';
 import { invalidId, validationFailed } from '../../team/teamErrors';
-import { failBodySchema } from '../../openapi/document';
+import { failBodySchema } from '../openapi/document';
 import { paginationSchema } from '../../sessions/schemas';
 import { principalOf } from '../context';
 import type { ApiRoutes } from '../routes';

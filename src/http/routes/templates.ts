@@ -9,8 +9,8 @@ import {
   type TemplateInput,
 } from '../../templates/templateService';
 import { DocumentError } from '../../documents/decode';
-import { HttpError } from '../errors';
-import { failBodySchema } from '../../openapi/document';
+import { invalid } from '../../domain/errors';
+import { failBodySchema } from '../openapi/document';
 import { principalOf } from '../context';
 import type { ApiRoutes } from '../routes';
 
@@ -42,7 +42,7 @@ export function registerTemplateRoutes(api: ApiRoutes, sequelize: Sequelize): vo
     tags: ['Templates'],
     auth: 'api',
     body: createTemplateBody,
-    onInvalid: (error) => new HttpError(422, error.details[0]?.message ?? 'Invalid template'),
+    onInvalid: (error) => invalid(error.details[0]?.message ?? 'Invalid template'),
     responses: {
       201: {
         description: 'Created',
@@ -56,7 +56,7 @@ export function registerTemplateRoutes(api: ApiRoutes, sequelize: Sequelize): vo
         ctx.status = 201;
         ctx.body = { response: 'Pass', template: presentTemplate(row) };
       } catch (err) {
-        if (err instanceof DocumentError) throw new HttpError(422, err.message.replace(/^template\./, ''));
+        if (err instanceof DocumentError) throw invalid(err.message.replace(/^template\./, ''));
         throw err;
       }
     },

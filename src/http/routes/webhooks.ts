@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { WebhookEndpointService } from '../../webhooks/endpointService';
 import { EVENT_NAMES } from '../../../workflows/events';
-import { failBodySchema } from '../../openapi/document';
+import { failBodySchema } from '../openapi/document';
 import { paginationSchema } from '../../sessions/schemas';
 import { idempotentAnswerWithin, principalOf } from '../context';
 import type { ApiRoutes } from '../routes';

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import parse from 'joi-to-json';
-import type { RouteDefinition } from '../http/routes';
+import type { RouteDefinition } from '../routes';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -3,16 +3,16 @@ import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Sequelize } from 'sequelize';
 import type { WorkflowBundleOption } from '@temporalio/worker';
-import type { Config } from './config';
-import { createLogger, type Logger } from './logger';
-import { provideBackingServices, type BackingServices } from './infra/services';
-import { createDatabase } from './db/database';
-import { migrateExclusively } from './db/migrator';
-import { connectTemporal, type TemporalHandle } from './temporal/client';
-import { ensureSearchAttributes } from './temporal/searchAttributes';
-import { ensureSchedules } from './temporal/schedules';
-import { resolveJwtSecret, TokenService } from './auth/tokens';
-import { createApp, type App } from './http/app';
+import type { Config } from '../src/config';
+import { createLogger, type Logger } from '../src/logger';
+import { provideBackingServices, type BackingServices } from '../src/infra/services';
+import { createDatabase } from '../src/db/database';
+import { migrateExclusively } from '../src/db/migrator';
+import { connectTemporal, type TemporalHandle } from '../src/temporal/client';
+import { ensureSearchAttributes } from '../src/temporal/searchAttributes';
+import { ensureSchedules } from '../src/temporal/schedules';
+import { resolveJwtSecret, TokenService } from '../src/auth/tokens';
+import { createApp, type App } from '../src/http/app';
 import { startWorker, type RunningWorker } from '../worker/createWorker';
 
 export interface RuntimeOptions {
