@@ -2,7 +2,7 @@ import type { ActivityDependencies } from './dependencies';
 import { appendAuditRecord } from '../src/audit/auditChain';
 import type { EventName } from '../workflows/events';
 import type { SessionStatus } from '../workflows/sessionDefinitions';
-import type { WebhookDeliveryInput } from '../workflows/webhookDelivery';
+import type { WebhookDeliveryInput } from '../workflows/webhookDeliveryDefinitions';
 
 export interface PublishEventInput {
   eventId: string;

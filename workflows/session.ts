@@ -1,26 +1,22 @@
 import {
-  ActivityFailure,
-  ApplicationFailure,
+  type ActivityFailure,
   ParentClosePolicy,
   condition,
   patched,
-  proxyActivities,
-  type RetryPolicy,
   setHandler,
   startChild,
   upsertSearchAttributes,
   uuid4,
 } from '@temporalio/workflow';
-import type { Activities } from '../activities';
 import {
-  actionAlreadyApplied,
   addDocumentsUpdate,
+  alreadyDoneFailure,
   cancelUpdate,
   completeUpdate,
-  EDITABLE_STATUSES,
-  FINAL_STATUSES,
+  joinUpdate,
   participantJoinedSignal,
   pretaggedUpdate,
+  refusedFailure,
   releaseDocumentsUpdate,
   retryFinalizationUpdate,
   snapshotQuery,
@@ -32,54 +28,21 @@ import {
   type SessionStatus,
   type SessionWorkflowInput,
 } from './sessionDefinitions';
+import {
+  assertDocumentsTransition,
+  assertTransition,
+  initialStatus,
+  judgeJoin,
+  judgeRequest,
+  openingStatus,
+  type SessionPlan,
+  type SessionRequest,
+  type Verdict,
+} from './sessionMachine';
+import { confirm, failureType, finalize, io, mail } from './sessionActivities';
 import { SessionStatusAttribute } from './searchAttributes';
 import type { EventName } from './events';
 import { webhookDeliveryWorkflow } from './webhookDelivery';
-
-// Every policy retries infrastructure failures (PostgreSQL, SMTP or a worker gone) until they pass;
-// what the workflow must decide on comes back as a value or a non-retryable ApplicationFailure.
-const RETRY_UNTIL_IT_PASSES: RetryPolicy = {
-  initialInterval: '1s',
-  backoffCoefficient: 2,
-  maximumInterval: '1m',
-};
-
-/** One or two database round trips each: an attempt on a worker that died is retried after 10 s. */
-const io = proxyActivities<Activities>({
-  startToCloseTimeout: '10s',
-  retry: RETRY_UNTIL_IT_PASSES,
-});
-
-/**
- * E-mail to each recipient in turn, bounded by SMTP's own timeouts; the heartbeat notices a dead
- * worker within 10 s.
- */
-const mail = proxyActivities<Activities>({
-  startToCloseTimeout: '2m',
-  heartbeatTimeout: '10s',
-  retry: RETRY_UNTIL_IT_PASSES,
-});
-
-/**
- * A 10 MB document takes seconds to stamp and sign; each gets its own generous attempt, and its
- * heartbeats let a dead worker's attempt be retried within seconds. The activity bounds the attempts
- * that fail for a reason other than an outage (`DocumentNotFinalized`).
- */
-const finalize = proxyActivities<Activities>({
-  startToCloseTimeout: '5m',
-  heartbeatTimeout: '10s',
-  retry: RETRY_UNTIL_IT_PASSES,
-});
-
-/**
- * The API writes the session's rows in the same transaction that starts this workflow. Until that
- * transaction is over, or while the database is unreachable, keep asking; only the activity's
- * non-retryable `SessionNotRecorded` (the transaction aborted) ends the wait.
- */
-const confirm = proxyActivities<Activities>({
-  startToCloseTimeout: '10s',
-  retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s' },
-});
 
 export type SessionOutcome = SessionStatus | 'abandoned';
 
@@ -90,12 +53,17 @@ export type SessionOutcome = SessionStatus | 'abandoned';
  */
 export async function sessionWorkflow(input: SessionWorkflowInput): Promise<SessionOutcome> {
   const startAt = input.startAt ? Date.parse(input.startAt) : undefined;
+  const plan: SessionPlan = {
+    holdInvitesUntilPretagged: input.holdInvitesUntilPretagged,
+    startAt,
+    notary: input.notary,
+    deliveryMode: input.deliveryMode,
+  };
+  // A named team notary is known at creation: such sessions are ready at once (sessions started before
+  // this rule waited in awaiting_notary for the assignment).
+  const readyAtOnce = input.notary.kind === 'team' && patched('named-notary-ready-at-once');
   // The same first state the API records with the session, so both agree from the first moment.
-  let status: SessionStatus = input.holdInvitesUntilPretagged
-    ? 'awaiting_pretag'
-    : startAt !== undefined && startAt > Date.now()
-      ? 'scheduled'
-      : 'awaiting_notary';
+  let status: SessionStatus = initialStatus(plan, Date.now(), readyAtOnce);
   let documentsStatus: DocumentsStatus = 'pending';
   let notaryAssigned = false;
   const joined: ParticipantRef[] = [];
@@ -113,18 +81,33 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   const pendingEvents: Array<[EventName, Record<string, unknown>]> = [];
 
   const result = (): ActionResult => ({ status, documentsStatus });
-  const ended = () => requested.cancel || (FINAL_STATUSES as SessionStatus[]).includes(status);
   const expired = () => expiresAt !== undefined && Date.now() >= expiresAt;
+  const state = () => ({ status, documentsStatus, joined });
+  /** A validator's answer: refusals fail the update; `already_done` answers with the state, or is refused. */
+  const enforce = (verdict: Verdict, alreadyDone: 'answer' | 'refuse' = 'answer') => {
+    if (verdict.outcome === 'refused') throw refusedFailure(verdict.refusal);
+    if (verdict.outcome === 'already_done' && alreadyDone === 'refuse') throw alreadyDoneFailure();
+  };
+  const judged = (request: SessionRequest) => (_request?: unknown) =>
+    enforce(judgeRequest(state(), plan, request, Date.now()));
+
+  const recordJoin = (participant: ParticipantRef) => {
+    if (joined.some((p) => p.role === participant.role && p.index === participant.index)) return;
+    const { role, index, email } = participant;
+    joined.push({ role, index, email });
+    pendingEvents.push(['join_session', { role, index, email }]);
+  };
 
   setHandler(snapshotQuery, () => ({ status, documentsStatus, notaryAssigned, joined: [...joined] }));
-  setHandler(participantJoinedSignal, (participant) => {
-    if (joined.some((p) => p.role === participant.role && p.index === participant.index)) return;
-    joined.push(participant);
-    pendingEvents.push([
-      'join_session',
-      { role: participant.role, index: participant.index, email: participant.email },
-    ]);
-  });
+  setHandler(participantJoinedSignal, recordJoin);
+  setHandler(
+    joinUpdate,
+    (joiner) => {
+      recordJoin(joiner);
+      return result();
+    },
+    { validator: (joiner) => enforce(judgeJoin(state(), joiner, startAt, Date.now()), 'refuse') },
+  );
   setHandler(
     pretaggedUpdate,
     async () => {
@@ -132,7 +115,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
       await condition(() => status !== 'awaiting_pretag');
       return result();
     },
-    { validator: () => expect(status === 'awaiting_pretag', 'Session is not awaiting pretagging') },
+    { validator: judged('pretagged') },
   );
   setHandler(
     startUpdate,
@@ -141,16 +124,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
       await condition(() => status !== 'ready');
       return result();
     },
-    {
-      validator: () => {
-        if (actionAlreadyApplied('start', result())) return;
-        expect(status === 'ready', `Session cannot be started while ${status}`);
-        expect(
-          joined.some((p) => p.role === 'signer'),
-          'Session cannot be started before a signer has joined',
-        );
-      },
-    },
+    { validator: judged('start') },
   );
   setHandler(
     completeUpdate,
@@ -159,28 +133,17 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
       await condition(() => status !== 'in_progress');
       return result();
     },
-    {
-      validator: () =>
-        expect(
-          status === 'in_progress' || actionAlreadyApplied('complete', result()),
-          `Session cannot be completed while ${status}`,
-        ),
-    },
+    { validator: judged('complete') },
   );
   setHandler(
     releaseDocumentsUpdate,
     async () => {
+      // Documents still being finalized go out once they are ready: the answer need not wait for that.
       requested.release = true;
       await condition(() => documentsStatus !== 'held');
       return result();
     },
-    {
-      validator: () =>
-        expect(
-          documentsStatus === 'held' || actionAlreadyApplied('release_documents', result()),
-          `Documents cannot be released while ${documentsStatus}`,
-        ),
-    },
+    { validator: judged('release_documents') },
   );
   setHandler(
     cancelUpdate,
@@ -189,13 +152,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
       await condition(() => status === 'cancelled');
       return result();
     },
-    {
-      validator: (_request: { reason?: string }) =>
-        expect(
-          !ended() || actionAlreadyApplied('cancel', result()),
-          `Session cannot be cancelled while ${status}`,
-        ),
-    },
+    { validator: judged('cancel') },
   );
   setHandler(
     retryFinalizationUpdate,
@@ -204,10 +161,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
       await condition(() => documentsStatus !== 'failed');
       return result();
     },
-    {
-      validator: () =>
-        expect(documentsStatus === 'failed', `Documents cannot be retried while ${documentsStatus}`),
-    },
+    { validator: judged('retry_finalization') },
   );
   setHandler(
     addDocumentsUpdate,
@@ -215,13 +169,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
       pendingEvents.push(['document_added', { document_ids: documentIds }]);
       return result();
     },
-    {
-      validator: (_request: { documentIds: string[] }) =>
-        expect(
-          (EDITABLE_STATUSES as SessionStatus[]).includes(status),
-          `Documents cannot be added while ${status}`,
-        ),
-    },
+    { validator: judged('add_documents') },
   );
 
   async function publish(event: EventName, data: Record<string, unknown> = {}) {
@@ -249,6 +197,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   }
 
   async function enter(next: SessionStatus, event?: EventName, data?: Record<string, unknown>) {
+    assertTransition(status, next);
     status = next;
     upsertSearchAttributes([{ key: SessionStatusAttribute, value: next }]);
     await io.recordStatus({ sessionId: input.sessionId, status, documentsStatus });
@@ -256,6 +205,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   }
 
   async function setDocuments(next: DocumentsStatus) {
+    assertDocumentsTransition(documentsStatus, next);
     documentsStatus = next;
     await io.recordStatus({ sessionId: input.sessionId, status, documentsStatus });
   }
@@ -326,7 +276,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   }
 
   // 4. A notary: the named team member at once, or the first available network notary, retried durably.
-  await enter('awaiting_notary');
+  await enter(openingStatus(plan, readyAtOnce));
   for (;;) {
     const assignment =
       input.notary.kind === 'team'
@@ -406,15 +356,4 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   function reportBounces(bounced: BouncedMail[]) {
     for (const mail of bounced) pendingEvents.push(['email_bounced', { ...mail }]);
   }
-}
-
-/** The type of the `ApplicationFailure` an activity ended with, if that is how it ended. */
-function failureType(err: unknown): string | undefined {
-  return err instanceof ActivityFailure && err.cause instanceof ApplicationFailure
-    ? (err.cause.type ?? undefined)
-    : undefined;
-}
-
-function expect(condition: boolean, message: string): void {
-  if (!condition) throw new Error(message);
 }

@@ -1,3 +1,4 @@
+import { ApplicationFailure } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
 /**
@@ -16,17 +17,6 @@ export const SESSION_STATUSES = [
   'cancelled',
 ] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
-
-export const FINAL_STATUSES: readonly SessionStatus[] = ['completed', 'expired', 'cancelled'];
-/** Statuses in which participants can join through their signing links. */
-export const OPEN_STATUSES: readonly SessionStatus[] = ['awaiting_notary', 'ready', 'in_progress'];
-/** Statuses in which documents can still be added. */
-export const EDITABLE_STATUSES: readonly SessionStatus[] = [
-  'awaiting_pretag',
-  'scheduled',
-  'awaiting_notary',
-  'ready',
-];
 
 /** `failed`: a document could not be notarized; an operator's `retry-finalization` takes it back to `pending`. */
 export const DOCUMENTS_STATUSES = ['pending', 'held', 'released', 'failed'] as const;
@@ -57,6 +47,38 @@ export interface ParticipantRef {
   email: string;
 }
 
+/** A participant asking to join, with what their link says about same-device signing. */
+export interface Joiner extends ParticipantRef {
+  sameDeviceAll: boolean;
+  isHost: boolean;
+}
+
+/** Why the session refuses a request. */
+export interface Refusal {
+  /** `forbidden`: never this actor's to do; `not_now`: the session's state does not allow it. */
+  kind: 'forbidden' | 'not_now';
+  reason: string;
+  /** When waiting on the service (not on a person) will change the answer. */
+  retryAfterSeconds?: number;
+}
+
+/** The failure types a validator refuses an update with; the API reads them back. */
+export const REFUSED = 'SessionRefused';
+export const ALREADY_DONE = 'AlreadyDone';
+
+export function refusedFailure(refusal: Refusal): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: REFUSED,
+    message: refusal.reason,
+    details: [refusal],
+    nonRetryable: true,
+  });
+}
+
+export function alreadyDoneFailure(): ApplicationFailure {
+  return ApplicationFailure.create({ type: ALREADY_DONE, message: 'Already done', nonRetryable: true });
+}
+
 export interface SessionSnapshot {
   status: SessionStatus;
   documentsStatus: DocumentsStatus;
@@ -81,28 +103,14 @@ export interface ActionResult {
 /** The notary actions an integrator or team member calls (`POST /sessions/{id}/{action}`). */
 export type NotaryActionName = 'pretagged' | 'start' | 'complete' | 'release_documents' | 'cancel';
 
-/**
- * Whether the session is already where the action leads, or past it. A retried action whose first answer was lost
- * (a worker died, a deadline passed) then answers with the session's state rather than a 409: the
- * action happened. `pretagged` has no such state to recognise it by, so it is never "already applied".
- */
-export function actionAlreadyApplied(action: NotaryActionName, state: ActionResult): boolean {
-  switch (action) {
-    case 'start':
-      // A completed session was started: its recorded state may show either while it catches up.
-      return state.status === 'in_progress' || state.status === 'completed';
-    case 'complete':
-      return state.status === 'completed';
-    case 'release_documents':
-      return state.documentsStatus === 'released';
-    case 'cancel':
-      return state.status === 'cancelled';
-    case 'pretagged':
-      return false;
-  }
-}
-
+/** How joins reached sessions started before `joinUpdate`; their recorded histories still carry it. */
 export const participantJoinedSignal = defineSignal<[ParticipantRef]>('participantJoined');
+
+/**
+ * A participant joins: the validator judges it (`judgeJoin`), and a second join of the same participant
+ * is refused as `AlreadyDone`, so retries and reloads leave no trace in the session's history.
+ */
+export const joinUpdate = defineUpdate<ActionResult, [Joiner]>('join');
 
 export const pretaggedUpdate = defineUpdate<ActionResult>('pretagged');
 export const startUpdate = defineUpdate<ActionResult>('start');

@@ -1,11 +1,6 @@
 import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-
-export interface WebhookDeliveryInput {
-  deliveryId: string;
-  /** Waits between attempts, in milliseconds: WEBHOOK_RETRY_SCHEDULE when the event was published. */
-  retryDelaysMs: number[];
-}
+import type { WebhookDeliveryInput, WebhookDeliveryOutcome } from './webhookDeliveryDefinitions';
 
 // One HTTP attempt per activity: the retry schedule is the business rule below, not Temporal's backoff.
 // The receiver's answer, or its silence, is a value the activity returns. What Temporal retries is the
@@ -20,9 +15,7 @@ const { attemptWebhookDelivery } = proxyActivities<Activities>({
  * At-least-once delivery of one event to one endpoint, as its own workflow so that a slow or dead
  * receiver never delays the session: attempt, and on failure wait the next step of the schedule.
  */
-export async function webhookDeliveryWorkflow(
-  input: WebhookDeliveryInput,
-): Promise<'delivered' | 'failed' | 'disabled'> {
+export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryOutcome> {
   for (let attempt = 0; ; attempt++) {
     const isLastAttempt = attempt >= input.retryDelaysMs.length;
     const outcome = await attemptWebhookDelivery({ deliveryId: input.deliveryId, isLastAttempt });

@@ -1,20 +1,26 @@
 import { WorkflowNotFoundError, type UpdateDefinition } from '@temporalio/common';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { TemporalHandle } from '../temporal/client';
 import { conflict, unavailable } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
 import {
-  actionAlreadyApplied,
   cancelUpdate,
   completeUpdate,
-  FINAL_STATUSES,
   pretaggedUpdate,
   releaseDocumentsUpdate,
   startUpdate,
   type ActionResult,
   type NotaryActionName,
 } from '../../workflows/sessionDefinitions';
+import { judgeActor, judgeRequest, type Actor } from '../../workflows/sessionMachine';
 import type { SessionRow } from './presenter';
+import {
+  hasEnded,
+  planOfRow,
+  recordedResult,
+  recordedState,
+  throwIfRefused,
+  verdictOfUpdateFailure,
+} from './sessionRules';
 
 export const NOTARY_ACTIONS = {
   pretagged: { update: pretaggedUpdate, summary: 'Mark the documents pretagged: lifts the invitation hold' },
@@ -25,7 +31,7 @@ export const NOTARY_ACTIONS = {
   complete: { update: completeUpdate, summary: 'Complete the session (needs in_progress)' },
   release_documents: {
     update: releaseDocumentsUpdate,
-    summary: 'Release held documents (notary_manual delivery)',
+    summary: 'Release held documents (notary_manual delivery); recorded while they are still being finalized',
   },
   cancel: { update: cancelUpdate, summary: 'Cancel the session (before completion)' },
 } as const satisfies Record<NotaryActionName, { update: unknown; summary: string }>;
@@ -35,21 +41,22 @@ export type NotaryAction = NotaryActionName;
 const DEADLINE_MS = 15_000;
 
 /**
- * A notary action is a workflow update: its validator decides (409 with its reason), and its answer is
- * the HTTP answer. The deadline bounds the call; an expired deadline is a retryable 503.
+ * A notary action is a workflow update: its validator judges (the session machine's refusal, with its
+ * reason), and its answer is the action's result. A session whose workflow has closed is judged by the
+ * same machine on the state it recorded last. The deadline bounds the call: past it, `unavailable`.
  */
 export async function runNotaryAction(
   temporal: TemporalHandle,
   session: SessionRow,
   action: NotaryAction,
+  actor: Actor,
+  /** The action's own conditions on data the workflow does not hold (a notary's commission). */
+  precondition: () => Promise<void>,
 ): Promise<ActionResult> {
-  // A retry after a lost answer: the action happened. The workflow answers with its current state; once
-  // it has closed, the state it recorded before closing is final and answers instead.
-  const recorded = { status: session.status, documentsStatus: session.documents_status };
-  const applied = actionAlreadyApplied(action, recorded);
-  if (!applied && FINAL_STATUSES.includes(session.status) && action !== 'release_documents') {
-    throw conflict(`Session is ${session.status}`);
-  }
+  throwIfRefused(judgeActor(actor, session.notary_member_id, action));
+  const recorded = recordedResult(session);
+  if (hasEnded(recorded)) return answerFromRecord(session, action);
+  await precondition();
   const handle = temporal.client.workflow.getHandle(session.workflow_id);
   try {
     return await temporal.connection.withDeadline(Date.now() + DEADLINE_MS, () =>
@@ -58,14 +65,21 @@ export async function runNotaryAction(
         : handle.executeUpdate(NOTARY_ACTIONS[action].update as UpdateDefinition<ActionResult, []>),
     );
   } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError) {
-      throw conflict((err.cause as Error | undefined)?.message ?? `Session cannot ${action} now`);
+    const verdict = verdictOfUpdateFailure(err);
+    if (verdict) {
+      throwIfRefused(verdict);
+      return recorded;
     }
-    if (err instanceof WorkflowNotFoundError) {
-      if (applied) return recorded;
-      throw conflict('Session has ended');
-    }
+    // Closed since the row was read: what it recorded before closing is its last state.
+    if (err instanceof WorkflowNotFoundError) return answerFromRecord(session, action);
     if (isUnavailable(err)) throw unavailable('The session could not be reached in time; retry the request');
     throw err;
   }
+}
+
+function answerFromRecord(session: SessionRow, action: NotaryAction): ActionResult {
+  const verdict = judgeRequest(recordedState(session), planOfRow(session), action, Date.now());
+  throwIfRefused(verdict);
+  if (verdict.outcome === 'already_done') return recordedResult(session);
+  throw conflict(`Session has ended: it is ${session.status}`);
 }

@@ -2,7 +2,6 @@ import { isUuid } from '../ids';
 import crypto from 'node:crypto';
 import type { Sequelize, Transaction } from 'sequelize';
 import type { BeforeCommit } from '../db/beforeCommit';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Config } from '../config';
 import type { TemporalHandle } from '../temporal/client';
 import { notFound, conflict, unavailable, DomainError } from '../domain/errors';
@@ -12,13 +11,12 @@ import { ConversionUnavailableError } from '../documents/convert';
 import { queueInvitations } from '../mail/invitations';
 import type { sessionWorkflow } from '../../workflows/session';
 import {
-  actionAlreadyApplied,
   addDocumentsUpdate,
-  EDITABLE_STATUSES,
   workflowIdOf,
   type SessionStatus,
   type SessionWorkflowInput,
 } from '../../workflows/sessionDefinitions';
+import { initialStatus, judgeRequest } from '../../workflows/sessionMachine';
 import {
   NotarizationIdAttribute,
   SessionIdAttribute,
@@ -38,6 +36,13 @@ import { findAccountNotary } from './notaries';
 import { commissionProblem } from '../team/commissions';
 import { VALIDATION_OPTIONS } from '../validation/options';
 import { presentSession, presentSessionSummary, type SessionRow } from './presenter';
+import {
+  planOfInput,
+  planOfRow,
+  recordedState,
+  throwIfRefused,
+  verdictOfUpdateFailure,
+} from './sessionRules';
 
 const TEMPORAL_DEADLINE_MS = 10_000;
 const UNAVAILABLE = 'The service is temporarily unavailable; retry the request';
@@ -45,17 +50,6 @@ const UNAVAILABLE = 'The service is temporarily unavailable; retry the request';
 interface SigningUrl {
   bn_signing_url: string;
   full_signing_url: string;
-}
-
-function initialStatus(input: CreateSessionInput, now: Date): SessionStatus {
-  if (input.send_invite_after_pretagging) return 'awaiting_pretag';
-  if (
-    input.notarization_timing_type === 'notarize_later' &&
-    Date.parse(input.session_timing!) > now.getTime()
-  ) {
-    return 'scheduled';
-  }
-  return 'awaiting_notary';
 }
 
 /** Options kept with the session for later stages (display, completion, certificates). */
@@ -103,7 +97,8 @@ export class SessionService {
       : null;
     const sessionId = crypto.randomUUID();
     const workflowId = workflowIdOf(sessionId);
-    const status = initialStatus(input, now);
+    const workflowInput = this.workflowInput(sessionId, accountId, input, notaryMemberId);
+    const status = initialStatus(planOfInput(workflowInput), now.getTime(), true);
     const participants = participantsOf(input);
     const baseUrl = await this.signingBaseUrl(accountId);
     const urlOf = (p: NewParticipant): SigningUrl => ({
@@ -188,11 +183,7 @@ export class SessionService {
           })),
           transaction,
         );
-        await this.startWorkflow(
-          workflowId,
-          { ...this.workflowInput(sessionId, accountId, input, notaryMemberId), transactionId: xact[0].id },
-          status,
-        );
+        await this.startWorkflow(workflowId, { ...workflowInput, transactionId: xact[0].id }, status);
         workflowStarted = true;
         await beforeCommit?.(answer, transaction);
       });
@@ -297,7 +288,9 @@ export class SessionService {
   /** A session starts only with a notary whose commission is on file and unexpired today: else a 409. */
   async assertNotaryMayStart(session: SessionRow): Promise<void> {
     // A retried start of a session that did start is answered as such (see runNotaryAction).
-    if (actionAlreadyApplied('start', { status: session.status, documentsStatus: session.documents_status }))
+    if (
+      judgeRequest(recordedState(session), planOfRow(session), 'start', Date.now()).outcome === 'already_done'
+    )
       return;
     const problem = await commissionProblem(
       this.sequelize,
@@ -389,9 +382,8 @@ export class SessionService {
     beforeCommit?: BeforeCommit<unknown>,
   ) {
     const session = await this.findRow(accountId, sessionId);
-    if (!EDITABLE_STATUSES.includes(session.status)) {
-      throw conflict(`Documents cannot be added while ${session.status}`);
-    }
+    // Statuses only move forward: a recorded status that refuses documents is past the point of adding them.
+    throwIfRefused(judgeRequest(recordedState(session), planOfRow(session), 'add_documents', Date.now()));
     if (documentTooLarge((raw as { session_documents?: unknown })?.session_documents)) {
       throw createFailure(SPEC_MESSAGES.documentTooLarge);
     }
@@ -433,9 +425,8 @@ export class SessionService {
         return answer;
       });
     } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError) {
-        throw conflict((err.cause as Error | undefined)?.message ?? 'Documents can no longer be added');
-      }
+      const verdict = verdictOfUpdateFailure(err);
+      if (verdict) throwIfRefused(verdict);
       if (err instanceof DomainError) throw err;
       if (isUnavailable(err)) throw unavailable(UNAVAILABLE);
       throw err;

@@ -3,12 +3,10 @@ import type { TemporalHandle } from '../temporal/client';
 import { sha256 } from '../auth/keys';
 import { notFound, conflict, gone, unavailable } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
-import {
-  FINAL_STATUSES,
-  OPEN_STATUSES,
-  participantJoinedSignal,
-  type SessionStatus,
-} from '../../workflows/sessionDefinitions';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { joinUpdate, type Joiner, type SessionStatus } from '../../workflows/sessionDefinitions';
+import { isFinal, judgeJoin } from '../../workflows/sessionMachine';
+import { throwIfRefused, verdictOfUpdateFailure } from './sessionRules';
 
 interface ParticipantSession {
   participant_id: string;
@@ -92,52 +90,56 @@ export class SigningService {
   /** The participant's view; the link dies with its session (completed, expired or cancelled: 410). */
   async view(token: string): Promise<ParticipantView> {
     const participant = await this.find(token);
-    if (FINAL_STATUSES.includes(participant.status)) {
+    if (isFinal(participant.status)) {
       throw gone(`This signing link is no longer valid: the session is ${participant.status}`);
     }
     return viewOf(participant);
   }
 
   /**
-   * Records the participant's join (once) and tells the session's workflow. Joining needs an open
-   * session; in same-device mode only the host joins, the others sign on the host's device.
+   * The session's workflow judges the join (open, same-device host, once) and records it; the
+   * participant's row keeps when they first joined. Sessions that have ended are judged on their record.
    */
   async join(token: string): Promise<ParticipantView> {
     const participant = await this.find(token);
-    const { status } = participant;
-    if (FINAL_STATUSES.includes(status)) throw conflict(`Session has ended: it is ${status}`);
-    if (status === 'awaiting_pretag')
-      throw conflict('Session is not open yet: its documents are being prepared');
-    if (status === 'scheduled') {
-      throw conflict(`Session is not open until ${new Date(participant.session_timing!).toISOString()}`);
-    }
-    if (!OPEN_STATUSES.includes(status)) throw conflict(`Session is not open: it is ${status}`);
-    if (
-      participant.same_device_signing_mode === 'all' &&
-      participant.role === 'signer' &&
-      !participant.is_host
-    ) {
-      throw conflict(
-        "In same-device signing only the host joins; the other signers sign on the host's device",
+    const joiner: Joiner = {
+      role: participant.role,
+      index: participant.index,
+      email: participant.email,
+      sameDeviceAll: participant.same_device_signing_mode === 'all',
+      isHost: participant.is_host,
+    };
+    const judgeOnRecord = (status: SessionStatus) =>
+      throwIfRefused(
+        judgeJoin(
+          { status, documentsStatus: 'pending', joined: [] },
+          joiner,
+          participant.session_timing ? new Date(participant.session_timing).getTime() : undefined,
+          Date.now(),
+        ),
       );
+    if (isFinal(participant.status)) judgeOnRecord(participant.status);
+    let status = participant.status;
+    try {
+      ({ status } = await this.temporal.connection.withDeadline(Date.now() + 10_000, () =>
+        this.temporal.client.workflow
+          .getHandle(participant.workflow_id)
+          .executeUpdate(joinUpdate, { args: [joiner] }),
+      ));
+    } catch (err) {
+      const verdict = verdictOfUpdateFailure(err);
+      if (verdict) throwIfRefused(verdict);
+      else if (err instanceof WorkflowNotFoundError) {
+        // Closed since the row was read: a closed session recorded its last status before closing.
+        judgeOnRecord((await this.find(token)).status);
+        throw conflict('Session has ended');
+      } else if (isUnavailable(err)) throw unavailable('The session could not be reached; retry joining');
+      else throw err;
     }
     const [updated] = (await this.sequelize.query(
       'UPDATE participants SET joined_at = coalesce(joined_at, now()) WHERE id = $1 RETURNING joined_at',
       { bind: [participant.participant_id] },
     )) as [Array<{ joined_at: Date }>, unknown];
-    try {
-      await this.temporal.connection.withDeadline(Date.now() + 10_000, () =>
-        this.temporal.client.workflow.getHandle(participant.workflow_id).signal(participantJoinedSignal, {
-          role: participant.role,
-          index: participant.index,
-          email: participant.email,
-        }),
-      );
-    } catch (err) {
-      // joined_at is kept; the workflow dedupes joins, so the participant's retry completes the signal.
-      if (isUnavailable(err)) throw unavailable('The session could not be reached; retry joining');
-      throw err;
-    }
-    return viewOf({ ...participant, joined_at: updated[0].joined_at });
+    return viewOf({ ...participant, status, joined_at: updated[0].joined_at });
   }
 }

@@ -59,8 +59,7 @@ describe('delivery failures', function () {
     assert.equal(created.status, 200);
     const id = created.body.bn_session_id;
 
-    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
-    const rows = await outbox(id);
+    const rows = await waitForOutbox(id, (r) => r.every((row) => ['sent', 'bounced'].includes(row.state)));
     const bounced = rows.find((r) => r.to_email === bouncing)!;
     assert.equal(bounced.state, 'bounced');
     assert.match(bounced.error!, /550/);

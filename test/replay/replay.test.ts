@@ -23,6 +23,9 @@ const EXPECTED = [
   'session-mail-bounced',
   'session-cancelled-while-mail-deferred',
   'session-documents-failed-then-retried',
+  // Ready at creation with a named notary (`named-notary-ready-at-once`), joined by update, released
+  // while its documents were being finalized.
+  'session-ready-at-once-released-while-finalizing',
   'webhook-delivery-retries',
   'webhook-delivery-gone',
 ];

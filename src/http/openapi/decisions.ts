@@ -1,5 +1,9 @@
 /** Choices made where the spec and the API contract are silent; published in the OpenAPI description. */
 export const OPENAPI_DECISIONS = [
+  'Sessions: a session with a named team notary (`session_notary_email`) is `ready` from its creation (after its pretagging hold and its `session_timing`, if any), so a signer can join and the notary start at once; `invites_sent` and `notary_assigned` may then follow `join_session`. An on-demand session is `awaiting_notary` until the network assigns one.',
+  'Sessions: every rule of who may do what and when is judged by the session itself (one state machine for the workflow and the API). A refusal is 409 with the reason; when the wait is on the service rather than a person (the scheduled start, a notary being assigned) the 409 says what it waits for and carries `Retry-After` in seconds.',
+  'Sessions: `release_documents` after `complete` is accepted while the documents are still being notarized: the release is recorded, the answer shows `documents_status` as it is, and `documents_released` follows once they are ready.',
+  'Signing links: joining is idempotent. A repeated join answers 200 with the first `joined_at` and emits nothing again.',
   'Keys: API keys start with `nsk_`, vendor keys with `nvk_`; both are shown once by the admin CLI and stored only as a hash.',
   'Access tokens (POST /auth/refresh) are HS256 JWTs valid for 15 minutes by default; refresh tokens live 30 days and are single use.',
   'Request bodies are limited to 75 MiB (MAX_BODY_BYTES), enough for five 10 MB documents in base64; larger bodies get 413.',

@@ -16,8 +16,7 @@ import {
 import { failBodySchema } from '../openapi/document';
 import { createFailure, messageOf } from '../../sessions/createRules';
 import { idempotentAnswerWithin, principalOf, type Principal } from '../context';
-import { refused } from '../../domain/errors';
-import type { SessionRow } from '../../sessions/presenter';
+import type { Actor } from '../../../workflows/sessionMachine';
 import type { ApiRoutes } from '../routes';
 
 const BASE = '/api/integrationsv2/sessions';
@@ -35,15 +34,11 @@ const idempotencyConflict = {
   schema: failBodySchema,
 };
 
-/** Contract §2: a notary acts on sessions assigned to them, a pretagger only marks pretagged, an admin does all. */
-function memberMayAct(
-  member: NonNullable<Principal['member']>,
-  session: SessionRow,
-  action: NotaryAction,
-): boolean {
-  if (member.role === 'admin') return true;
-  if (member.role === 'pretagger') return action === 'pretagged';
-  return session.notary_member_id === member.id;
+/** Who acts: the account's key (or a token minted from it), or a team member signed in with a login link. */
+function actorOf(principal: Principal): Actor {
+  return principal.member
+    ? { kind: 'member', role: principal.member.role, memberId: principal.member.id }
+    : { kind: 'account' };
 }
 
 export function registerSessionRoutes(
@@ -174,11 +169,9 @@ export function registerSessionRoutes(
       handler: async (ctx, { params }) => {
         const principal = principalOf(ctx);
         const session = await sessions.findRow(principal.accountId, params.id);
-        if (principal.member && !memberMayAct(principal.member, session, action)) {
-          throw refused('This team member may not do this on this session');
-        }
-        if (action === 'start') await sessions.assertNotaryMayStart(session);
-        const result = await runNotaryAction(temporal, session, action);
+        const result = await runNotaryAction(temporal, session, action, actorOf(principal), () =>
+          action === 'start' ? sessions.assertNotaryMayStart(session) : Promise.resolve(),
+        );
         ctx.body = {
           response: 'Pass',
           bn_session_id: session.id,

@@ -1,0 +1,84 @@
+/**
+ * The API's side of the session's rules: it asks the same machine the workflow asks (for who may act,
+ * and for sessions whose workflow has closed), and turns the machine's refusals into domain errors.
+ */
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { conflict, refused, type DomainError } from '../domain/errors';
+import {
+  ALREADY_DONE,
+  REFUSED,
+  type ActionResult,
+  type Refusal,
+  type SessionWorkflowInput,
+} from '../../workflows/sessionDefinitions';
+import type { SessionPlan, SessionState, Verdict } from '../../workflows/sessionMachine';
+import type { SessionRow } from './presenter';
+
+export function errorOfRefusal(refusal: Refusal): DomainError {
+  return refusal.kind === 'forbidden'
+    ? refused(refusal.reason)
+    : conflict(refusal.reason, refusal.retryAfterSeconds);
+}
+
+/** Throws what a refused verdict means; `allowed` and `already_done` pass. */
+export function throwIfRefused(verdict: Verdict): void {
+  if (verdict.outcome === 'refused') throw errorOfRefusal(verdict.refusal);
+}
+
+/** The machine's verdict that a workflow's validator answered an update with, if it answered one. */
+export function verdictOfUpdateFailure(err: unknown): Verdict | undefined {
+  if (!(err instanceof WorkflowUpdateFailedError) || !(err.cause instanceof ApplicationFailure))
+    return undefined;
+  if (err.cause.type === ALREADY_DONE) return { outcome: 'already_done' };
+  if (err.cause.type === REFUSED) return { outcome: 'refused', refusal: err.cause.details?.[0] as Refusal };
+  return undefined;
+}
+
+export function planOfInput(input: SessionWorkflowInput): SessionPlan {
+  return {
+    holdInvitesUntilPretagged: input.holdInvitesUntilPretagged,
+    startAt: input.startAt ? Date.parse(input.startAt) : undefined,
+    notary: input.notary,
+    deliveryMode: input.deliveryMode,
+  };
+}
+
+/** The plan as the session's row keeps it. */
+export function planOfRow(row: SessionRow): SessionPlan {
+  const options = row.options as {
+    send_invite_after_pretagging?: boolean;
+    final_documents_delivery_mode?: SessionPlan['deliveryMode'];
+    state_specific_notary?: string | null;
+  };
+  return {
+    holdInvitesUntilPretagged: Boolean(options.send_invite_after_pretagging),
+    startAt: row.session_timing ? new Date(row.session_timing).getTime() : undefined,
+    notary: row.notary_member_id
+      ? { kind: 'team', memberId: row.notary_member_id }
+      : { kind: 'network', state: options.state_specific_notary ?? undefined },
+    deliveryMode: options.final_documents_delivery_mode ?? 'immediately',
+  };
+}
+
+export const recordedResult = (row: SessionRow): ActionResult => ({
+  status: row.status,
+  documentsStatus: row.documents_status,
+});
+
+export function recordedState(row: SessionRow, joined: SessionState['joined'] = []): SessionState {
+  return { ...recordedResult(row), joined };
+}
+
+/**
+ * Whether the session's workflow has nothing left to do, so the state it recorded is its last and
+ * the machine can judge on it without asking the workflow. Statuses only move forward, so a recorded
+ * copy that lags can say "not ended" for an ended session, never the reverse.
+ */
+export function hasEnded({ status, documentsStatus }: ActionResult): boolean {
+  return (
+    status === 'expired' ||
+    status === 'cancelled' ||
+    (status === 'completed' && documentsStatus === 'released')
+  );
+}

@@ -1,0 +1,216 @@
+/**
+ * The session's rules, as pure and deterministic code: its first state, the moves between states, and
+ * for every actor and request whether the session allows it now, and why not. The workflow's validators
+ * and main flow ask it; so does the API, for who may act and for sessions whose workflow has closed.
+ * Nothing here reads a clock, the database or Temporal: callers pass what it judges.
+ */
+import type {
+  DeliveryMode,
+  DocumentsStatus,
+  Joiner,
+  NotaryActionName,
+  NotaryRequest,
+  ParticipantRef,
+  Refusal,
+  SessionStatus,
+} from './sessionDefinitions';
+
+/** What the session was asked for at creation, fixed for its life. */
+export interface SessionPlan {
+  holdInvitesUntilPretagged: boolean;
+  /** Epoch ms of notarize_later's session_timing. */
+  startAt?: number;
+  notary: NotaryRequest;
+  deliveryMode: DeliveryMode;
+}
+
+/** What the session is now. */
+export interface SessionState {
+  status: SessionStatus;
+  documentsStatus: DocumentsStatus;
+  joined: readonly ParticipantRef[];
+}
+
+export type SessionRequest = NotaryActionName | 'add_documents' | 'retry_finalization';
+
+export type Actor =
+  { kind: 'account' } | { kind: 'member'; role: 'admin' | 'notary' | 'pretagger'; memberId: string };
+
+export type Verdict =
+  | { outcome: 'allowed' }
+  /** The session is already where the request leads: a retry of a request whose answer was lost. */
+  | { outcome: 'already_done' }
+  | { outcome: 'refused'; refusal: Refusal };
+
+export const FINAL_STATUSES: readonly SessionStatus[] = ['completed', 'expired', 'cancelled'];
+/** Statuses in which participants can join through their signing links. */
+export const OPEN_STATUSES: readonly SessionStatus[] = ['awaiting_notary', 'ready', 'in_progress'];
+/** Statuses in which documents can still be added. */
+export const EDITABLE_STATUSES: readonly SessionStatus[] = [
+  'awaiting_pretag',
+  'scheduled',
+  'awaiting_notary',
+  'ready',
+];
+
+/** How long a caller waits for the service to find or record a notary before asking again. */
+export const NOTARY_WAIT_RETRY_SECONDS = 5;
+
+const UNFINISHED_EXITS: readonly SessionStatus[] = ['cancelled', 'expired'];
+
+/** Every move the main flow makes; staying in a state (re-recording it) is always allowed. */
+export const TRANSITIONS: Readonly<Record<SessionStatus, readonly SessionStatus[]>> = {
+  awaiting_pretag: ['scheduled', 'awaiting_notary', 'ready', ...UNFINISHED_EXITS],
+  scheduled: ['awaiting_notary', 'ready', ...UNFINISHED_EXITS],
+  awaiting_notary: ['ready', ...UNFINISHED_EXITS],
+  ready: ['in_progress', ...UNFINISHED_EXITS],
+  in_progress: ['completed', ...UNFINISHED_EXITS],
+  completed: [],
+  expired: [],
+  cancelled: [],
+};
+
+export const DOCUMENTS_TRANSITIONS: Readonly<Record<DocumentsStatus, readonly DocumentsStatus[]>> = {
+  pending: ['held', 'released', 'failed'],
+  held: ['released'],
+  failed: ['pending'],
+  released: [],
+};
+
+/** Throws on a move the rules do not have: a bug in the flow, never a caller's error. */
+export function assertTransition(from: SessionStatus, to: SessionStatus): void {
+  if (from !== to && !TRANSITIONS[from].includes(to))
+    throw new Error(`session cannot move from ${from} to ${to}`);
+}
+
+export function assertDocumentsTransition(from: DocumentsStatus, to: DocumentsStatus): void {
+  if (from !== to && !DOCUMENTS_TRANSITIONS[from].includes(to))
+    throw new Error(`documents cannot move from ${from} to ${to}`);
+}
+
+export const isFinal = (status: SessionStatus) => FINAL_STATUSES.includes(status);
+
+/**
+ * The state a session opens in once invitations are out and its scheduled time has come: a named team
+ * notary is known at creation, so such a session is ready at once; the network must first find one.
+ */
+export function openingStatus(plan: SessionPlan, namedNotaryReadyAtOnce: boolean): SessionStatus {
+  return plan.notary.kind === 'team' && namedNotaryReadyAtOnce ? 'ready' : 'awaiting_notary';
+}
+
+/** The state the API records with the session and the workflow starts in, so both agree from the first moment. */
+export function initialStatus(
+  plan: SessionPlan,
+  now: number,
+  namedNotaryReadyAtOnce: boolean,
+): SessionStatus {
+  if (plan.holdInvitesUntilPretagged) return 'awaiting_pretag';
+  if (plan.startAt !== undefined && plan.startAt > now) return 'scheduled';
+  return openingStatus(plan, namedNotaryReadyAtOnce);
+}
+
+/** Contract §2: a notary acts on sessions assigned to them, a pretagger only marks pretagged, an admin does all. */
+export function judgeActor(actor: Actor, assignedMemberId: string | null, request: SessionRequest): Verdict {
+  if (actor.kind === 'account' || actor.role === 'admin') return ALLOWED;
+  const mayAct = actor.role === 'pretagger' ? request === 'pretagged' : assignedMemberId === actor.memberId;
+  return mayAct ? ALLOWED : refuse('forbidden', 'This team member may not do this on this session');
+}
+
+/** Whether the session allows `request` now, given what it is and what it was asked for. */
+export function judgeRequest(
+  state: SessionState,
+  plan: SessionPlan,
+  request: SessionRequest,
+  now: number,
+): Verdict {
+  const { status, documentsStatus } = state;
+  switch (request) {
+    case 'pretagged':
+      return status === 'awaiting_pretag' ? ALLOWED : refuse('not_now', 'Session is not awaiting pretagging');
+    case 'start':
+      if (status === 'in_progress' || status === 'completed') return ALREADY_DONE;
+      if (status !== 'ready')
+        return refuse(
+          'not_now',
+          `Session cannot be started while ${status}${waitingFor(state, plan, now)}`,
+          retryAfter(state, plan, now),
+        );
+      if (!state.joined.some((p) => p.role === 'signer'))
+        return refuse('not_now', 'Session cannot be started before a signer has joined');
+      return ALLOWED;
+    case 'complete':
+      if (status === 'completed') return ALREADY_DONE;
+      return status === 'in_progress'
+        ? ALLOWED
+        : refuse('not_now', `Session cannot be completed while ${status}`);
+    case 'release_documents':
+      if (documentsStatus === 'released') return ALREADY_DONE;
+      // A release while the documents are still being finalized is the notary's decision: it is
+      // recorded, and the documents go out when they are ready.
+      return status === 'completed'
+        ? ALLOWED
+        : refuse('not_now', `Documents cannot be released while the session is ${status}`);
+    case 'cancel':
+      if (status === 'cancelled') return ALREADY_DONE;
+      return isFinal(status) ? refuse('not_now', `Session cannot be cancelled while ${status}`) : ALLOWED;
+    case 'add_documents':
+      return EDITABLE_STATUSES.includes(status)
+        ? ALLOWED
+        : refuse('not_now', `Documents cannot be added while ${status}`);
+    case 'retry_finalization':
+      return documentsStatus === 'failed'
+        ? ALLOWED
+        : refuse('not_now', `Documents cannot be retried while ${documentsStatus}`);
+  }
+}
+
+/** Whether a participant may join now (`opensAt`: a scheduled session's start); joining twice is `already_done`. */
+export function judgeJoin(
+  state: SessionState,
+  joiner: Joiner,
+  opensAt: number | undefined,
+  now: number,
+): Verdict {
+  const { status } = state;
+  if (isFinal(status)) return refuse('not_now', `Session has ended: it is ${status}`);
+  if (status === 'awaiting_pretag')
+    return refuse('not_now', 'Session is not open yet: its documents are being prepared');
+  if (status === 'scheduled')
+    return refuse(
+      'not_now',
+      `Session is not open until ${new Date(opensAt ?? now).toISOString()}`,
+      secondsUntil(opensAt, now),
+    );
+  if (!OPEN_STATUSES.includes(status)) return refuse('not_now', `Session is not open: it is ${status}`);
+  if (joiner.sameDeviceAll && joiner.role === 'signer' && !joiner.isHost)
+    return refuse(
+      'not_now',
+      "In same-device signing only the host joins; the other signers sign on the host's device",
+    );
+  return state.joined.some((p) => p.role === joiner.role && p.index === joiner.index)
+    ? ALREADY_DONE
+    : ALLOWED;
+}
+
+/** What a session that cannot start yet is waiting for, when it is the service that is waited on. */
+function waitingFor(state: SessionState, plan: SessionPlan, now: number): string {
+  if (state.status === 'scheduled') return `: it opens at ${new Date(plan.startAt ?? now).toISOString()}`;
+  if (state.status === 'awaiting_notary') return ': waiting for a notary to be assigned';
+  return '';
+}
+
+function retryAfter(state: SessionState, plan: SessionPlan, now: number): number | undefined {
+  if (state.status === 'scheduled') return secondsUntil(plan.startAt, now);
+  if (state.status === 'awaiting_notary') return NOTARY_WAIT_RETRY_SECONDS;
+  return undefined;
+}
+
+const secondsUntil = (at: number | undefined, now: number) =>
+  at === undefined ? undefined : Math.max(1, Math.ceil((at - now) / 1000));
+
+const ALLOWED: Verdict = { outcome: 'allowed' };
+const ALREADY_DONE: Verdict = { outcome: 'already_done' };
+const refuse = (kind: Refusal['kind'], reason: string, retryAfterSeconds?: number): Verdict => ({
+  outcome: 'refused',
+  refusal: { kind, reason, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) },
+});
