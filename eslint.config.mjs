@@ -61,6 +61,24 @@ export default tseslint.config(
     },
   },
   {
+    // The domain knows nothing of HTTP: only the HTTP layer (and the process composition) imports it.
+    files: ['src/**/*.ts'],
+    ignores: ['src/http/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)http(/|$)',
+              message: 'The domain throws DomainError; src/http maps it. Move what you need out of src/http.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Response bodies in tests are whatever JSON the API returned.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -2,7 +2,8 @@
 # System tools the service and its tests use, from Debian's packages:
 #   runtime: LibreOffice (DOCX → PDF at upload)
 #   test:    + poppler-utils (pdfsig, pdftotext: independent checks of signed PDFs), Chromium (login-page test),
-#            Python's venv (schemathesis, the OpenAPI fuzzer, lives in a virtualenv)
+#            Python's venv (schemathesis, the OpenAPI fuzzer, lives in a virtualenv),
+#            Java and Maven (Temporal's time-skipping test server, for the workflow timer tests)
 # Installed when missing and we can (root with apt-get, as on CI); otherwise reported.
 set -euo pipefail
 mode="${1:-runtime}"
@@ -12,6 +13,8 @@ if [ "$mode" = "test" ]; then
   command -v pdfsig >/dev/null || need+=(poppler-utils)
   [ -x /usr/bin/chromium ] || need+=(chromium)
   python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
+  command -v java >/dev/null || need+=(default-jre-headless)
+  command -v mvn >/dev/null || need+=(maven)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
