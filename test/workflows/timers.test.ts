@@ -1,0 +1,205 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Activities } from '../../activities';
+import type { NotaryAssignment } from '../../activities/sessions';
+import { sessionWorkflow } from '../../workflows/session';
+import { webhookDeliveryWorkflow } from '../../workflows/webhookDelivery';
+import {
+  cancelUpdate,
+  completeUpdate,
+  joinUpdate,
+  snapshotQuery,
+  startUpdate,
+  type SessionStatus,
+  type SessionWorkflowInput,
+} from '../../workflows/sessionDefinitions';
+import { startTimeSkipping, withMockedWorker } from '../support/timeSkipping';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const signer = {
+  role: 'signer' as const,
+  index: 0,
+  email: 's@example.com',
+  sameDeviceAll: false,
+  isHost: false,
+};
+
+/** Activities that record what the workflow asked of them, in the test server's time. */
+function mockActivities(env: TestWorkflowEnvironment, network: (attempt: number) => NotaryAssignment) {
+  const record = {
+    statuses: [] as Array<{ status: SessionStatus; at: number }>,
+    events: [] as string[],
+    networkAttemptsAt: [] as number[],
+    webhookAttemptsAt: [] as number[],
+  };
+  const now = () => env.currentTimeMs();
+  const activities: Partial<Activities> = {
+    confirmSessionRecorded: async () => undefined,
+    recordStatus: async ({ status }) => {
+      record.statuses.push({ status, at: await now() });
+    },
+    publishEvent: async ({ event }) => {
+      record.events.push(event);
+      return { deliveries: [] };
+    },
+    sendInvitations: async () => ({ bounced: [] }),
+    sendCompletionNotices: async () => ({ bounced: [] }),
+    assignTeamNotary: async () => ({
+      notary: { email: 'n@example.com', name: 'Nora Notary', source: 'team' },
+      retryAfterMs: 0,
+    }),
+    assignNetworkNotary: async () => {
+      record.networkAttemptsAt.push(await now());
+      return network(record.networkAttemptsAt.length);
+    },
+    listDocumentsToFinalize: async () => [],
+    recordJournal: async () => undefined,
+    attemptWebhookDelivery: async () => {
+      record.webhookAttemptsAt.push(await now());
+      return 'retry';
+    },
+  };
+  return { activities, record };
+}
+
+const neverANotary = (): NotaryAssignment => ({ notary: null, retryAfterMs: 12 * HOUR });
+
+describe('workflow timers, in time-skipping (mocked activities)', function () {
+  this.timeout(60_000);
+  let env: TestWorkflowEnvironment;
+  let taskQueue: string;
+
+  before(async function () {
+    this.timeout(120_000);
+    env = await startTimeSkipping();
+  });
+  after(async () => {
+    await env?.teardown();
+  });
+  beforeEach(() => {
+    taskQueue = `timers-${crypto.randomUUID()}`;
+  });
+
+  async function start(input: Partial<SessionWorkflowInput>) {
+    const sessionId = crypto.randomUUID();
+    return env.client.workflow.start(sessionWorkflow, {
+      taskQueue,
+      workflowId: `session-${sessionId}`,
+      args: [
+        {
+          sessionId,
+          accountId: crypto.randomUUID(),
+          notarizationId: null,
+          holdInvitesUntilPretagged: false,
+          deliveryMode: 'immediately',
+          notary: { kind: 'team', memberId: crypto.randomUUID() },
+          ...input,
+        },
+      ],
+    });
+  }
+
+  it('a session scheduled a day ahead opens at session_timing, not before', async () => {
+    const { activities, record } = mockActivities(env, neverANotary);
+    const startAt = (await env.currentTimeMs()) + DAY;
+    await withMockedWorker(env, taskQueue, activities, async () => {
+      const handle = await start({ startAt: new Date(startAt).toISOString() });
+      await env.sleep(DAY - HOUR);
+      assert.equal((await handle.query(snapshotQuery)).status, 'scheduled');
+      await env.sleep(2 * HOUR);
+      assert.equal((await handle.query(snapshotQuery)).status, 'ready');
+      const opened = record.statuses.find((s) => s.status === 'ready')!;
+      assert.ok(opened.at >= startAt, `opened ${opened.at - startAt} ms after session_timing`);
+      await handle.executeUpdate(cancelUpdate, { args: [{}] });
+      assert.equal(await handle.result(), 'cancelled');
+    });
+  });
+
+  for (const state of ['awaiting_pretag', 'scheduled', 'awaiting_notary', 'ready', 'in_progress'] as const) {
+    it(`expires at auto_expire_session_on while ${state}`, async () => {
+      const { activities, record } = mockActivities(env, neverANotary);
+      const now = await env.currentTimeMs();
+      const expiresAt = now + 3 * DAY;
+      await withMockedWorker(env, taskQueue, activities, async () => {
+        const handle = await start({
+          expiresAt: new Date(expiresAt).toISOString(),
+          holdInvitesUntilPretagged: state === 'awaiting_pretag',
+          startAt: state === 'scheduled' ? new Date(now + 30 * DAY).toISOString() : undefined,
+          notary:
+            state === 'awaiting_notary'
+              ? { kind: 'network' }
+              : { kind: 'team', memberId: crypto.randomUUID() },
+        });
+        if (state === 'in_progress') {
+          await env.sleep(60_000);
+          await handle.executeUpdate(joinUpdate, { args: [signer] });
+          await handle.executeUpdate(startUpdate);
+        }
+        await env.sleep(60_000);
+        assert.equal((await handle.query(snapshotQuery)).status, state);
+        assert.equal(await handle.result(), 'expired');
+        const last = record.statuses.at(-1)!;
+        assert.equal(last.status, 'expired');
+        assert.ok(
+          last.at >= expiresAt && last.at < expiresAt + HOUR,
+          `expired ${last.at - expiresAt} ms late`,
+        );
+        assert.equal(record.events.at(-1), 'session_expired');
+      });
+    });
+  }
+
+  it('a completed session does not expire', async () => {
+    const { activities, record } = mockActivities(env, neverANotary);
+    const expiresAt = (await env.currentTimeMs()) + DAY;
+    await withMockedWorker(env, taskQueue, activities, async () => {
+      const handle = await start({ expiresAt: new Date(expiresAt).toISOString() });
+      await env.sleep(60_000);
+      await handle.executeUpdate(joinUpdate, { args: [signer] });
+      await handle.executeUpdate(startUpdate);
+      await handle.executeUpdate(completeUpdate);
+      assert.equal(await handle.result(), 'completed');
+      assert.ok(!record.statuses.some((s) => s.status === 'expired'));
+    });
+  });
+
+  it('the network is asked again every retry interval until a notary is free', async () => {
+    const interval = 10 * 60_000;
+    const { activities, record } = mockActivities(env, (attempt) =>
+      attempt < 4
+        ? { notary: null, retryAfterMs: interval }
+        : { notary: { email: 'w@example.com', name: 'Net Notary', source: 'network' }, retryAfterMs: 0 },
+    );
+    await withMockedWorker(env, taskQueue, activities, async () => {
+      const handle = await start({ notary: { kind: 'network', state: 'TX' } });
+      await env.sleep(interval * 3 + 60_000);
+      assert.equal((await handle.query(snapshotQuery)).status, 'ready');
+      const gaps = record.networkAttemptsAt.slice(1).map((t, i) => t - record.networkAttemptsAt[i]);
+      assert.equal(gaps.length, 3);
+      for (const gap of gaps) assert.ok(gap >= interval && gap < interval + 60_000, `gap ${gap} ms`);
+      assert.ok(record.events.includes('notary_assigned'));
+      await handle.executeUpdate(cancelUpdate, { args: [{}] });
+      await handle.result();
+    });
+  });
+
+  it('a webhook is retried on its schedule, then given up', async () => {
+    const { activities, record } = mockActivities(env, neverANotary);
+    const schedule = [5 * 60_000, HOUR, 6 * HOUR];
+    await withMockedWorker(env, taskQueue, activities, async () => {
+      const outcome = await env.client.workflow.execute(webhookDeliveryWorkflow, {
+        taskQueue,
+        workflowId: `webhook-delivery-${crypto.randomUUID()}`,
+        args: [{ deliveryId: crypto.randomUUID(), retryDelaysMs: schedule }],
+      });
+      assert.equal(outcome, 'failed');
+      const gaps = record.webhookAttemptsAt.slice(1).map((t, i) => t - record.webhookAttemptsAt[i]);
+      assert.equal(record.webhookAttemptsAt.length, schedule.length + 1);
+      gaps.forEach((gap, i) =>
+        assert.ok(gap >= schedule[i] && gap < schedule[i] + 60_000, `gap ${i}: ${gap} ms`),
+      );
+    });
+  });
+});
