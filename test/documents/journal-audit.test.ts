@@ -14,6 +14,7 @@ import {
   SESSIONS,
   type NotaryAccount,
 } from './helpers';
+import { eventually } from '../support/eventually';
 
 const GENESIS = '0'.repeat(64);
 
@@ -25,14 +26,11 @@ const audit = (apiKey: string, id: string) => request(`${SESSIONS}/${id}/audit`,
  * event that goes with it, so a status seen through the API can precede its audit record.
  */
 async function waitForAuditEvent(apiKey: string, id: string, event: string): Promise<any[]> {
-  const deadline = Date.now() + 20_000;
-  let records: any[] = [];
-  while (Date.now() < deadline) {
-    records = (await audit(apiKey, id)).body.records ?? [];
-    if (records.some((r) => r.event === event)) return records;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no ${event} in the audit trail of ${id}: ${records.map((r) => r.event).join(', ')}`);
+  return eventually(
+    async (): Promise<any[]> => (await audit(apiKey, id)).body.records ?? [],
+    (records) => records.some((r) => r.event === event),
+    `${event} in the audit trail of ${id}`,
+  );
 }
 
 /** Asserts the chain links as stored: seq 1..n, genesis prev_hash, each prev_hash the previous hash. */

@@ -22,6 +22,7 @@ import {
   UUID_RE,
   type NotaryAccount,
 } from './helpers';
+import { letTimePass } from '../support/eventually';
 
 const REFUSED = { response: 'Fail', response_message: 'This download link is invalid or has expired' };
 
@@ -113,7 +114,7 @@ describe('retrieving signed documents: GET /sessions/{id}/documents and download
       assert.equal(held.body.response, 'Fail');
       assert.match(held.body.response_message, /held|releas/i, held.text);
       // Still held a moment later: nothing releases them but the notary.
-      await new Promise((r) => setTimeout(r, 500));
+      await letTimePass(500);
       assert.equal((await signedDocuments(notary.apiKey, id)).status, 409);
 
       const released = await action(notary.apiKey, id, 'release_documents');
@@ -296,7 +297,7 @@ describe('retrieving signed documents: GET /sessions/{id}/documents and download
         assert.ok(ttl <= 2_000 && ttl > 0, `expires ${ttl} ms after the listing, not about 1 s`);
         const signedId = signedIdOf(doc.download_url);
         const before = await downloadsOf(signedId);
-        await new Promise((r) => setTimeout(r, 1_500));
+        await letTimePass(1_500);
         for (const base of [shortLived.url, testEnvironment().apiUrl]) {
           const url = new URL(doc.download_url);
           const expired = await fetch(`${base}${url.pathname}${url.search}`);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createTestAccount } from '../support/accounts';
 import { testEnvironment } from '../support/environment';
 import { HOUSEKEEPING_SCHEDULE } from '../../src/temporal/schedules';
+import { eventually } from '../support/eventually';
 
 describe('housekeeping Schedule', () => {
   it('is registered and deletes expired idempotency keys, keeping live ones', async function () {
@@ -23,9 +24,8 @@ describe('housekeeping Schedule', () => {
           bind: [account.account_id],
         })) as [Array<{ key: string }>, unknown]
       )[0].map((r) => r.key);
-    const deadline = Date.now() + 20_000;
-    while ((await keys()).includes('old') && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 200));
-    assert.deepEqual(await keys(), ['live']);
+    assert.deepEqual(await eventually(keys, (k) => !k.includes('old'), 'the expired key to be deleted'), [
+      'live',
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import { request } from '../support/http';
 import { action, createSession, sessionBody, signer, tokenOf, waitForSession } from '../support/sessions';
 import { subscribe, WebhookReceiver } from '../support/webhookReceiver';
 import { recordHistory } from '../support/histories';
+import { eventually } from '../support/eventually';
 
 const receiver = new WebhookReceiver();
 let receiverUrl: string;
@@ -29,13 +30,7 @@ async function waitForOutbox(
   sessionId: string,
   predicate: (rows: Awaited<ReturnType<typeof outbox>>) => boolean,
 ) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const rows = await outbox(sessionId);
-    if (predicate(rows)) return rows;
-    if (Date.now() > deadline) throw new Error(`outbox not as expected: ${JSON.stringify(rows)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return eventually(() => outbox(sessionId), predicate, 'the outbox in the expected state');
 }
 
 describe('delivery failures', function () {

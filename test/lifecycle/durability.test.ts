@@ -7,6 +7,7 @@ import { testEnvironment } from '../support/environment';
 import { recordHistory } from '../support/histories';
 import { startWorker } from '../../worker/createWorker';
 import type { sessionWorkflow } from '../../workflows/session';
+import { eventually, letTimePass } from '../support/eventually';
 
 describe('durability', () => {
   it('a session survives its worker stopping mid-way: a new worker fires the timer and finishes it', async function () {
@@ -27,7 +28,7 @@ describe('durability', () => {
 
     await env.runtime.worker!.shutdown();
     // The session's timer comes due while no worker is running.
-    await new Promise((r) => setTimeout(r, 3_500));
+    await letTimePass(3_500);
     assert.equal(
       (await request(`/api/integrationsv2/sessions/${id}`, { auth: account.api_key })).body.status,
       'scheduled',
@@ -84,17 +85,14 @@ describe('a session whose rows are not committed yet', () => {
   it('keeps asking while its transaction is open and is abandoned only once that transaction aborts', async function () {
     this.timeout(60_000);
     const { transaction, handle } = await startInOpenTransaction();
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const pending = (await handle.describe()).raw.pendingActivities?.[0];
-      if (pending && (pending.attempt ?? 0) >= 4) {
-        assert.equal(pending.activityType?.name, 'confirmSessionRecorded');
-        assert.equal(pending.lastFailure?.applicationFailureInfo?.type, 'SessionNotVisible');
-        break;
-      }
-      assert.ok(Date.now() < deadline, 'the confirmation is retried while the transaction is open');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const pending = await eventually(
+      async () => (await handle.describe()).raw.pendingActivities?.[0],
+      (p) => (p?.attempt ?? 0) >= 4,
+      'the confirmation to be retried while the transaction is open',
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
+    assert.equal(pending!.activityType?.name, 'confirmSessionRecorded');
+    assert.equal(pending!.lastFailure?.applicationFailureInfo?.type, 'SessionNotVisible');
     assert.equal((await handle.describe()).status.name, 'RUNNING');
     await transaction.rollback();
     assert.equal(await handle.result(), 'abandoned');

@@ -8,6 +8,7 @@ import { testEnvironment } from '../support/environment';
 import { addNetworkNotary } from '../../src/services/accounts';
 import { recordHistory } from '../support/histories';
 import { startUpdate } from '../../workflows/sessionDefinitions';
+import { eventually, letTimePass } from '../support/eventually';
 
 async function registerWebhook(apiKey: string, url: string, events?: string[]) {
   const res = await request('/api/integrationsv2/webhooks', {
@@ -19,13 +20,13 @@ async function registerWebhook(apiKey: string, url: string, events?: string[]) {
 }
 
 /** The e-mails to one address, once `count` of them have arrived over SMTP. */
-async function waitForMail(address: string, count: number) {
-  const deadline = Date.now() + 20_000;
-  while (testEnvironment().smtp.to(address).length < count && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await new Promise((r) => setTimeout(r, 300));
-  return testEnvironment().smtp.to(address);
+function waitForMail(address: string, count: number) {
+  return eventually(
+    () => testEnvironment().smtp.to(address),
+    (mails) => mails.length >= count,
+    `${count} e-mail(s) to ${address}`,
+    { intervalMs: 50 },
+  );
 }
 
 const join = (url: string) => request(`/sign/${tokenOf(url)}/join`, { method: 'POST' });
@@ -261,7 +262,7 @@ describe('session lifecycle', () => {
     );
     const id = created.body.bn_session_id;
     await waitForSession(account.api_key, id, (s) => s.status === 'awaiting_notary');
-    await new Promise((r) => setTimeout(r, 1_500));
+    await letTimePass(1_500);
     assert.equal(
       (await request(`/api/integrationsv2/sessions/${id}`, { auth: account.api_key })).body.status,
       'awaiting_notary',

@@ -8,6 +8,7 @@ import { createSession, sessionBody, waitForSession } from '../support/sessions'
 import { subscribe, WebhookReceiver } from '../support/webhookReceiver';
 import { recordHistory } from '../support/histories';
 import { testEnvironment } from '../support/environment';
+import { eventually, letTimePass } from '../support/eventually';
 
 async function sessionWithHook(events: string[], receiverUrl: string) {
   const account = await createTestAccount();
@@ -27,13 +28,12 @@ async function deliveries(apiKey: string, endpointId: string) {
 }
 
 async function waitForDelivery(apiKey: string, endpointId: string, predicate: (d: any) => boolean) {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const found = (await deliveries(apiKey, endpointId)).find(predicate);
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('delivery did not reach the expected state');
+  const all = await eventually(
+    () => deliveries(apiKey, endpointId),
+    (rows) => rows.some(predicate),
+    'a delivery in the expected state',
+  );
+  return all.find(predicate);
 }
 
 describe('webhook deliveries', () => {
@@ -191,7 +191,7 @@ describe('webhook deliveries', () => {
     assert.ok(endpoint.disabled_at);
     assert.equal(endpoint.disabled_reason, 'receiver answered 410 Gone');
     await waitForSession(account.api_key, sessionId, (s) => s.status === 'ready');
-    await new Promise((r) => setTimeout(r, 500));
+    await letTimePass(500);
     // Nothing more is sent to a disabled endpoint, and the session went on regardless.
     assert.equal(receiver.received.length, 1);
   });

@@ -5,6 +5,7 @@ import { createSession, sessionBody } from '../support/sessions';
 import { startSecondApp } from '../support/secondApp';
 import { testEnvironment } from '../support/environment';
 import { freePort } from '../support/freePort';
+import { eventually } from '../support/eventually';
 
 const UNAVAILABLE = {
   response: 'Fail',
@@ -94,12 +95,12 @@ describe('sessions and workflows never disagree (create consistency)', function 
     }
     assert.deepEqual(await sessionRows(body.notarization_id), []);
     // The workflow had been started inside the transaction; it must be gone, not waiting forever.
-    const deadline = Date.now() + 30_000;
-    let workflows = await workflowsOf(body.notarization_id);
-    while ((!workflows.length || workflows.some((w) => w.status === 'RUNNING')) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 250));
-      workflows = await workflowsOf(body.notarization_id);
-    }
+    const workflows = await eventually(
+      () => workflowsOf(body.notarization_id),
+      (w) => w.length && !w.some((x) => x.status === 'RUNNING'),
+      'the workflow started in the failed transaction to close',
+      { timeoutMs: 30_000, intervalMs: 250 },
+    );
     assert.equal(workflows.length, 1, 'the workflow was started');
     assert.notEqual(workflows[0].status, 'RUNNING');
     assert.match(workflows[0].workflowId, /^session-/);

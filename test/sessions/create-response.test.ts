@@ -4,6 +4,7 @@ import { defineSearchAttributeKey } from '@temporalio/common';
 import { testEnvironment } from '../support/environment';
 import { createSession, signer, tokenOf, waitForSession } from '../support/sessions';
 import { assertPass, query, signingView, teamAccount, teamBody, UUID_RE } from './helpers';
+import { eventually } from '../support/eventually';
 
 const PUBLIC_BASE_URL = 'https://notary.test';
 const WHITE_LABEL = 'https://sign.acme.test';
@@ -205,20 +206,20 @@ describe('POST /sessions: the create response (spec 2.7, contract §2–3)', fun
     const session = await waitForSession(apiKey, id, (s) => s.status === 'ready');
 
     const handle = testEnvironment().runtime.temporal.client.workflow.getHandle(`session-${id}`);
-    const deadline = Date.now() + 10_000;
-    let attrs: { bn?: string; nid?: string; status?: string } = {};
-    for (;;) {
-      const description = await handle.describe();
-      assert.equal(description.workflowId, `session-${id}`);
-      const typed = description.typedSearchAttributes;
-      attrs = {
-        bn: typed.get(BnSessionId),
-        nid: typed.get(NotarizationId),
-        status: typed.get(SessionStatus),
-      };
-      if (attrs.status === session.status || Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const attrs = await eventually(
+      async () => {
+        const description = await handle.describe();
+        assert.equal(description.workflowId, `session-${id}`);
+        const typed = description.typedSearchAttributes;
+        return {
+          bn: typed.get(BnSessionId),
+          nid: typed.get(NotarizationId),
+          status: typed.get(SessionStatus),
+        };
+      },
+      (a) => a.status === session.status,
+      'the SessionStatus search attribute to follow the session',
+    );
     assert.equal(attrs.bn, id, 'BnSessionId search attribute');
     assert.equal(attrs.nid, request.notarization_id, 'NotarizationId search attribute');
     assert.equal(attrs.status, 'ready', 'SessionStatus search attribute follows the session status');

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { b64, pdfBytes } from './documents';
 import { request, type ApiResponse } from './http';
+import { eventually } from './eventually';
 
 export function signer(i = 0, extra: Record<string, unknown> = {}) {
   return {
@@ -47,14 +48,12 @@ export async function waitForSession(
   predicate: (session: any) => boolean,
   timeoutMs = 20_000,
 ): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  let last: any;
-  while (Date.now() < deadline) {
-    last = (await getSession(apiKey, id)).body;
-    if (predicate(last)) return last;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`session ${id} did not reach the expected state; last: ${JSON.stringify(last)}`);
+  return eventually(
+    async () => (await getSession(apiKey, id)).body,
+    predicate,
+    `session ${id} to reach the expected state`,
+    { timeoutMs },
+  );
 }
 
 export function action(apiKey: string, id: string, name: string): Promise<ApiResponse> {

@@ -2,6 +2,7 @@ import http from 'node:http';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { request } from './http';
+import { eventually } from './eventually';
 
 export interface ReceivedWebhook {
   headers: http.IncomingHttpHeaders;
@@ -41,14 +42,13 @@ export class WebhookReceiver {
     predicate: (received: ReceivedWebhook[]) => boolean,
     timeoutMs = 20_000,
   ): Promise<ReceivedWebhook[]> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      if (predicate(this.received)) return this.received;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(
-      `webhooks not received in time; got ${this.received.map((r) => r.json.event).join(', ')}`,
+    await eventually(
+      () => this.received.map((r) => r.json.event),
+      () => predicate(this.received),
+      'webhooks to be received',
+      { timeoutMs, intervalMs: 50 },
     );
+    return this.received;
   }
 
   async stop(): Promise<void> {

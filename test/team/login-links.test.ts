@@ -8,7 +8,6 @@ import { action, createSession, sessionBody, tokenOf, waitForSession } from '../
 import {
   assertFail,
   COMMISSION,
-  eventually,
   fetchJson,
   invited,
   LOGIN_LINKS,
@@ -18,11 +17,11 @@ import {
   memberToken,
   query,
   secondApp,
-  sleep,
   TEAM,
   uniqueEmail,
   UUID_RE,
 } from './helpers';
+import { eventually, letTimePass } from '../support/eventually';
 
 const UNAUTHORIZED = { response: 'Fail', response_message: 'Unauthorized' };
 
@@ -154,7 +153,7 @@ describe('POST /auth/login_link (contract §4)', () => {
         body: { login_link_id: link.id, key: link.key },
       });
       assert.equal(fresh.status, 200, `usable before it expires: ${fresh.text}`);
-      await sleep(1500);
+      await letTimePass(1500);
       const res = await loginWithLink(link.id, link.key);
       assert.equal(res.status, 401, res.text);
       assert.deepEqual(res.body, UNAUTHORIZED);
@@ -182,20 +181,24 @@ describe('POST /auth/login_link (contract §4)', () => {
     } finally {
       shortLived.close();
     }
-    await sleep(1200);
+    await letTimePass(1200);
     assert.ok(await linkRow(expired.id), 'the expired link is still stored until the job runs');
 
     await handle.trigger();
     let lastTrigger = Date.now();
-    await eventually(async () => {
-      if (!(await linkRow(expired.id))) return true;
-      // A run skipped by the overlap policy: ask again.
-      if (Date.now() - lastTrigger > 3000) {
-        await handle.trigger();
-        lastTrigger = Date.now();
-      }
-      return false;
-    }, 'the cleanup run deletes the expired link');
+    await eventually(
+      async () => {
+        if (!(await linkRow(expired.id))) return true;
+        // A run skipped by the overlap policy: ask again.
+        if (Date.now() - lastTrigger > 3000) {
+          await handle.trigger();
+          lastTrigger = Date.now();
+        }
+        return false;
+      },
+      (deleted: boolean) => deleted,
+      'the cleanup run deletes the expired link',
+    );
     assert.ok(await linkRow(live.id), 'a live link is kept');
     assert.equal((await loginWithLink(live.id, live.key)).status, 200);
     const after = await handle.describe();
