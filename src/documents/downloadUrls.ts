@@ -1,3 +1,4 @@
+import { API_PREFIX } from '../publicPaths';
 import crypto from 'node:crypto';
 
 /**
@@ -18,7 +19,7 @@ export class DownloadUrls {
   create(documentId: string, now = Date.now()): { url: string; expiresAt: Date } {
     const expires = Math.floor(now / 1000) + this.ttlSeconds;
     const url = new URL(
-      `${this.baseUrl}/api/integrationsv2/signed_documents/${encodeURIComponent(documentId)}/download`,
+      `${this.baseUrl}${API_PREFIX}/signed_documents/${encodeURIComponent(documentId)}/download`,
     );
     url.searchParams.set('expires', String(expires));
     url.searchParams.set('signature', this.signature(documentId, expires));

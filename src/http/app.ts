@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import Router, { type RouterMiddleware } from '@koa/router';
+import Router from '@koa/router';
 import type { Registry } from 'prom-client';
 import type { Sequelize } from 'sequelize';
 import type { Config } from '../config';
@@ -14,6 +14,7 @@ import { buildOpenApiDocument } from './openapi/document';
 import { OPENAPI_DECISIONS } from './openapi/decisions';
 import type { AppState } from './context';
 import { ApiRoutes } from './routes';
+import { API_PREFIX } from '../publicPaths';
 import { requestId } from './middleware/requestId';
 import { accessLog } from './middleware/accessLog';
 import { httpMetrics } from './middleware/metrics';
@@ -44,7 +45,8 @@ export interface AppDependencies {
 
 export interface App {
   koa: Koa<AppState>;
-  router: Router<AppState>;
+  /** The site's own paths (health, signing links, login links), then the API under its prefix. */
+  routers: Router<AppState>[];
   routes: ApiRoutes;
   openApiDocument(): Record<string, unknown>;
 }
@@ -54,55 +56,58 @@ export function createApp(deps: AppDependencies): App {
   // Koa's default handler would print stack traces to stderr; errors are logged by errorHandler.
   koa.silent = true;
   const router = new Router<AppState>();
+  const apiRouter = new Router<AppState>({ prefix: API_PREFIX });
   const authenticator = new Authenticator(deps.tokens);
   const jwtSecret = resolveJwtSecret(deps.config);
   const replays = new JsonSealer(replaySecret(deps.config.idempotencyReplaySecret, jwtSecret));
-  const routes = new ApiRoutes(
-    router,
+  const site = new ApiRoutes(router, {
     authenticator,
-    deps.config.maxBodyBytes,
-    idempotency(deps.sequelize, replays) as unknown as RouterMiddleware<AppState>,
-  );
+    maxBodyBytes: deps.config.maxBodyBytes,
+    idempotent: idempotency(deps.sequelize, replays),
+  });
+  const api = site.on(apiRouter);
 
   let document: Record<string, unknown> | undefined;
   const openApiDocument = () =>
-    (document ??= buildOpenApiDocument(routes.definitions, {
+    (document ??= buildOpenApiDocument(site.definitions, {
       version: '2.0.0',
       serverUrl: deps.config.publicBaseUrl,
       decisions: OPENAPI_DECISIONS,
     }));
 
-  registerOperationRoutes(routes, {
+  registerOperationRoutes(site, api, {
     sequelize: deps.sequelize,
     temporal: deps.temporal.connection,
     metrics: deps.metrics,
     openApiDocument,
   });
   registerDocsAssets(router);
-  registerAuthRoutes(routes, authenticator, deps.tokens);
+  registerAuthRoutes(api, authenticator, deps.tokens);
   const sessions = new SessionService(deps.sequelize, deps.temporal, deps.config);
-  registerSessionRoutes(routes, sessions, deps.temporal);
+  registerSessionRoutes(api, sessions, deps.temporal);
   const downloadUrls = new DownloadUrls(
     downloadSecret(deps.config.downloadUrlSecret, jwtSecret),
     deps.config.publicBaseUrl,
     deps.config.downloadUrlTtlSeconds,
   );
-  registerSignedDocumentRoutes(routes, sessions, new SignedDocumentService(deps.sequelize, downloadUrls));
-  registerTemplateRoutes(routes, deps.sequelize);
-  registerSigningRoutes(routes, new SigningService(deps.sequelize, deps.temporal));
-  registerWebhookRoutes(routes, new WebhookEndpointService(deps.sequelize, deps.temporal, deps.config));
+  registerSignedDocumentRoutes(api, sessions, new SignedDocumentService(deps.sequelize, downloadUrls));
+  registerTemplateRoutes(api, deps.sequelize);
+  registerSigningRoutes(site, new SigningService(deps.sequelize, deps.temporal));
+  registerWebhookRoutes(api, new WebhookEndpointService(deps.sequelize, deps.temporal, deps.config));
   const team = new TeamService(deps.sequelize, {
     frontUrl: deps.config.frontUrl,
     lifetimeSeconds: deps.config.loginLinkLifetimeSeconds,
   });
-  registerTeamRoutes(routes, team);
-  registerLoginLinkRoutes(routes, team, deps.tokens);
+  registerTeamRoutes(api, team);
+  registerLoginLinkRoutes(site, api, team, deps.tokens);
 
   koa.use(requestId(deps.logger));
   koa.use(accessLog());
   koa.use(httpMetrics(deps.metrics));
   koa.use(errorHandler(deps.config.isDevelopment));
-  koa.use(router.routes());
-  koa.use(router.allowedMethods());
-  return { koa, router, routes, openApiDocument };
+  for (const r of [router, apiRouter]) {
+    koa.use(r.routes());
+    koa.use(r.allowedMethods());
+  }
+  return { koa, routers: [router, apiRouter], routes: site, openApiDocument };
 }

@@ -1,4 +1,4 @@
-import type { RouterContext } from '@koa/router';
+import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { Logger } from '../logger';
 import type { KeyKind } from '../db/models';
 import type { BeforeCommit } from '../db/beforeCommit';
@@ -22,9 +22,15 @@ export interface AppState {
   idempotency?: { answerWithin(status: number): BeforeCommit<unknown> };
 }
 
-export type AppContext = RouterContext<AppState> & {
-  request: { body?: unknown };
-};
+declare module 'koa' {
+  interface Request {
+    /** The parsed JSON body, set by the `jsonBody` middleware on the routes that take one. */
+    body?: unknown;
+  }
+}
+
+export type AppContext = RouterContext<AppState>;
+export type AppMiddleware = RouterMiddleware<AppState>;
 
 /**
  * Where a route's work commits in one transaction, the answer kept for its Idempotency-Key is written in

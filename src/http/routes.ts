@@ -1,4 +1,4 @@
-import type { Router, RouterMiddleware } from '@koa/router';
+import type { Router } from '@koa/router';
 import type Joi from 'joi';
 import type { Authenticator } from '../auth/authenticator';
 import type { KeyKind } from '../db/models';
@@ -7,7 +7,7 @@ import { VALIDATION_OPTIONS } from '../validation/options';
 import { unstorableTextError, unstorableTextPath } from '../validation/text';
 import { jsonBody } from './middleware/jsonBody';
 import { requireKey, requireSessionActor, requireTeamMember } from './middleware/auth';
-import type { AppContext, AppState } from './context';
+import type { AppContext, AppMiddleware, AppState } from './context';
 
 export type HttpMethod = 'get' | 'post' | 'delete';
 
@@ -27,7 +27,7 @@ export interface Input<B, Q, P> {
 
 export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
   method: HttpMethod;
-  /** OpenAPI form, e.g. `/api/integrationsv2/sessions/{id}`. */
+  /** OpenAPI form relative to the router's prefix, e.g. `/sessions/{id}`. */
   path: string;
   operationId: string;
   summary: string;
@@ -56,30 +56,43 @@ function defaultInvalid(error: Joi.ValidationError): DomainError {
  * Every route is declared once here: the same definition registers the koa handler, validates its
  * input with its Joi schemas and describes it in the OpenAPI document, so the two cannot drift.
  */
-export class ApiRoutes {
-  readonly definitions: RouteDefinition<never, never, never>[] = [];
+export interface RouteMiddlewares {
+  authenticator: Authenticator;
+  maxBodyBytes: number;
+  idempotent: AppMiddleware;
+}
 
+export class ApiRoutes {
   constructor(
     private readonly router: Router<AppState>,
-    private readonly authenticator: Authenticator,
-    private readonly maxBodyBytes: number,
-    private readonly idempotent: RouterMiddleware<AppState>,
+    private readonly middlewares: RouteMiddlewares,
+    readonly definitions: RouteDefinition<never, never, never>[] = [],
   ) {}
 
+  /** The same declarations on another router (e.g. one with the API's prefix), documented together. */
+  on(router: Router<AppState>): ApiRoutes {
+    return new ApiRoutes(router, this.middlewares, this.definitions);
+  }
+
+  /** Registers the route under the router's prefix; the OpenAPI document gets its full path. */
   add<B = unknown, Q = unknown, P = unknown>(def: RouteDefinition<B, Q, P>): void {
-    this.definitions.push(def as unknown as RouteDefinition<never, never, never>);
-    const chain: RouterMiddleware<AppState>[] = [];
+    const { authenticator, maxBodyBytes, idempotent } = this.middlewares;
+    this.definitions.push({
+      ...def,
+      path: `${this.router.opts.prefix ?? ''}${def.path}`,
+    } as unknown as RouteDefinition<never, never, never>);
+    const chain: AppMiddleware[] = [];
     if (def.auth === 'session_actor') {
-      chain.push(requireSessionActor(this.authenticator) as unknown as RouterMiddleware<AppState>);
+      chain.push(requireSessionActor(authenticator));
     } else if (def.auth === 'team_member') {
-      chain.push(requireTeamMember(this.authenticator) as unknown as RouterMiddleware<AppState>);
+      chain.push(requireTeamMember(authenticator));
     } else if (def.auth !== 'none') {
-      chain.push(requireKey(this.authenticator, def.auth) as unknown as RouterMiddleware<AppState>);
+      chain.push(requireKey(authenticator, def.auth));
     }
     if (def.method === 'post') {
-      chain.push(jsonBody(this.maxBodyBytes) as unknown as RouterMiddleware<AppState>);
+      chain.push(jsonBody(maxBodyBytes));
       // Needs the caller's account and the body's hash, so it runs after both.
-      if (def.auth !== 'none') chain.push(this.idempotent);
+      if (def.auth !== 'none') chain.push(idempotent);
     }
     const invalid = def.onInvalid ?? defaultInvalid;
     const check = <T>(
@@ -99,7 +112,7 @@ export class ApiRoutes {
       const path = unstorableTextPath(value);
       if (path) throw invalid(unstorableTextError(path, value), part);
     };
-    chain.push((async (ctx: AppContext) => {
+    chain.push(async (ctx: AppContext) => {
       storable(ctx.params, 'params');
       storable(ctx.query, 'query');
       storable(ctx.request.body, 'body');
@@ -107,7 +120,7 @@ export class ApiRoutes {
       const query = check(def.query, ctx.query, 'query');
       const body = def.validatesBody ? (ctx.request.body as B) : check(def.body, ctx.request.body, 'body');
       await def.handler(ctx, { body, query, params });
-    }) as unknown as RouterMiddleware<AppState>);
+    });
     this.router.register(def.path.replace(/\{(\w+)\}/g, ':$1'), [def.method], chain, {
       name: def.operationId,
     });

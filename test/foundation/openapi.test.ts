@@ -26,9 +26,8 @@ describe('OpenAPI document', () => {
   });
 
   it('describes exactly the routes the server answers, so the two cannot drift', () => {
-    const router = testEnvironment().runtime.app!.router;
     const served = new Set<string>();
-    for (const layer of router.stack) {
+    for (const layer of testEnvironment().runtime.app!.routers.flatMap((router) => router.stack)) {
       const layerPath = String(layer.path);
       if (layerPath.startsWith('/docs/assets')) continue;
       for (const method of layer.methods.filter((m) => m !== 'HEAD')) {

@@ -26,7 +26,7 @@ const tokenPair = Joi.object({
 export function registerAuthRoutes(api: ApiRoutes, authenticator: Authenticator, tokens: TokenService): void {
   api.add<RefreshBody>({
     method: 'post',
-    path: '/api/integrationsv2/auth/refresh',
+    path: '/auth/refresh',
     operationId: 'refreshToken',
     summary: 'Exchange a key for an access token, or a refresh token for a new pair',
     description:

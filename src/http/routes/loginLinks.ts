@@ -1,3 +1,4 @@
+import { API_PREFIX } from '../../publicPaths';
 import Joi from 'joi';
 import type { TeamService } from '../../team/teamService';
 import { presentMember } from '../../team/teamService';
@@ -16,7 +17,7 @@ interface LoginBody {
 function autoLoginPage(linkId: string, key: string): string {
   const script = `(async () => {
   const status = document.getElementById('status');
-  const res = await fetch('/api/integrationsv2/auth/login_link', {
+  const res = await fetch('${API_PREFIX}/auth/login_link', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(${JSON.stringify({ login_link_id: linkId, key }).replace(/</g, '\\u003c')}),
@@ -34,8 +35,13 @@ function autoLoginPage(linkId: string, key: string): string {
   );
 }
 
-export function registerLoginLinkRoutes(api: ApiRoutes, team: TeamService, tokens: TokenService): void {
-  api.add<unknown, { key: string }, { id: string }>({
+export function registerLoginLinkRoutes(
+  site: ApiRoutes,
+  api: ApiRoutes,
+  team: TeamService,
+  tokens: TokenService,
+): void {
+  site.add<unknown, { key: string }, { id: string }>({
     method: 'get',
     path: '/auto/{id}',
     operationId: 'autoLoginPage',
@@ -58,7 +64,7 @@ export function registerLoginLinkRoutes(api: ApiRoutes, team: TeamService, token
 
   api.add<LoginBody>({
     method: 'post',
-    path: '/api/integrationsv2/auth/login_link',
+    path: '/auth/login_link',
     operationId: 'loginWithLink',
     summary: "Exchange a login link for the team member's access token",
     description:

@@ -1,3 +1,4 @@
+import { API_PREFIX } from '../../publicPaths';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Router } from '@koa/router';
@@ -34,8 +35,8 @@ const checksSchema = Joi.object({
   }),
 }).label('Readiness');
 
-export function registerOperationRoutes(api: ApiRoutes, deps: OperationsDeps): void {
-  api.add({
+export function registerOperationRoutes(site: ApiRoutes, api: ApiRoutes, deps: OperationsDeps): void {
+  site.add({
     method: 'get',
     path: '/healthz',
     operationId: 'healthz',
@@ -47,7 +48,7 @@ export function registerOperationRoutes(api: ApiRoutes, deps: OperationsDeps): v
       ctx.body = { status: 'ok' };
     },
   });
-  api.add({
+  site.add({
     method: 'get',
     path: '/readyz',
     operationId: 'readyz',
@@ -71,7 +72,7 @@ export function registerOperationRoutes(api: ApiRoutes, deps: OperationsDeps): v
       };
     },
   });
-  api.add({
+  site.add({
     method: 'get',
     path: '/metrics',
     operationId: 'metrics',
@@ -86,7 +87,7 @@ export function registerOperationRoutes(api: ApiRoutes, deps: OperationsDeps): v
   });
   api.add({
     method: 'get',
-    path: '/api/integrationsv2/openapi.json',
+    path: '/openapi.json',
     operationId: 'openapi',
     summary: 'This OpenAPI document',
     tags: ['Operations'],
@@ -96,7 +97,7 @@ export function registerOperationRoutes(api: ApiRoutes, deps: OperationsDeps): v
       ctx.body = deps.openApiDocument();
     },
   });
-  api.add({
+  site.add({
     method: 'get',
     path: '/docs',
     operationId: 'docs',
@@ -125,7 +126,7 @@ const DOCS_PAGE = `<!doctype html>
 </body>
 </html>`;
 
-const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/api/integrationsv2/openapi.json', dom_id: '#swagger-ui' });`;
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '${API_PREFIX}/openapi.json', dom_id: '#swagger-ui' });`;
 
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css',

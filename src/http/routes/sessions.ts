@@ -19,7 +19,7 @@ import { idempotentAnswerWithin, principalOf, type Principal } from '../context'
 import type { Actor } from '../../../workflows/sessionMachine';
 import type { ApiRoutes } from '../routes';
 
-const BASE = '/api/integrationsv2/sessions';
+const BASE = '/sessions';
 const notFound = {
   description: 'Unknown, malformed or another account’s session: `Session not found`',
   schema: failBodySchema,

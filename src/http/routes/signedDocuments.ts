@@ -22,7 +22,7 @@ export function registerSignedDocumentRoutes(
 ): void {
   api.add<unknown, unknown, { id: string }>({
     method: 'get',
-    path: '/api/integrationsv2/sessions/{id}/documents',
+    path: '/sessions/{id}/documents',
     operationId: 'getSignedDocuments',
     summary: 'The signed documents of a completed session, with short-lived download URLs',
     description:
@@ -74,7 +74,7 @@ export function registerSignedDocumentRoutes(
 
   api.add<unknown, { expires: string; signature: string }, { id: string }>({
     method: 'get',
-    path: '/api/integrationsv2/signed_documents/{id}/download',
+    path: '/signed_documents/{id}/download',
     operationId: 'downloadSignedDocument',
     summary: 'Download a signed PDF through its signed, expiring URL (no key)',
     tags: ['Signed documents'],
@@ -103,7 +103,7 @@ export function registerSignedDocumentRoutes(
 
   api.add<unknown, unknown, { id: string }>({
     method: 'get',
-    path: '/api/integrationsv2/sessions/{id}/journal',
+    path: '/sessions/{id}/journal',
     operationId: 'getJournal',
     summary: 'Notary journal entries of the session: one per notarial act',
     tags: ['Signed documents'],
@@ -152,7 +152,7 @@ export function registerSignedDocumentRoutes(
 
   api.add<unknown, unknown, { id: string }>({
     method: 'get',
-    path: '/api/integrationsv2/sessions/{id}/audit',
+    path: '/sessions/{id}/audit',
     operationId: 'getAuditTrail',
     summary: "The session's audit trail: every event in a hash chain, and whether the chain is intact",
     tags: ['Signed documents'],

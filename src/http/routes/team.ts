@@ -46,7 +46,7 @@ const idParams = Joi.object({
 const checkId = (error: Joi.ValidationError) => invalidId(String(error.details[0]?.path[0] ?? 'id'));
 
 export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
-  for (const path of ['/api/integrationsv2/team_members/invite', '/api/integrationsv2/team_members']) {
+  for (const path of ['/team_members/invite', '/team_members']) {
     api.add<InviteInput>({
       method: 'post',
       path,
@@ -103,7 +103,7 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
 
   api.add<unknown, { page: number; limit: number; role?: string; email?: string }>({
     method: 'get',
-    path: '/api/integrationsv2/team_members',
+    path: '/team_members',
     operationId: 'listTeamMembers',
     summary: "The vendor's linked team members, newest first",
     description: '`email` is a case-insensitive partial match in which `%` and `_` are literal characters.',
@@ -131,7 +131,7 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
 
   api.add<unknown, unknown, { id: string }>({
     method: 'get',
-    path: '/api/integrationsv2/team_members/{id}',
+    path: '/team_members/{id}',
     operationId: 'getTeamMember',
     summary: 'One team member',
     tags: ['Team members'],
@@ -151,7 +151,7 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
   for (const format of ['png', 'svg'] as const) {
     api.add<unknown, unknown, { id: string }>({
       method: 'get',
-      path: `/api/integrationsv2/team_members/{id}/seal.${format}`,
+      path: `/team_members/{id}/seal.${format}`,
       operationId: `getTeamMemberSeal_${format}`,
       summary: `The notary's generated seal (${format.toUpperCase()})`,
       tags: ['Team members'],
@@ -172,7 +172,7 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
 
   api.add<unknown, unknown, { id: string }>({
     method: 'delete',
-    path: '/api/integrationsv2/team_members/{id}',
+    path: '/team_members/{id}',
     operationId: 'unlinkTeamMember',
     summary: 'Unlink a team member (spec 3): the account is kept as a free account',
     tags: ['Team members'],
@@ -192,7 +192,7 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
 
   api.add<OnboardingInput>({
     method: 'post',
-    path: '/api/integrationsv2/notary/onboarding',
+    path: '/notary/onboarding',
     operationId: 'completeNotaryOnboarding',
     summary: 'A notary records their own commission (completes onboarding, or renews)',
     description:
@@ -222,7 +222,7 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
 
   api.add<{ email: string }>({
     method: 'post',
-    path: '/api/integrationsv2/login_links',
+    path: '/login_links',
     operationId: 'createLoginLink',
     summary: 'A 12-hour auto-login link for a team member',
     description:

@@ -33,7 +33,7 @@ const createTemplateBody = Joi.object<TemplateInput>({
 export function registerTemplateRoutes(api: ApiRoutes, sequelize: Sequelize): void {
   api.add<TemplateInput>({
     method: 'post',
-    path: '/api/integrationsv2/templates',
+    path: '/templates',
     operationId: 'createTemplate',
     summary: 'Upload a template PDF with pre-placed fields',
     description:
@@ -64,7 +64,7 @@ export function registerTemplateRoutes(api: ApiRoutes, sequelize: Sequelize): vo
 
   api.add<unknown, { page: number; limit: number }>({
     method: 'get',
-    path: '/api/integrationsv2/templates',
+    path: '/templates',
     operationId: 'listTemplates',
     summary: "List the account's templates, newest first",
     tags: ['Templates'],

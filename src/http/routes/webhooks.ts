@@ -36,7 +36,7 @@ const notFound = { description: 'Not found', schema: failBodySchema };
 export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpointService): void {
   api.add<{ url: string; events?: string[] }>({
     method: 'post',
-    path: '/api/integrationsv2/webhooks',
+    path: '/webhooks',
     operationId: 'createWebhookEndpoint',
     summary: 'Register a webhook endpoint',
     description:
@@ -64,7 +64,7 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
 
   api.add({
     method: 'get',
-    path: '/api/integrationsv2/webhooks',
+    path: '/webhooks',
     operationId: 'listWebhookEndpoints',
     summary: "The account's webhook endpoints",
     tags: ['Webhooks'],
@@ -79,7 +79,7 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
 
   api.add<unknown, unknown, { id: string }>({
     method: 'delete',
-    path: '/api/integrationsv2/webhooks/{id}',
+    path: '/webhooks/{id}',
     operationId: 'deleteWebhookEndpoint',
     summary: 'Remove a webhook endpoint; pending retries to it stop',
     tags: ['Webhooks'],
@@ -96,7 +96,7 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
 
   api.add<unknown, { page: number; limit: number }, { id: string }>({
     method: 'get',
-    path: '/api/integrationsv2/webhooks/{id}/deliveries',
+    path: '/webhooks/{id}/deliveries',
     operationId: 'listWebhookDeliveries',
     summary: 'Deliveries to an endpoint, newest first, with every attempt',
     tags: ['Webhooks'],
@@ -144,7 +144,7 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
 
   api.add<unknown, unknown, { delivery_id: string }>({
     method: 'post',
-    path: '/api/integrationsv2/webhooks/deliveries/{delivery_id}/redeliver',
+    path: '/webhooks/deliveries/{delivery_id}/redeliver',
     operationId: 'redeliverWebhook',
     summary: 'Deliver an event to its endpoint again',
     tags: ['Webhooks'],
