@@ -8,20 +8,27 @@ import { loadActFacts } from '../src/signing/actContext';
 import { loadSigningIdentity, type SigningIdentity } from '../src/signing/identity';
 import { notarizePdf } from '../src/signing/notarize';
 import type { Annotation } from '../src/sessions/createRequest';
+import { execute, queryRows, rowExists } from '../src/db/query';
 
 export function documentActivities({ sequelize, config }: ActivityDependencies) {
   let identity: SigningIdentity | undefined;
   const signingIdentity = () => (identity ??= loadSigningIdentity(config));
 
   async function notarizeAndStore(sessionId: string, documentId: string) {
-    const [existing] = await sequelize.query('SELECT 1 FROM signed_documents WHERE document_id = $1', {
+    const existing = await rowExists(sequelize, 'SELECT 1 FROM signed_documents WHERE document_id = $1', {
       bind: [documentId],
     });
-    if (existing.length) return;
-    const [documents] = (await sequelize.query(
+    if (existing) return;
+    const documents = await queryRows<{
+      name: string;
+      sha256: string;
+      pdf_blob_id: string;
+      annotations: Annotation[];
+    }>(
+      sequelize,
       'SELECT name, sha256, coalesce(pdf_blob_id, blob_id) AS pdf_blob_id, annotations FROM documents WHERE id = $1',
       { bind: [documentId] },
-    )) as [Array<{ name: string; sha256: string; pdf_blob_id: string; annotations: Annotation[] }>, unknown];
+    );
     const document = documents[0];
     const { accountId, ...facts } = await loadActFacts(sequelize, sessionId);
     const original = await readBlob(sequelize, document.pdf_blob_id);
@@ -39,12 +46,13 @@ export function documentActivities({ sequelize, config }: ActivityDependencies) 
     const sha256 = sha256Hex(signed);
     await sequelize.transaction(async (transaction) => {
       const blobId = await storeBlob(sequelize, accountId, signed, sha256, transaction);
-      await sequelize.query(
+      await execute(
+        sequelize,
         `INSERT INTO signed_documents (document_id, session_id, blob_id, sha256, size_bytes) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (document_id) DO NOTHING`,
         { bind: [documentId, sessionId, blobId, sha256, signed.length], transaction },
       );
-      await sequelize.query('UPDATE documents SET finalization_error = NULL WHERE id = $1', {
+      await execute(sequelize, 'UPDATE documents SET finalization_error = NULL WHERE id = $1', {
         bind: [documentId],
         transaction,
       });
@@ -53,12 +61,13 @@ export function documentActivities({ sequelize, config }: ActivityDependencies) 
 
   return {
     async listDocumentsToFinalize({ sessionId }: { sessionId: string }): Promise<string[]> {
-      const [rows] = (await sequelize.query(
+      const rows = await queryRows<{ id: string }>(
+        sequelize,
         `SELECT d.id FROM documents d WHERE d.session_id = $1
             AND NOT EXISTS (SELECT 1 FROM signed_documents s WHERE s.document_id = d.id)
           ORDER BY d.position`,
         { bind: [sessionId] },
-      )) as [Array<{ id: string }>, unknown];
+      );
       return rows.map((r) => r.id);
     },
 
@@ -95,7 +104,7 @@ export function documentActivities({ sequelize, config }: ActivityDependencies) 
       failures: Array<{ documentId: string; reason: string }>;
     }): Promise<void> {
       for (const { documentId, reason } of failures) {
-        await sequelize.query('UPDATE documents SET finalization_error = $2 WHERE id = $1', {
+        await execute(sequelize, 'UPDATE documents SET finalization_error = $2 WHERE id = $1', {
           bind: [documentId, reason],
         });
       }
@@ -104,13 +113,19 @@ export function documentActivities({ sequelize, config }: ActivityDependencies) 
     /** One journal entry per notarial act of the completed session. */
     async recordJournal({ sessionId }: { sessionId: string }): Promise<void> {
       const { accountId: _accountId, sealPng: _sealPng, ...facts } = await loadActFacts(sequelize, sessionId);
-      const [documents] = (await sequelize.query(
+      const documents = await queryRows<{
+        name: string;
+        original_sha256: string;
+        notarized_sha256: string | null;
+      }>(
+        sequelize,
         `SELECT d.name, d.sha256 AS original_sha256, s.sha256 AS notarized_sha256
            FROM documents d LEFT JOIN signed_documents s ON s.document_id = d.id WHERE d.session_id = $1 ORDER BY d.position`,
         { bind: [sessionId] },
-      )) as [unknown[], unknown];
+      );
       for (const actType of facts.actTypes) {
-        await sequelize.query(
+        await execute(
+          sequelize,
           `INSERT INTO journal_entries (session_id, act_type, performed_at, signers, notary, documents)
            VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (session_id, act_type) DO NOTHING`,
           {

@@ -3,6 +3,7 @@ import { appendAuditRecord } from '../src/audit/auditChain';
 import type { EventName } from '../workflows/events';
 import type { SessionStatus } from '../workflows/sessionDefinitions';
 import type { WebhookDeliveryInput } from '../workflows/webhookDeliveryDefinitions';
+import { execute, queryRows } from '../src/db/query';
 
 export interface PublishEventInput {
   eventId: string;
@@ -20,13 +21,14 @@ export function eventActivities({ sequelize, config }: ActivityDependencies) {
      */
     async publishEvent(input: PublishEventInput): Promise<{ deliveries: WebhookDeliveryInput[] }> {
       return sequelize.transaction(async (transaction) => {
-        const [sessions] = (await sequelize.query(
+        const sessions = await queryRows<{ account_id: string; notarization_id: string | null }>(
+          sequelize,
           'SELECT account_id, notarization_id FROM sessions WHERE id = $1',
           {
             bind: [input.sessionId],
             transaction,
           },
-        )) as [Array<{ account_id: string; notarization_id: string | null }>, unknown];
+        );
         const session = sessions[0];
         const payload = {
           id: input.eventId,
@@ -37,7 +39,8 @@ export function eventActivities({ sequelize, config }: ActivityDependencies) {
           status: input.status,
           data: input.data,
         };
-        await sequelize.query(
+        await execute(
+          sequelize,
           `INSERT INTO events (id, account_id, session_id, event, payload) VALUES ($1, $2, $3, $4, $5)
            ON CONFLICT (id) DO NOTHING`,
           {
@@ -46,17 +49,22 @@ export function eventActivities({ sequelize, config }: ActivityDependencies) {
           },
         );
         // A retried publish keeps the payload (and created_at) recorded the first time.
-        const [stored] = (await sequelize.query('SELECT payload FROM events WHERE id = $1', {
-          bind: [input.eventId],
-          transaction,
-        })) as [Array<{ payload: unknown }>, unknown];
+        const stored = await queryRows<{ payload: unknown }>(
+          sequelize,
+          'SELECT payload FROM events WHERE id = $1',
+          {
+            bind: [input.eventId],
+            transaction,
+          },
+        );
         await appendAuditRecord(sequelize, transaction, {
           sessionId: input.sessionId,
           eventId: input.eventId,
           event: input.event,
           payload: stored[0].payload,
         });
-        await sequelize.query(
+        await execute(
+          sequelize,
           `INSERT INTO webhook_deliveries (endpoint_id, event_id)
            SELECT e.id, $2 FROM webhook_endpoints e
             WHERE e.account_id = $1 AND e.deleted_at IS NULL AND e.disabled_at IS NULL
@@ -64,10 +72,11 @@ export function eventActivities({ sequelize, config }: ActivityDependencies) {
            ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
           { bind: [session.account_id, input.eventId, input.event], transaction },
         );
-        const [deliveries] = (await sequelize.query(
+        const deliveries = await queryRows<{ id: string }>(
+          sequelize,
           `SELECT id FROM webhook_deliveries WHERE event_id = $1 AND status = 'pending' ORDER BY created_at, id`,
           { bind: [input.eventId], transaction },
-        )) as [Array<{ id: string }>, unknown];
+        );
         return {
           deliveries: deliveries.map((d) => ({
             deliveryId: d.id,

@@ -1,10 +1,8 @@
 import type { ActivityDependencies } from './dependencies';
+import { execute } from '../src/db/query';
 
 export function housekeepingActivities({ sequelize }: ActivityDependencies) {
-  const deleteWhere = async (sql: string) => {
-    const [, result] = (await sequelize.query(sql)) as [unknown, { rowCount: number }];
-    return result.rowCount;
-  };
+  const deleteWhere = (sql: string) => execute(sequelize, sql);
   return {
     /** Idempotency keys live 24 hours; refresh tokens until they expire (a week longer, for reuse detection). */
     async deleteExpiredRecords(): Promise<{ idempotencyKeys: number; refreshTokens: number }> {
@@ -17,11 +15,7 @@ export function housekeepingActivities({ sequelize }: ActivityDependencies) {
     },
 
     async deleteExpiredLoginLinks(): Promise<number> {
-      const [, result] = (await sequelize.query('DELETE FROM login_links WHERE expires_at <= now()')) as [
-        unknown,
-        { rowCount: number },
-      ];
-      return result.rowCount;
+      return deleteWhere('DELETE FROM login_links WHERE expires_at <= now()');
     },
   };
 }

@@ -5,6 +5,7 @@ import { DownloadUrls, downloadSecret } from '../src/documents/downloadUrls';
 import { pdfName } from '../src/documents/signedDocumentService';
 import { resolveJwtSecret } from '../src/auth/tokens';
 import type { BouncedMail } from '../workflows/sessionDefinitions';
+import { execute, queryRows } from '../src/db/query';
 
 interface OutboxRow {
   id: string;
@@ -57,11 +58,12 @@ export function mailActivities({ sequelize, config, logger }: ActivityDependenci
 
   async function deliverEach(sessionId: string, kind: BouncedMail['kind']): Promise<MailReport> {
     if (!transport) return { bounced: [] };
-    const [rows] = (await sequelize.query(
+    const rows = await queryRows<OutboxRow>(
+      sequelize,
       `SELECT id, to_email, subject, body FROM email_outbox
         WHERE session_id = $1 AND kind = $2 AND state = 'pending' ORDER BY created_at, id`,
       { bind: [sessionId, kind] },
-    )) as [OutboxRow[], unknown];
+    );
     let transientFailure: unknown;
     for (const row of rows) {
       try {
@@ -72,14 +74,16 @@ export function mailActivities({ sequelize, config, logger }: ActivityDependenci
           text: row.body,
           messageId: `<${row.id}@notarization>`,
         });
-        await sequelize.query(
+        await execute(
+          sequelize,
           `UPDATE email_outbox SET state = 'sent', sent_at = now(), error = NULL WHERE id = $1`,
           { bind: [row.id] },
         );
       } catch (err) {
         const bounced = permanentlyRefused(err);
         logger.warn({ err, outbox_id: row.id }, bounced ? 'e-mail bounced' : 'e-mail not sent; will retry');
-        await sequelize.query(
+        await execute(
+          sequelize,
           `UPDATE email_outbox SET error = $2, state = CASE WHEN $3 THEN 'bounced' ELSE state END WHERE id = $1`,
           { bind: [row.id, (err as Error).message, bounced] },
         );
@@ -88,19 +92,21 @@ export function mailActivities({ sequelize, config, logger }: ActivityDependenci
     }
     if (transientFailure) throw transientFailure;
     // Every bounce of this kind, those of earlier attempts too, so none goes unreported after a retry.
-    const [bounced] = (await sequelize.query(
+    const bounced = await queryRows<BouncedMail>(
+      sequelize,
       `SELECT o.kind, p.role, p.index, o.to_email AS email, o.error AS reason
          FROM email_outbox o JOIN participants p ON p.id = o.participant_id
         WHERE o.session_id = $1 AND o.kind = $2 AND o.state = 'bounced' ORDER BY p.role, p.index`,
       { bind: [sessionId, kind] },
-    )) as [BouncedMail[], unknown];
+    );
     return { bounced };
   }
 
   return {
     /** Releases the invitations written with the session (held until now) and sends them. */
     async sendInvitations({ sessionId }: { sessionId: string }): Promise<MailReport> {
-      await sequelize.query(
+      await execute(
+        sequelize,
         `UPDATE email_outbox SET state = 'pending' WHERE session_id = $1 AND kind = 'invitation' AND state = 'held'`,
         { bind: [sessionId] },
       );
@@ -109,16 +115,21 @@ export function mailActivities({ sequelize, config, logger }: ActivityDependenci
 
     /** Tells each signer the session is complete, with links to the notarized documents; once per signer. */
     async sendCompletionNotices({ sessionId }: { sessionId: string }): Promise<MailReport> {
-      const [sessions] = (await sequelize.query('SELECT notarization_id FROM sessions WHERE id = $1', {
-        bind: [sessionId],
-      })) as [Array<{ notarization_id: string | null }>, unknown];
+      const sessions = await queryRows<{ notarization_id: string | null }>(
+        sequelize,
+        'SELECT notarization_id FROM sessions WHERE id = $1',
+        {
+          bind: [sessionId],
+        },
+      );
       const reference = sessions[0].notarization_id;
       const page = `${config.publicBaseUrl}/complete?notarization_id=${encodeURIComponent(reference ?? '')}&bn_session_id=${sessionId}`;
-      const [signed] = (await sequelize.query(
+      const signed = await queryRows<{ id: string; name: string }>(
+        sequelize,
         `SELECT s.id, d.name FROM signed_documents s JOIN documents d ON d.id = s.document_id
           WHERE s.session_id = $1 ORDER BY d.position`,
         { bind: [sessionId] },
-      )) as [Array<{ id: string; name: string }>, unknown];
+      );
       const links = signed.map((doc) => {
         const { url, expiresAt } = completionLinks().create(doc.id);
         return `  ${pdfName(doc.name)}: ${url} (until ${expiresAt.toISOString().slice(0, 10)})`;
@@ -131,7 +142,8 @@ export function mailActivities({ sequelize, config, logger }: ActivityDependenci
           : []),
         `Session summary${reference ? ` (reference ${reference})` : ''}: ${page}`,
       ].join('\n');
-      await sequelize.query(
+      await execute(
+        sequelize,
         `INSERT INTO email_outbox (session_id, participant_id, kind, to_email, subject, body, state)
          SELECT $1, p.id, 'completion', p.email, 'Your notarization session is complete', $2, 'pending'
            FROM participants p WHERE p.session_id = $1 AND p.role = 'signer'

@@ -1,6 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ActivityDependencies } from './dependencies';
 import type { DocumentsStatus, SessionStatus } from '../workflows/sessionDefinitions';
+import { execute, queryRows, rowExists } from '../src/db/query';
 
 const LEGACY_CONFIRM_ATTEMPTS = 8;
 
@@ -24,8 +25,10 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
       sessionId: string;
       transactionId?: string;
     }): Promise<void> {
-      const [rows] = await sequelize.query('SELECT 1 FROM sessions WHERE id = $1', { bind: [sessionId] });
-      if (rows.length) return;
+      const recorded = await rowExists(sequelize, 'SELECT 1 FROM sessions WHERE id = $1', {
+        bind: [sessionId],
+      });
+      if (recorded) return;
       const notRecorded = (why: string) =>
         ApplicationFailure.nonRetryable(`session ${sessionId} is not recorded: ${why}`, 'SessionNotRecorded');
       if (!transactionId) {
@@ -33,9 +36,13 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
         if (Context.current().info.attempt >= LEGACY_CONFIRM_ATTEMPTS) throw notRecorded('not visible');
         throw ApplicationFailure.retryable(`session ${sessionId} is not visible yet`, 'SessionNotVisible');
       }
-      const [xact] = (await sequelize.query('SELECT pg_xact_status($1::xid8) AS status', {
-        bind: [transactionId],
-      })) as [Array<{ status: 'committed' | 'aborted' | 'in progress' | null }>, unknown];
+      const xact = await queryRows<{ status: 'committed' | 'aborted' | 'in progress' | null }>(
+        sequelize,
+        'SELECT pg_xact_status($1::xid8) AS status',
+        {
+          bind: [transactionId],
+        },
+      );
       if (xact[0].status === 'in progress')
         throw ApplicationFailure.retryable(`session ${sessionId} is not committed yet`, 'SessionNotVisible');
       throw notRecorded(`its transaction is ${xact[0].status ?? 'no longer known'}`);
@@ -47,7 +54,8 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
       status: SessionStatus;
       documentsStatus: DocumentsStatus;
     }): Promise<void> {
-      await sequelize.query(
+      await execute(
+        sequelize,
         `UPDATE sessions SET status = $2, documents_status = $3, updated_at = now(),
                 completed_at = CASE WHEN $2 = 'completed' THEN coalesce(completed_at, now()) ELSE completed_at END
           WHERE id = $1`,
@@ -62,12 +70,13 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
       sessionId: string;
       memberId: string;
     }): Promise<NotaryAssignment> {
-      const [rows] = (await sequelize.query(
+      const rows = await queryRows<{ email: string; name: string }>(
+        sequelize,
         `SELECT u.email, m.first_name || ' ' || m.last_name AS name FROM account_members m JOIN users u ON u.id = m.user_id
           WHERE m.id = $1`,
         { bind: [memberId] },
-      )) as [Array<{ email: string; name: string }>, unknown];
-      await sequelize.query('UPDATE sessions SET notary_member_id = $2 WHERE id = $1', {
+      );
+      await execute(sequelize, 'UPDATE sessions SET notary_member_id = $2 WHERE id = $1', {
         bind: [sessionId, memberId],
       });
       return { notary: { ...rows[0], source: 'team' }, retryAfterMs: 0 };
@@ -86,7 +95,8 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
       state?: string;
     }): Promise<NotaryAssignment> {
       return sequelize.transaction(async (transaction) => {
-        const [rows] = (await sequelize.query(
+        const rows = await queryRows<{ id: string; email: string; name: string }>(
+          sequelize,
           `WITH current AS (
              SELECT n.* FROM sessions s JOIN network_notaries n ON n.id = s.network_notary_id WHERE s.id = $1
            ), candidate AS (
@@ -104,9 +114,9 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
            UNION ALL
            SELECT id, email, first_name || ' ' || last_name AS name FROM candidate`,
           { bind: [sessionId, state ?? null], transaction },
-        )) as [Array<{ id: string; email: string; name: string }>, unknown];
+        );
         if (!rows.length) return { notary: null, retryAfterMs: config.notaryRetryIntervalMs };
-        await sequelize.query('UPDATE sessions SET network_notary_id = $2 WHERE id = $1', {
+        await execute(sequelize, 'UPDATE sessions SET network_notary_id = $2 WHERE id = $1', {
           bind: [sessionId, rows[0].id],
           transaction,
         });

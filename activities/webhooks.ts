@@ -3,6 +3,7 @@ import { request } from 'undici';
 import { Webhook } from 'standardwebhooks';
 import type { ActivityDependencies } from './dependencies';
 import { isPublicAddress, webhookAgent } from '../src/webhooks/targetPolicy';
+import { execute, queryRows } from '../src/db/query';
 
 export type AttemptOutcome = 'delivered' | 'disabled' | 'failed' | 'retry';
 
@@ -24,14 +25,16 @@ export function webhookActivities({ sequelize, config }: ActivityDependencies) {
     deliveryId: string,
     attempt: { statusCode: number | null; latencyMs: number; error: string | null; success: boolean },
   ) {
-    await sequelize.query(
+    await execute(
+      sequelize,
       `INSERT INTO webhook_attempts (delivery_id, status_code, latency_ms, error, success) VALUES ($1, $2, $3, $4, $5)`,
       { bind: [deliveryId, attempt.statusCode, attempt.latencyMs, attempt.error, attempt.success] },
     );
   }
 
   async function finish(deliveryId: string, status: string, statusCode: number | null) {
-    await sequelize.query(
+    await execute(
+      sequelize,
       `UPDATE webhook_deliveries SET status = $2, last_status_code = $3, attempt_count = attempt_count + 1,
               delivered_at = CASE WHEN $2 = 'delivered' THEN now() ELSE delivered_at END, updated_at = now()
         WHERE id = $1`,
@@ -51,12 +54,13 @@ export function webhookActivities({ sequelize, config }: ActivityDependencies) {
       deliveryId: string;
       isLastAttempt: boolean;
     }): Promise<AttemptOutcome> {
-      const [rows] = (await sequelize.query(
+      const rows = await queryRows<DeliveryRow>(
+        sequelize,
         `SELECT d.id, d.status, e.url, e.secret, e.disabled_at, e.deleted_at, d.event_id, ev.payload
            FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN events ev ON ev.id = d.event_id
           WHERE d.id = $1`,
         { bind: [deliveryId] },
-      )) as [DeliveryRow[], unknown];
+      );
       const delivery = rows[0];
       if (!delivery) return 'failed';
       if (delivery.status === 'delivered') return 'delivered';
@@ -109,7 +113,8 @@ export function webhookActivities({ sequelize, config }: ActivityDependencies) {
         return 'delivered';
       }
       if (statusCode === 410) {
-        await sequelize.query(
+        await execute(
+          sequelize,
           `UPDATE webhook_endpoints SET disabled_at = coalesce(disabled_at, now()), disabled_reason = 'receiver answered 410 Gone'
             WHERE id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = $1)`,
           { bind: [deliveryId] },

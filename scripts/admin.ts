@@ -17,6 +17,7 @@ import { readAuditTrail, verifyChain } from '../src/audit/auditChain';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { connectTemporal } from '../src/temporal/client';
 import { retryFinalizationUpdate } from '../workflows/sessionDefinitions';
+import { queryRows, rowExists } from '../src/db/query';
 
 /**
  * Operator CLI: `npm run admin -- <command>`. Prints one JSON object on stdout; errors go to stderr
@@ -137,7 +138,7 @@ program
       commissionNumber: string;
       commissionExpiresOn: string;
     }) => {
-      print(await withDatabase(() => addNetworkNotary(opts)));
+      print(await withDatabase((sequelize) => addNetworkNotary(sequelize, opts)));
     },
   );
 
@@ -160,10 +161,10 @@ program
   .requiredOption('--session <id>', 'bn_session_id', uuid)
   .action(async (opts: { session: string }) => {
     const verdict = await withDatabase(async (sequelize) => {
-      const [sessions] = await sequelize.query('SELECT 1 FROM sessions WHERE id = $1', {
+      const known = await rowExists(sequelize, 'SELECT 1 FROM sessions WHERE id = $1', {
         bind: [opts.session],
       });
-      if (!sessions.length) throw new NotFoundError(`Session ${opts.session} not found`);
+      if (!known) throw new NotFoundError(`Session ${opts.session} not found`);
       return verifyChain(await readAuditTrail(sequelize, opts.session));
     });
     print({ session_id: opts.session, ...verdict });
@@ -177,10 +178,11 @@ program
   .action(async (opts: { session: string }) => {
     const config = loadConfig();
     const workflowId = await withDatabase(async (sequelize) => {
-      const [sessions] = (await sequelize.query(
+      const sessions = await queryRows<{ workflow_id: string; documents_status: string }>(
+        sequelize,
         'SELECT workflow_id, documents_status FROM sessions WHERE id = $1',
         { bind: [opts.session] },
-      )) as [Array<{ workflow_id: string; documents_status: string }>, unknown];
+      );
       if (!sessions.length) throw new NotFoundError(`Session ${opts.session} not found`);
       // A session whose documents went out has no workflow left to ask.
       if (sessions[0].documents_status !== 'failed')

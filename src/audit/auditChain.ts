@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import stableStringify from 'fast-json-stable-stringify';
 import type { Sequelize, Transaction } from 'sequelize';
+import { execute, queryRows, rowExists } from '../db/query';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -31,22 +32,24 @@ export async function appendAuditRecord(
   transaction: Transaction,
   record: { sessionId: string; eventId: string; event: string; payload: unknown },
 ): Promise<void> {
-  await sequelize.query('SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE', {
+  await execute(sequelize, 'SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE', {
     bind: [record.sessionId],
     transaction,
   });
-  const [existing] = await sequelize.query('SELECT 1 FROM audit_records WHERE event_id = $1', {
+  const existing = await rowExists(sequelize, 'SELECT 1 FROM audit_records WHERE event_id = $1', {
     bind: [record.eventId],
     transaction,
   });
-  if (existing.length) return;
-  const [last] = (await sequelize.query(
+  if (existing) return;
+  const last = await queryRows<{ seq: number; hash: string }>(
+    sequelize,
     'SELECT seq, hash FROM audit_records WHERE session_id = $1 ORDER BY seq DESC LIMIT 1',
     { bind: [record.sessionId], transaction },
-  )) as [Array<{ seq: number; hash: string }>, unknown];
+  );
   const seq = (last[0]?.seq ?? 0) + 1;
   const prevHash = last[0]?.hash ?? GENESIS_HASH;
-  await sequelize.query(
+  await execute(
+    sequelize,
     `INSERT INTO audit_records (session_id, seq, event_id, event, payload, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     {
       bind: [
@@ -72,10 +75,11 @@ export interface ChainVerdict {
 }
 
 export async function readAuditTrail(sequelize: Sequelize, sessionId: string): Promise<AuditRecord[]> {
-  const [rows] = (await sequelize.query(
+  const rows = await queryRows<AuditRecord>(
+    sequelize,
     'SELECT seq, event_id, event, payload, prev_hash, hash, created_at FROM audit_records WHERE session_id = $1 ORDER BY seq',
     { bind: [sessionId] },
-  )) as [AuditRecord[], unknown];
+  );
   return rows;
 }
 

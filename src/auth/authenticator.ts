@@ -1,4 +1,6 @@
-import { AccountMember, ApiKey, type KeyKind } from '../db/models';
+import type { Sequelize } from 'sequelize';
+import { rowExists } from '../db/query';
+import { keyById, keyByPrefix, type ApiKey, type KeyKind } from './keyStore';
 import { parseKey, secretMatches } from './keys';
 import type { TeamMemberClaims, TokenService } from './tokens';
 
@@ -18,13 +20,16 @@ export function credentialOf(header: string | undefined): string | null {
  * it (accepted wherever that key is, and dead once the key is rotated).
  */
 export class Authenticator {
-  constructor(private readonly tokens: TokenService) {}
+  constructor(
+    private readonly sequelize: Sequelize,
+    private readonly tokens: TokenService,
+  ) {}
 
   async keyFor(credential: string, kind: KeyKind): Promise<ApiKey | null> {
     const parsed = parseKey(credential);
     if (parsed) {
       if (parsed.kind !== kind) return null;
-      const key = await ApiKey.findOne({ where: { prefix: parsed.prefix } });
+      const key = await keyByPrefix(this.sequelize, parsed.prefix);
       return key && !key.revokedAt && key.kind === kind && secretMatches(parsed.secret, key.secretHash)
         ? key
         : null;
@@ -32,7 +37,7 @@ export class Authenticator {
     if (!JWT_SHAPE.test(credential)) return null;
     const claims = await this.tokens.verifyAccessToken(credential);
     if (!claims || claims.kind !== kind) return null;
-    const key = await ApiKey.findByPk(claims.keyId);
+    const key = await keyById(this.sequelize, claims.keyId);
     return key && !key.revokedAt && key.accountId === claims.accountId ? key : null;
   }
 
@@ -41,10 +46,13 @@ export class Authenticator {
     if (!JWT_SHAPE.test(credential)) return null;
     const claims = await this.tokens.verifyTeamMemberToken(credential);
     if (!claims) return null;
-    const member = await AccountMember.findOne({
-      where: { id: claims.memberId, accountId: claims.accountId, deletedAt: null },
-    });
-    return member && member.businessRole === claims.role ? claims : null;
+    const linked = await rowExists(
+      this.sequelize,
+      `SELECT 1 FROM account_members
+        WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL AND business_role = $3`,
+      { bind: [claims.memberId, claims.accountId, claims.role] },
+    );
+    return linked ? claims : null;
   }
 
   /** A key of any kind, given as the key itself (the token exchange accepts no tokens). */

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { KeyKind } from '../db/models';
+import type { KeyKind } from './keyStore';
 
 /**
  * Keys look like `nsk_<prefix>_<secret>` (API) or `nvk_<prefix>_<secret>` (vendor). The prefix is

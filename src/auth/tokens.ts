@@ -2,8 +2,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose';
-import type { Sequelize } from 'sequelize';
-import { ApiKey, RefreshToken, type KeyKind } from '../db/models';
+import type { Sequelize, Transaction } from 'sequelize';
+import { execute, queryRows } from '../db/query';
+import { keyById, type ApiKey, type KeyKind } from './keyStore';
 import { generateOpaqueToken, sha256 } from './keys';
 import { ConfigError, type Config } from '../config';
 
@@ -116,10 +117,7 @@ export class TokenService {
   async issuePair(key: ApiKey): Promise<TokenPair> {
     return this.sequelize.transaction(async (transaction) => {
       const { token, hash } = generateOpaqueToken();
-      await RefreshToken.create(
-        { familyId: crypto.randomUUID(), apiKeyId: key.id, tokenHash: hash, expiresAt: this.refreshExpiry() },
-        { transaction },
-      );
+      await this.storeRefreshToken(crypto.randomUUID(), key.id, hash, transaction);
       return this.pair(key, token);
     });
   }
@@ -130,28 +128,39 @@ export class TokenService {
    */
   async refresh(refreshToken: string): Promise<TokenPair> {
     const outcome = await this.sequelize.transaction(async (transaction) => {
-      const current = await RefreshToken.findOne({
-        where: { tokenHash: sha256(refreshToken) },
-        transaction,
-        lock: transaction.LOCK.UPDATE,
-      });
+      const [current] = await queryRows<{
+        id: string;
+        familyId: string;
+        apiKeyId: string;
+        expiresAt: Date;
+        usedAt: Date | null;
+        revokedAt: Date | null;
+      }>(
+        this.sequelize,
+        `SELECT id, family_id AS "familyId", api_key_id AS "apiKeyId", expires_at AS "expiresAt",
+                used_at AS "usedAt", revoked_at AS "revokedAt"
+           FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE`,
+        { bind: [sha256(refreshToken)], transaction },
+      );
       if (!current || current.revokedAt) return { error: 'unknown or revoked refresh token' } as const;
       if (current.usedAt) {
-        await RefreshToken.update(
-          { revokedAt: new Date() },
-          { where: { familyId: current.familyId, revokedAt: null }, transaction },
+        await execute(
+          this.sequelize,
+          'UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL',
+          { bind: [current.familyId], transaction },
         );
         return { error: 'refresh token reused; token family revoked' } as const;
       }
-      if (current.expiresAt.getTime() <= Date.now()) return { error: 'refresh token expired' } as const;
-      const key = await ApiKey.findByPk(current.apiKeyId, { transaction });
+      if (new Date(current.expiresAt).getTime() <= Date.now())
+        return { error: 'refresh token expired' } as const;
+      const key = await keyById(this.sequelize, current.apiKeyId, transaction);
       if (!key || key.revokedAt) return { error: 'key revoked' } as const;
-      await current.update({ usedAt: new Date() }, { transaction });
+      await execute(this.sequelize, 'UPDATE refresh_tokens SET used_at = now() WHERE id = $1', {
+        bind: [current.id],
+        transaction,
+      });
       const { token, hash } = generateOpaqueToken();
-      await RefreshToken.create(
-        { familyId: current.familyId, apiKeyId: key.id, tokenHash: hash, expiresAt: this.refreshExpiry() },
-        { transaction },
-      );
+      await this.storeRefreshToken(current.familyId, key.id, hash, transaction);
       return { key, token } as const;
     });
     // Committed before answering: a revoked family must stay revoked even though the caller gets a 401.
@@ -159,8 +168,17 @@ export class TokenService {
     return this.pair(outcome.key, outcome.token);
   }
 
-  private refreshExpiry(): Date {
-    return new Date(Date.now() + this.refreshTtlSeconds * 1000);
+  private async storeRefreshToken(
+    familyId: string,
+    apiKeyId: string,
+    hash: Buffer,
+    transaction: Transaction,
+  ) {
+    await execute(
+      this.sequelize,
+      'INSERT INTO refresh_tokens (family_id, api_key_id, token_hash, expires_at) VALUES ($1, $2, $3, $4)',
+      { bind: [familyId, apiKeyId, hash, new Date(Date.now() + this.refreshTtlSeconds * 1000)], transaction },
+    );
   }
 
   private async pair(key: ApiKey, refreshToken: string): Promise<TokenPair> {

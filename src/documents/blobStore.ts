@@ -1,4 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
+import { queryRows } from '../db/query';
 
 /**
  * Document bytes live in PostgreSQL, outside Temporal payloads, once per account and content hash.
@@ -11,24 +12,28 @@ export async function storeBlob(
   sha256: string,
   transaction: Transaction,
 ): Promise<string> {
-  const [inserted] = (await sequelize.query(
+  const inserted = await queryRows<{ id: string }>(
+    sequelize,
     `INSERT INTO blobs (account_id, sha256, size_bytes, content) VALUES ($1, $2, $3, $4)
      ON CONFLICT (account_id, sha256) DO NOTHING RETURNING id`,
     { bind: [accountId, sha256, bytes.length, bytes], transaction },
-  )) as [Array<{ id: string }>, unknown];
+  );
   if (inserted.length) return inserted[0].id;
-  const [existing] = (await sequelize.query('SELECT id FROM blobs WHERE account_id = $1 AND sha256 = $2', {
-    bind: [accountId, sha256],
-    transaction,
-  })) as [Array<{ id: string }>, unknown];
+  const existing = await queryRows<{ id: string }>(
+    sequelize,
+    'SELECT id FROM blobs WHERE account_id = $1 AND sha256 = $2',
+    {
+      bind: [accountId, sha256],
+      transaction,
+    },
+  );
   return existing[0].id;
 }
 
 export async function readBlob(sequelize: Sequelize, blobId: string): Promise<Buffer> {
-  const [rows] = (await sequelize.query('SELECT content FROM blobs WHERE id = $1', { bind: [blobId] })) as [
-    Array<{ content: Buffer }>,
-    unknown,
-  ];
+  const rows = await queryRows<{ content: Buffer }>(sequelize, 'SELECT content FROM blobs WHERE id = $1', {
+    bind: [blobId],
+  });
   if (!rows.length) throw new Error(`blob ${blobId} not found`);
   return rows[0].content;
 }

@@ -4,6 +4,7 @@ import type { SessionRow } from '../sessions/presenter';
 import { readAuditTrail, verifyChain } from '../audit/auditChain';
 import { readBlob } from './blobStore';
 import type { DownloadUrls } from './downloadUrls';
+import { execute, queryRows } from '../db/query';
 
 /** The name a notarized document is served under: the upload's name as a PDF. */
 export function pdfName(name: string): string {
@@ -31,14 +32,18 @@ export class SignedDocumentService {
       );
     }
     if (session.documents_status !== 'released') throw conflict('Signed documents are being prepared');
-    const [rows] = (await this.sequelize.query(
+    const rows = await queryRows<{
+      id: string;
+      name: string;
+      signed_id: string;
+      size_bytes: number;
+      sha256: string;
+    }>(
+      this.sequelize,
       `SELECT d.id, d.name, s.id AS signed_id, s.size_bytes, s.sha256 FROM documents d
          JOIN signed_documents s ON s.document_id = d.id WHERE d.session_id = $1 ORDER BY d.position`,
       { bind: [session.id] },
-    )) as [
-      Array<{ id: string; name: string; signed_id: string; size_bytes: number; sha256: string }>,
-      unknown,
-    ];
+    );
     return rows.map((row) => {
       const { url, expiresAt } = this.urls.create(row.signed_id);
       return {
@@ -62,13 +67,15 @@ export class SignedDocumentService {
     if (!this.urls.isValid(signedDocumentId, link.expires, link.signature)) {
       throw refused('This download link is invalid or has expired');
     }
-    const [rows] = (await this.sequelize.query(
+    const rows = await queryRows<{ id: string; blob_id: string; name: string }>(
+      this.sequelize,
       'SELECT s.id, s.blob_id, d.name FROM signed_documents s JOIN documents d ON d.id = s.document_id WHERE s.id = $1',
       { bind: [signedDocumentId] },
-    )) as [Array<{ id: string; blob_id: string; name: string }>, unknown];
+    );
     if (!rows.length) throw notFound('Document not found');
     const bytes = await readBlob(this.sequelize, rows[0].blob_id);
-    await this.sequelize.query(
+    await execute(
+      this.sequelize,
       'INSERT INTO document_downloads (signed_document_id, remote_address, user_agent) VALUES ($1, $2, $3)',
       { bind: [rows[0].id, client.address, client.userAgent.slice(0, 500) || null] },
     );
@@ -76,10 +83,11 @@ export class SignedDocumentService {
   }
 
   async journal(sessionId: string) {
-    const [rows] = (await this.sequelize.query(
+    const rows = await queryRows<{ performed_at: Date } & Record<string, unknown>>(
+      this.sequelize,
       'SELECT act_type, performed_at, signers, notary, documents FROM journal_entries WHERE session_id = $1 ORDER BY act_type',
       { bind: [sessionId] },
-    )) as [Array<{ performed_at: Date } & Record<string, unknown>>, unknown];
+    );
     return rows.map((row) => ({ ...row, performed_at: new Date(row.performed_at).toISOString() }));
   }
 

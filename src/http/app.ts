@@ -57,7 +57,7 @@ export function createApp(deps: AppDependencies): App {
   koa.silent = true;
   const router = new Router<AppState>();
   const apiRouter = new Router<AppState>({ prefix: API_PREFIX });
-  const authenticator = new Authenticator(deps.tokens);
+  const authenticator = new Authenticator(deps.sequelize, deps.tokens);
   const jwtSecret = resolveJwtSecret(deps.config);
   const replays = new JsonSealer(replaySecret(deps.config.idempotencyReplaySecret, jwtSecret));
   const site = new ApiRoutes(router, {

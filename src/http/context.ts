@@ -1,6 +1,6 @@
 import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { Logger } from '../logger';
-import type { KeyKind } from '../db/models';
+import type { KeyKind } from '../auth/keyStore';
 import type { BeforeCommit } from '../db/beforeCommit';
 
 export interface Principal {

@@ -1,7 +1,7 @@
 import type { Router } from '@koa/router';
 import type Joi from 'joi';
 import type { Authenticator } from '../auth/authenticator';
-import type { KeyKind } from '../db/models';
+import type { KeyKind } from '../auth/keyStore';
 import { malformed, DomainError } from '../domain/errors';
 import { VALIDATION_OPTIONS } from '../validation/options';
 import { unstorableTextError, unstorableTextPath } from '../validation/text';

@@ -1,4 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
+import { execute } from '../db/query';
 
 export interface Invitation {
   participantId: string;
@@ -34,7 +35,8 @@ export async function queueInvitations(
   transaction: Transaction,
 ): Promise<void> {
   for (const invite of invitations) {
-    await sequelize.query(
+    await execute(
+      sequelize,
       `INSERT INTO email_outbox (session_id, participant_id, kind, to_email, subject, body, state)
        VALUES ($1, $2, 'invitation', $3, $4, $5, 'held')`,
       {

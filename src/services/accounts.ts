@@ -1,14 +1,7 @@
 import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
-import {
-  Account,
-  AccountMember,
-  ApiKey,
-  NetworkNotary,
-  RefreshToken,
-  User,
-  type KeyKind,
-} from '../db/models';
+import { execute, queryRows } from '../db/query';
 import { generateKey } from '../auth/keys';
+import { insertKey, revokeKeys, type KeyKind } from '../auth/keyStore';
 
 export interface CreateAccountInput {
   name: string;
@@ -28,9 +21,14 @@ export interface CreatedAccount {
 export class NotFoundError extends Error {}
 export class ConflictError extends Error {}
 
-async function issueKey(accountId: string, kind: KeyKind, transaction: Transaction): Promise<string> {
+async function issueKey(
+  sequelize: Sequelize,
+  accountId: string,
+  kind: KeyKind,
+  transaction: Transaction,
+): Promise<string> {
   const { key, prefix, secretHash } = generateKey(kind);
-  await ApiKey.create({ accountId, kind, prefix, secretHash }, { transaction });
+  await insertKey(sequelize, { accountId, kind, prefix, secretHash }, transaction);
   return key;
 }
 
@@ -40,38 +38,36 @@ export async function createAccount(
   input: CreateAccountInput,
 ): Promise<CreatedAccount> {
   return sequelize.transaction(async (transaction) => {
-    const account = await Account.create(
+    const [account] = await queryRows<{ id: string }>(
+      sequelize,
+      `INSERT INTO accounts (name, auto_onboarding, white_label_base_url, completion_redirect_url)
+       VALUES ($1, $2, $3, $4) RETURNING id`,
       {
-        name: input.name,
-        autoOnboarding: input.autoOnboarding ?? false,
-        whiteLabelBaseUrl: input.whiteLabelBaseUrl ?? null,
-        completionRedirectUrl: input.completionRedirectUrl ?? null,
+        bind: [
+          input.name,
+          input.autoOnboarding ?? false,
+          input.whiteLabelBaseUrl ?? null,
+          input.completionRedirectUrl ?? null,
+        ],
+        transaction,
       },
-      { transaction },
     );
     // Vendor operations (unlinking members) act as the account's admin, so every account starts with one.
-    const owner = await User.create(
-      {
-        email: input.ownerEmail ?? `owner+${account.id}@accounts.invalid`,
-        passwordHash: null,
-      },
-      { transaction },
+    const [owner] = await queryRows<{ id: string }>(
+      sequelize,
+      'INSERT INTO users (email, password_hash) VALUES ($1, NULL) RETURNING id',
+      { bind: [input.ownerEmail ?? `owner+${account.id}@accounts.invalid`], transaction },
     );
-    await AccountMember.create(
-      {
-        accountId: account.id,
-        userId: owner.id,
-        firstName: input.name.slice(0, 50),
-        lastName: 'Admin',
-        businessRole: 'admin',
-        isOwner: true,
-      },
-      { transaction },
+    await execute(
+      sequelize,
+      `INSERT INTO account_members (account_id, user_id, first_name, last_name, business_role, is_owner)
+       VALUES ($1, $2, $3, 'Admin', 'admin', true)`,
+      { bind: [account.id, owner.id, input.name.slice(0, 50)], transaction },
     );
     return {
       account_id: account.id,
-      api_key: await issueKey(account.id, 'api', transaction),
-      vendor_api_key: await issueKey(account.id, 'vendor', transaction),
+      api_key: await issueKey(sequelize, account.id, 'api', transaction),
+      vendor_api_key: await issueKey(sequelize, account.id, 'vendor', transaction),
       owner_user_id: owner.id,
     };
   });
@@ -80,18 +76,17 @@ export async function createAccount(
 /** Issues a new key of one kind; the old one, and every token minted from it, stop working at once. */
 export async function rotateKey(sequelize: Sequelize, accountId: string, kind: KeyKind): Promise<string> {
   return sequelize.transaction(async (transaction) => {
-    const account = await Account.findByPk(accountId, { transaction, lock: transaction.LOCK.UPDATE });
+    const [account] = await queryRows<{ id: string }>(
+      sequelize,
+      'SELECT id FROM accounts WHERE id = $1 FOR UPDATE',
+      {
+        bind: [accountId],
+        transaction,
+      },
+    );
     if (!account) throw new NotFoundError(`Account ${accountId} not found`);
-    const old = await ApiKey.findAll({ where: { accountId, kind, revokedAt: null }, transaction });
-    const now = new Date();
-    for (const key of old) {
-      await key.update({ revokedAt: now }, { transaction });
-      await RefreshToken.update(
-        { revokedAt: now },
-        { where: { apiKeyId: key.id, revokedAt: null }, transaction },
-      );
-    }
-    return issueKey(accountId, kind, transaction);
+    await revokeKeys(sequelize, accountId, kind, transaction);
+    return issueKey(sequelize, accountId, kind, transaction);
   });
 }
 
@@ -104,9 +99,26 @@ export interface NetworkNotaryInput {
   commissionExpiresOn: string;
 }
 
-export async function addNetworkNotary(input: NetworkNotaryInput): Promise<{ notary_id: string }> {
+export async function addNetworkNotary(
+  sequelize: Sequelize,
+  input: NetworkNotaryInput,
+): Promise<{ notary_id: string }> {
   try {
-    const notary = await NetworkNotary.create(input);
+    const [notary] = await queryRows<{ id: string }>(
+      sequelize,
+      `INSERT INTO network_notaries (email, first_name, last_name, state, commission_number, commission_expires_on)
+       VALUES ($1, $2, $3, $4, $5, $6::date) RETURNING id`,
+      {
+        bind: [
+          input.email,
+          input.firstName,
+          input.lastName,
+          input.state,
+          input.commissionNumber,
+          input.commissionExpiresOn,
+        ],
+      },
+    );
     return { notary_id: notary.id };
   } catch (err) {
     if (err instanceof UniqueConstraintError)

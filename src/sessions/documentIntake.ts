@@ -6,6 +6,7 @@ import { storeBlob } from '../documents/blobStore';
 import { annotationProblem } from '../documents/annotations';
 import { findTemplates } from '../templates/templateService';
 import type { Annotation, DocumentInput } from './createRequest';
+import { queryRows } from '../db/query';
 
 export interface StoredDocument {
   name: string;
@@ -121,7 +122,8 @@ export async function insertDocuments(
 ): Promise<string[]> {
   const ids: string[] = [];
   for (const [i, doc] of documents.entries()) {
-    const [rows] = (await sequelize.query(
+    const rows = await queryRows<{ id: string }>(
+      sequelize,
       `INSERT INTO documents (session_id, position, name, content_type, size_bytes, sha256, blob_id, template_id,
                               page_count, annotations, notary_can_edit, pdf_blob_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
@@ -142,7 +144,7 @@ export async function insertDocuments(
         ],
         transaction,
       },
-    )) as [Array<{ id: string }>, unknown];
+    );
     ids.push(rows[0].id);
   }
   return ids;

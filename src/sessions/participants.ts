@@ -1,6 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { generateOpaqueToken } from '../auth/keys';
 import type { CreateSessionInput } from './createRequest';
+import { queryRows } from '../db/query';
 
 export interface NewParticipant {
   role: 'signer' | 'witness';
@@ -62,7 +63,8 @@ export async function insertParticipants(
 ): Promise<Map<NewParticipant, string>> {
   const ids = new Map<NewParticipant, string>();
   for (const p of participants) {
-    const [rows] = (await sequelize.query(
+    const rows = await queryRows<{ id: string }>(
+      sequelize,
       `INSERT INTO participants (session_id, role, index, email, first_name, last_name, is_host, details, token_hash)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
       {
@@ -79,7 +81,7 @@ export async function insertParticipants(
         ],
         transaction,
       },
-    )) as [Array<{ id: string }>, unknown];
+    );
     ids.set(p, rows[0].id);
   }
   return ids;

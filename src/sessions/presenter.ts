@@ -24,7 +24,7 @@ export interface SessionRow {
   network_notary_name?: string | null;
 }
 
-interface ParticipantRow {
+export interface ParticipantRow {
   role: 'signer' | 'witness';
   index: number;
   email: string;

@@ -35,7 +35,7 @@ import { insertParticipants, participantsOf, signingPath, type NewParticipant } 
 import { findAccountNotary } from './notaries';
 import { commissionProblem } from '../team/commissions';
 import { VALIDATION_OPTIONS } from '../validation/options';
-import { presentSession, presentSessionSummary, type SessionRow } from './presenter';
+import { presentSession, presentSessionSummary, type ParticipantRow, type SessionRow } from './presenter';
 import {
   planOfInput,
   planOfRow,
@@ -43,6 +43,7 @@ import {
   throwIfRefused,
   verdictOfUpdateFailure,
 } from './sessionRules';
+import { execute, queryRows } from '../db/query';
 
 const TEMPORAL_DEADLINE_MS = 10_000;
 const UNAVAILABLE = 'The service is temporarily unavailable; retry the request';
@@ -122,10 +123,15 @@ export class SessionService {
     let workflowStarted = false;
     try {
       await this.sequelize.transaction(async (transaction) => {
-        const [xact] = (await this.sequelize.query('SELECT pg_current_xact_id()::text AS id', {
-          transaction,
-        })) as [Array<{ id: string }>, unknown];
-        await this.sequelize.query(
+        const xact = await queryRows<{ id: string }>(
+          this.sequelize,
+          'SELECT pg_current_xact_id()::text AS id',
+          {
+            transaction,
+          },
+        );
+        await execute(
+          this.sequelize,
           `INSERT INTO sessions (id, account_id, notarization_id, status, signing_type, session_type,
                                  notarization_timing_type, session_timing, expires_at, notary_member_id, options, workflow_id)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
@@ -262,16 +268,21 @@ export class SessionService {
   }
 
   private async signingBaseUrl(accountId: string): Promise<string> {
-    const [rows] = (await this.sequelize.query('SELECT white_label_base_url FROM accounts WHERE id = $1', {
-      bind: [accountId],
-    })) as [Array<{ white_label_base_url: string | null }>, unknown];
+    const rows = await queryRows<{ white_label_base_url: string | null }>(
+      this.sequelize,
+      'SELECT white_label_base_url FROM accounts WHERE id = $1',
+      {
+        bind: [accountId],
+      },
+    );
     return rows[0]?.white_label_base_url ?? this.config.publicBaseUrl;
   }
 
   /** One session of the account; another account's, unknown and malformed ids are all "not found". */
   async findRow(accountId: string, sessionId: string): Promise<SessionRow> {
     if (!isUuid(sessionId)) throw notFound('Session not found');
-    const [rows] = (await this.sequelize.query(
+    const rows = await queryRows<SessionRow>(
+      this.sequelize,
       `SELECT s.*, u.email AS notary_email, m.first_name || ' ' || m.last_name AS notary_name,
               n.email AS network_notary_email, n.first_name || ' ' || n.last_name AS network_notary_name
          FROM sessions s
@@ -280,7 +291,7 @@ export class SessionService {
          LEFT JOIN network_notaries n ON n.id = s.network_notary_id
         WHERE s.id = $1 AND s.account_id = $2`,
       { bind: [sessionId, accountId] },
-    )) as [SessionRow[], unknown];
+    );
     if (!rows.length) throw notFound('Session not found');
     return rows[0];
   }
@@ -302,28 +313,28 @@ export class SessionService {
 
   async get(accountId: string, sessionId: string) {
     const session = await this.findRow(accountId, sessionId);
-    const [participants] = await this.sequelize.query(
+    const participants = await queryRows<ParticipantRow>(
+      this.sequelize,
       `SELECT role, index, email, first_name, last_name, joined_at FROM participants
         WHERE session_id = $1 ORDER BY role DESC, index`,
       { bind: [sessionId] },
     );
-    return presentSession(session, participants as never, await this.documentsOf(sessionId));
+    return presentSession(session, participants, await this.documentsOf(sessionId));
   }
 
   async documentsOf(sessionId: string, transaction?: Transaction) {
-    const [documents] = await this.sequelize.query(
+    const documents = await queryRows<{
+      id: string;
+      name: string;
+      content_type: string;
+      size_bytes: number;
+      finalization_error: string | null;
+    }>(
+      this.sequelize,
       'SELECT id, name, content_type, size_bytes, finalization_error FROM documents WHERE session_id = $1 ORDER BY position',
       { bind: [sessionId], transaction },
     );
-    return (
-      documents as Array<{
-        id: string;
-        name: string;
-        content_type: string;
-        size_bytes: number;
-        finalization_error: string | null;
-      }>
-    ).map((d) => ({
+    return documents.map((d) => ({
       document_id: d.id,
       name: d.name,
       content_type: d.content_type,
@@ -336,7 +347,8 @@ export class SessionService {
     accountId: string,
     filters: { notarization_id?: string; status?: string; page: number; limit: number },
   ) {
-    const [rows] = (await this.sequelize.query(
+    const rows = await queryRows<SessionRow & { total: string }>(
+      this.sequelize,
       `SELECT s.*, count(*) OVER () AS total FROM sessions s
         WHERE s.account_id = $1 AND ($2::text IS NULL OR s.notarization_id = $2) AND ($3::text IS NULL OR s.status = $3)
         ORDER BY s.created_at DESC, s.id LIMIT $4 OFFSET $5`,
@@ -349,14 +361,15 @@ export class SessionService {
           (filters.page - 1) * filters.limit,
         ],
       },
-    )) as [Array<SessionRow & { total: string }>, unknown];
+    );
     let total = rows.length ? Number(rows[0].total) : 0;
     if (!rows.length && filters.page > 1) {
-      const [count] = (await this.sequelize.query(
+      const count = await queryRows<{ n: number }>(
+        this.sequelize,
         `SELECT count(*)::int AS n FROM sessions
           WHERE account_id = $1 AND ($2::text IS NULL OR notarization_id = $2) AND ($3::text IS NULL OR status = $3)`,
         { bind: [accountId, filters.notarization_id ?? null, filters.status ?? null] },
-      )) as [Array<{ n: number }>, unknown];
+      );
       total = count[0].n;
     }
     return {
@@ -396,10 +409,11 @@ export class SessionService {
     );
     try {
       return await this.sequelize.transaction(async (transaction) => {
-        const [positions] = (await this.sequelize.query(
+        const positions = await queryRows<{ next: number }>(
+          this.sequelize,
           'SELECT coalesce(max(position) + 1, 0)::int AS next FROM documents WHERE session_id = $1',
           { bind: [sessionId], transaction },
-        )) as [Array<{ next: number }>, unknown];
+        );
         const stored = await this.intake(() =>
           intakeUploads(this.sequelize, accountId, uploads, transaction, this.config.libreofficePath),
         );

@@ -7,6 +7,7 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import { joinUpdate, type Joiner, type SessionStatus } from '../../workflows/sessionDefinitions';
 import { isFinal, judgeJoin } from '../../workflows/sessionMachine';
 import { throwIfRefused, verdictOfUpdateFailure } from './sessionRules';
+import { queryRows } from '../db/query';
 
 interface ParticipantSession {
   participant_id: string;
@@ -59,14 +60,15 @@ export class SigningService {
 
   private async find(token: string): Promise<ParticipantSession> {
     if (!TOKEN.test(token)) throw notFound('Signing link not found');
-    const [rows] = (await this.sequelize.query(
+    const rows = await queryRows<ParticipantSession>(
+      this.sequelize,
       `SELECT p.id AS participant_id, p.role, p.index, p.email, p.first_name, p.last_name, p.is_host, p.joined_at,
               s.id AS session_id, s.status, s.session_timing, s.workflow_id,
               s.options -> 'session_configurations' ->> 'same_device_signing_mode' AS same_device_signing_mode
          FROM participants p JOIN sessions s ON s.id = p.session_id
         WHERE p.token_hash = $1`,
       { bind: [sha256(token)] },
-    )) as [ParticipantSession[], unknown];
+    );
     if (!rows.length) throw notFound('Signing link not found');
     return rows[0];
   }
@@ -79,11 +81,12 @@ export class SigningService {
     notarization_id?: string;
     bn_session_id?: string;
   }): Promise<string | null> {
-    const [rows] = (await this.sequelize.query(
+    const rows = await queryRows<{ completion_redirect_url: string | null }>(
+      this.sequelize,
       `SELECT DISTINCT a.completion_redirect_url FROM sessions s JOIN accounts a ON a.id = s.account_id
         WHERE ($1::uuid IS NOT NULL AND s.id = $1) OR ($1::uuid IS NULL AND s.notarization_id = $2)`,
       { bind: [query.bn_session_id ?? null, query.notarization_id ?? null] },
-    )) as [Array<{ completion_redirect_url: string | null }>, unknown];
+    );
     return rows.length === 1 ? rows[0].completion_redirect_url : null;
   }
 
@@ -136,10 +139,11 @@ export class SigningService {
       } else if (isUnavailable(err)) throw unavailable('The session could not be reached; retry joining');
       else throw err;
     }
-    const [updated] = (await this.sequelize.query(
+    const updated = await queryRows<{ joined_at: Date }>(
+      this.sequelize,
       'UPDATE participants SET joined_at = coalesce(joined_at, now()) WHERE id = $1 RETURNING joined_at',
       { bind: [participant.participant_id] },
-    )) as [Array<{ joined_at: Date }>, unknown];
+    );
     return viewOf({ ...participant, status, joined_at: updated[0].joined_at });
   }
 }

@@ -3,6 +3,7 @@ import { renderSeal } from '../team/seal';
 import { SESSION_NOTARY_JOINS } from '../team/commissions';
 import { stateName } from '../sessions/usStates';
 import type { NotarialActContext } from './notarize';
+import { queryRows } from '../db/query';
 
 const IDENTITY_METHODS: Record<string, string> = {
   kba: 'knowledge-based authentication',
@@ -24,7 +25,8 @@ interface SessionFacts {
 
 /** Everything a notarial certificate states about a completed session, except the document itself. */
 export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
-  const [rows] = (await sequelize.query(
+  const rows = await queryRows<SessionFacts>(
+    sequelize,
     `SELECT s.account_id, s.options, s.completed_at,
             coalesce(c.first_name || ' ' || c.last_name, n.first_name || ' ' || n.last_name) AS notary_name,
             coalesce(c.state, n.state) AS notary_state, c.county AS notary_county,
@@ -34,21 +36,19 @@ export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
        FROM sessions s ${SESSION_NOTARY_JOINS}
       WHERE s.id = $1`,
     { bind: [sessionId] },
-  )) as [SessionFacts[], unknown];
+  );
   const facts = rows[0];
-  const [participants] = (await sequelize.query(
+  const participants = await queryRows<{
+    role: string;
+    first_name: string | null;
+    last_name: string | null;
+    email: string;
+    details: Record<string, unknown>;
+  }>(
+    sequelize,
     `SELECT role, first_name, last_name, email, details FROM participants WHERE session_id = $1 ORDER BY role DESC, index`,
     { bind: [sessionId] },
-  )) as [
-    Array<{
-      role: string;
-      first_name: string | null;
-      last_name: string | null;
-      email: string;
-      details: Record<string, unknown>;
-    }>,
-    unknown,
-  ];
+  );
   const nameOf = (p: (typeof participants)[number]) =>
     [p.first_name, p.last_name].filter(Boolean).join(' ') || p.email;
   // A certificate without the notary's commission would misstate a legal act: refuse rather than print one.

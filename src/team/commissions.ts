@@ -1,5 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { renderSeal } from './seal';
+import { execute, queryRows } from '../db/query';
 
 /** A notary's commission as onboarding records it: the facts every certificate of theirs states. */
 export interface Commission {
@@ -31,7 +32,8 @@ export async function recordCommission(
   source: OnboardedBy,
   transaction: Transaction,
 ): Promise<boolean> {
-  const [written] = await sequelize.query(
+  const written = await queryRows<{ user_id: string }>(
+    sequelize,
     `INSERT INTO notary_commissions (user_id, first_name, last_name, state, county, commission_number,
                                      commission_expires_on, onboarded_by, onboarded_by_account_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7::date, $8, $9)
@@ -66,7 +68,7 @@ export async function recordCommission(
     commissionNumber: commission.commissionNumber,
     commissionExpiresOn: commission.commissionExpiresOn,
   });
-  await sequelize.query('INSERT INTO notary_seals (user_id, state, svg, png) VALUES ($1, $2, $3, $4)', {
+  await execute(sequelize, 'INSERT INTO notary_seals (user_id, state, svg, png) VALUES ($1, $2, $3, $4)', {
     bind: [userId, commission.state, seal.svg, seal.png],
     transaction,
   });
@@ -90,13 +92,14 @@ export async function commissionProblem(
   sessionId: string,
   onDate: string,
 ): Promise<string | null> {
-  const [rows] = (await sequelize.query(
+  const rows = await queryRows<{ has_notary: boolean; expires_on: string | null }>(
+    sequelize,
     `SELECT s.notary_member_id IS NOT NULL OR s.network_notary_id IS NOT NULL AS has_notary,
             to_char(coalesce(c.commission_expires_on, n.commission_expires_on), 'YYYY-MM-DD') AS expires_on
        FROM sessions s ${SESSION_NOTARY_JOINS}
       WHERE s.id = $1`,
     { bind: [sessionId] },
-  )) as [Array<{ has_notary: boolean; expires_on: string | null }>, unknown];
+  );
   const row = rows[0];
   if (!row?.has_notary) return null;
   if (!row.expires_on) return "the notary's commission is not on file (onboarding is pending)";

@@ -7,6 +7,7 @@ import { generateOpaqueToken, sha256 } from '../auth/keys';
 import { COMMISSION_FIELDS, recordCommission } from './commissions';
 import { invalidId, TEAM_MESSAGES } from './teamErrors';
 import type { InviteInput, OnboardingInput } from './teamSchemas';
+import { execute, queryRows, rowExists } from '../db/query';
 
 export interface MemberRow {
   id: string;
@@ -93,11 +94,12 @@ export class TeamService {
     memberId: string,
     transaction?: Transaction,
   ): Promise<MemberRow | undefined> {
-    const [rows] = (await this.sequelize.query(
+    const rows = await queryRows<MemberRow>(
+      this.sequelize,
       `SELECT ${MEMBER_COLUMNS} FROM ${MEMBER_FROM}
         WHERE m.id = $1 AND m.account_id = $2 AND m.deleted_at IS NULL`,
       { bind: [memberId, accountId], transaction },
-    )) as [MemberRow[], unknown];
+    );
     return rows[0];
   }
 
@@ -110,9 +112,13 @@ export class TeamService {
     accountId: string,
     input: InviteInput,
   ): Promise<{ status: 200 | 201; body: Record<string, unknown> }> {
-    const [accounts] = (await this.sequelize.query('SELECT auto_onboarding FROM accounts WHERE id = $1', {
-      bind: [accountId],
-    })) as [Array<{ auto_onboarding: boolean }>, unknown];
+    const accounts = await queryRows<{ auto_onboarding: boolean }>(
+      this.sequelize,
+      'SELECT auto_onboarding FROM accounts WHERE id = $1',
+      {
+        bind: [accountId],
+      },
+    );
     const autoOnboarding = accounts[0].auto_onboarding && input.business_role === 'notary';
     if (autoOnboarding && COMMISSION_FIELDS.some((field) => !input[field])) {
       throw malformed(TEAM_MESSAGES.onboardingFields);
@@ -122,33 +128,37 @@ export class TeamService {
 
     return this.sequelize.transaction(async (transaction) => {
       // Serialise invites of the same e-mail, so two at once cannot create the user twice.
-      await this.sequelize.query('SELECT pg_advisory_xact_lock(hashtext(lower($1)))', {
+      await execute(this.sequelize, 'SELECT pg_advisory_xact_lock(hashtext(lower($1)))', {
         bind: [input.email],
         transaction,
       });
       // The row lock orders this invite with an unlink that may release the address (see unlink).
-      const [users] = (await this.sequelize.query(
+      const users = await queryRows<{ id: string }>(
+        this.sequelize,
         'SELECT id FROM users WHERE lower(email) = lower($1) FOR UPDATE',
         { bind: [input.email], transaction },
-      )) as [Array<{ id: string }>, unknown];
+      );
       const ignored: string[] = [];
       let userId = users[0]?.id;
       if (userId) {
-        const [links] = (await this.sequelize.query(
+        const links = await queryRows<{ id: string }>(
+          this.sequelize,
           'SELECT id FROM account_members WHERE account_id = $1 AND user_id = $2 AND deleted_at IS NULL',
           { bind: [accountId, userId], transaction },
-        )) as [Array<{ id: string }>, unknown];
+        );
         if (links.length)
           return { status: 200, body: { success: true, already_linked: true, team_member_id: links[0].id } };
         if (input.password) ignored.push('password');
       } else {
-        const [created] = (await this.sequelize.query(
+        const created = await queryRows<{ id: string }>(
+          this.sequelize,
           `INSERT INTO users (email, password_hash, is_child_account) VALUES ($1, $2, true) RETURNING id`,
           { bind: [input.email, passwordHash], transaction },
-        )) as [Array<{ id: string }>, unknown];
+        );
         userId = created[0].id;
       }
-      const [links] = (await this.sequelize.query(
+      const links = await queryRows<{ id: string }>(
+        this.sequelize,
         `INSERT INTO account_members (account_id, user_id, first_name, last_name, business_role, vendor_user_id,
                                       role_options, optional_metadata)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
@@ -165,7 +175,7 @@ export class TeamService {
           ],
           transaction,
         },
-      )) as [Array<{ id: string }>, unknown];
+      );
       const onboarded =
         autoOnboarding &&
         (await recordCommission(
@@ -223,7 +233,8 @@ export class TeamService {
   }
 
   async list(accountId: string, filters: { page: number; limit: number; role?: string; email?: string }) {
-    const [rows] = (await this.sequelize.query(
+    const rows = await queryRows<MemberRow & { total: string }>(
+      this.sequelize,
       `SELECT ${MEMBER_COLUMNS}, count(*) OVER () AS total
          FROM ${MEMBER_FROM}
         WHERE m.account_id = $1 AND m.deleted_at IS NULL
@@ -240,7 +251,7 @@ export class TeamService {
           (filters.page - 1) * filters.limit,
         ],
       },
-    )) as [Array<MemberRow & { total: string }>, unknown];
+    );
     const total = rows.length ? Number(rows[0].total) : await this.count(accountId, filters);
     return {
       data: rows.map(presentMember),
@@ -254,12 +265,13 @@ export class TeamService {
   }
 
   private async count(accountId: string, filters: { role?: string; email?: string }): Promise<number> {
-    const [rows] = (await this.sequelize.query(
+    const rows = await queryRows<{ n: number }>(
+      this.sequelize,
       `SELECT count(*)::int AS n FROM ${MEMBER_FROM}
         WHERE m.account_id = $1 AND m.deleted_at IS NULL AND ($2::text IS NULL OR m.business_role = $2)
           AND ($3::text IS NULL OR lower(u.email) LIKE $3)`,
       { bind: [accountId, filters.role ?? null, filters.email ? likePattern(filters.email) : null] },
-    )) as [Array<{ n: number }>, unknown];
+    );
     return rows[0].n;
   }
 
@@ -272,11 +284,12 @@ export class TeamService {
 
   async seal(accountId: string, memberId: string): Promise<{ svg: string; png: Buffer }> {
     if (!isUuid(memberId)) throw invalidId('team_member_id');
-    const [rows] = (await this.sequelize.query(
+    const rows = await queryRows<{ svg: string; png: Buffer }>(
+      this.sequelize,
       `SELECT s.svg, s.png FROM account_members m JOIN notary_seals s ON s.user_id = m.user_id
         WHERE m.id = $1 AND m.account_id = $2 AND m.deleted_at IS NULL ORDER BY s.created_at DESC LIMIT 1`,
       { bind: [memberId, accountId] },
-    )) as [Array<{ svg: string; png: Buffer }>, unknown];
+    );
     if (!rows.length) throw notFound('Seal not found');
     return rows[0];
   }
@@ -290,41 +303,42 @@ export class TeamService {
   async unlink(accountId: string, memberId: string) {
     if (!isUuid(memberId)) throw invalidId('team_member_id');
     return this.sequelize.transaction(async (transaction) => {
-      const [admins] = await this.sequelize.query(
+      const hasAdmin = await rowExists(
+        this.sequelize,
         `SELECT 1 FROM account_members WHERE account_id = $1 AND business_role = 'admin' AND deleted_at IS NULL LIMIT 1`,
         { bind: [accountId], transaction },
       );
-      if (!admins.length) throw refused(TEAM_MESSAGES.vendorAdminNotFound);
-      const [links] = (await this.sequelize.query(
+      if (!hasAdmin) throw refused(TEAM_MESSAGES.vendorAdminNotFound);
+      const links = await queryRows<{
+        id: string;
+        user_id: string;
+        business_role: string | null;
+        email: string;
+        is_child_account: boolean;
+      }>(
+        this.sequelize,
         `SELECT m.id, m.user_id, m.business_role, u.email, u.is_child_account FROM account_members m JOIN users u ON u.id = m.user_id
           WHERE m.id = $1 AND m.account_id = $2 AND m.deleted_at IS NULL FOR UPDATE OF m, u`,
         { bind: [memberId, accountId], transaction },
-      )) as [
-        Array<{
-          id: string;
-          user_id: string;
-          business_role: string | null;
-          email: string;
-          is_child_account: boolean;
-        }>,
-        unknown,
-      ];
+      );
       const link = links[0];
       if (!link) throw notFound(TEAM_MESSAGES.linkNotFound);
-      await this.sequelize.query(
+      await execute(
+        this.sequelize,
         `UPDATE account_members SET deleted_at = now(), business_role = NULL, role_options = NULL, updated_at = now() WHERE id = $1`,
         { bind: [link.id], transaction },
       );
-      await this.sequelize.query('DELETE FROM login_links WHERE member_id = $1', {
+      await execute(this.sequelize, 'DELETE FROM login_links WHERE member_id = $1', {
         bind: [link.id],
         transaction,
       });
-      const [others] = await this.sequelize.query(
+      const linkedElsewhere = await rowExists(
+        this.sequelize,
         'SELECT 1 FROM account_members WHERE user_id = $1 AND deleted_at IS NULL LIMIT 1',
         { bind: [link.user_id], transaction },
       );
-      if (!others.length && link.is_child_account && link.business_role === 'notary') {
-        await this.sequelize.query('UPDATE users SET email = $2, updated_at = now() WHERE id = $1', {
+      if (!linkedElsewhere && link.is_child_account && link.business_role === 'notary') {
+        await execute(this.sequelize, 'UPDATE users SET email = $2, updated_at = now() WHERE id = $1', {
           bind: [link.user_id, withUnlinkedSuffix(link.email)],
           transaction,
         });
@@ -335,18 +349,20 @@ export class TeamService {
 
   /** Spec 4.9: a reusable 12-hour link; the key is shown in the link only, stored as a hash. */
   async createLoginLink(accountId: string, email: string) {
-    const [members] = (await this.sequelize.query(
+    const members = await queryRows<{ id: string }>(
+      this.sequelize,
       `SELECT m.id FROM account_members m JOIN users u ON u.id = m.user_id
         WHERE m.account_id = $1 AND m.deleted_at IS NULL AND lower(u.email) = lower($2)`,
       { bind: [accountId, email] },
-    )) as [Array<{ id: string }>, unknown];
+    );
     if (!members.length) throw notFound(TEAM_MESSAGES.userNotFound);
     const { token: key, hash } = generateOpaqueToken();
-    const [links] = (await this.sequelize.query(
+    const links = await queryRows<{ id: string }>(
+      this.sequelize,
       `INSERT INTO login_links (account_id, member_id, key_hash, expires_at)
        VALUES ($1, $2, $3, now() + make_interval(secs => $4)) RETURNING id`,
       { bind: [accountId, members[0].id, hash, this.loginLinks.lifetimeSeconds] },
-    )) as [Array<{ id: string }>, unknown];
+    );
     const url = new URL(`${this.loginLinks.frontUrl}/auto/${encodeURIComponent(links[0].id)}`);
     url.searchParams.set('key', key);
     return { success: true, login_link: url.toString(), expires_in: this.loginLinks.lifetimeSeconds };
@@ -358,14 +374,20 @@ export class TeamService {
    */
   async memberForLoginLink(linkId: string, key: string): Promise<MemberRow | undefined> {
     if (!isUuid(linkId)) return undefined;
-    const [links] = (await this.sequelize.query(
+    const links = await queryRows<{
+      account_id: string;
+      member_id: string;
+      key_hash: Buffer;
+      expired: boolean;
+    }>(
+      this.sequelize,
       'SELECT account_id, member_id, key_hash, expires_at <= now() AS expired FROM login_links WHERE id = $1',
       { bind: [linkId] },
-    )) as [Array<{ account_id: string; member_id: string; key_hash: Buffer; expired: boolean }>, unknown];
+    );
     const link = links[0];
     if (!link) return undefined;
     if (link.expired) {
-      await this.sequelize.query('DELETE FROM login_links WHERE id = $1', { bind: [linkId] });
+      await execute(this.sequelize, 'DELETE FROM login_links WHERE id = $1', { bind: [linkId] });
       return undefined;
     }
     const candidate = sha256(key);

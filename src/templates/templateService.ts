@@ -3,6 +3,7 @@ import { decodeDocument, DocumentError } from '../documents/decode';
 import { storeBlob } from '../documents/blobStore';
 import type { Annotation } from '../sessions/createRequest';
 import { annotationProblem } from '../documents/annotations';
+import { queryRows } from '../db/query';
 
 export interface TemplateRow {
   id: string;
@@ -46,7 +47,8 @@ export async function createTemplate(
   if (problem) throw new DocumentError(problem);
   return sequelize.transaction(async (transaction) => {
     const blobId = await storeBlob(sequelize, accountId, decoded.bytes, decoded.sha256, transaction);
-    const [rows] = (await sequelize.query(
+    const rows = await queryRows<TemplateRow>(
+      sequelize,
       `INSERT INTO templates (account_id, name, blob_id, sha256, size_bytes, page_count, annotations)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
       {
@@ -61,7 +63,7 @@ export async function createTemplate(
         ],
         transaction,
       },
-    )) as [TemplateRow[], unknown];
+    );
     return rows[0];
   });
 }
@@ -72,19 +74,24 @@ export async function listTemplates(
   page: number,
   limit: number,
 ): Promise<{ rows: TemplateRow[]; total: number }> {
-  const [rows] = (await sequelize.query(
+  const rows = await queryRows<TemplateRow & { total: string }>(
+    sequelize,
     `SELECT *, count(*) OVER () AS total FROM templates WHERE account_id = $1
      ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
     { bind: [accountId, limit, (page - 1) * limit] },
-  )) as [Array<TemplateRow & { total: string }>, unknown];
+  );
   const total = rows.length ? Number(rows[0].total) : await countTemplates(sequelize, accountId);
   return { rows, total };
 }
 
 async function countTemplates(sequelize: Sequelize, accountId: string): Promise<number> {
-  const [rows] = (await sequelize.query('SELECT count(*)::int AS n FROM templates WHERE account_id = $1', {
-    bind: [accountId],
-  })) as [Array<{ n: number }>, unknown];
+  const rows = await queryRows<{ n: number }>(
+    sequelize,
+    'SELECT count(*)::int AS n FROM templates WHERE account_id = $1',
+    {
+      bind: [accountId],
+    },
+  );
   return rows[0].n;
 }
 
@@ -96,12 +103,13 @@ export async function findTemplates(
   transaction?: Transaction,
 ): Promise<Map<string, TemplateRow>> {
   if (!ids.length) return new Map();
-  const [rows] = (await sequelize.query(
+  const rows = await queryRows<TemplateRow>(
+    sequelize,
     'SELECT * FROM templates WHERE account_id = $1 AND id = ANY($2::uuid[])',
     {
       bind: [accountId, ids],
       transaction,
     },
-  )) as [TemplateRow[], unknown];
+  );
   return new Map(rows.map((row) => [row.id, row]));
 }

@@ -7,6 +7,7 @@ import type { Config } from '../config';
 import { invalid, notFound, conflict } from '../domain/errors';
 import { assertAllowedTarget, ForbiddenTargetError } from './targetPolicy';
 import type { webhookDeliveryWorkflow } from '../../workflows/webhookDelivery';
+import { execute, queryRows } from '../db/query';
 
 interface EndpointRow {
   id: string;
@@ -51,10 +52,11 @@ export class WebhookEndpointService {
     // Standard Webhooks secrets: `whsec_` and base64 of random bytes; shown once, kept to sign deliveries.
     const secret = `whsec_${crypto.randomBytes(32).toString('base64')}`;
     return this.sequelize.transaction(async (transaction) => {
-      const [rows] = (await this.sequelize.query(
+      const rows = await queryRows<EndpointRow>(
+        this.sequelize,
         'INSERT INTO webhook_endpoints (account_id, url, events, secret) VALUES ($1, $2, $3, $4) RETURNING *',
         { bind: [accountId, input.url, input.events ?? null, secret], transaction },
-      )) as [EndpointRow[], unknown];
+      );
       const answer = { ...presentEndpoint(rows[0]), secret };
       await beforeCommit?.(answer, transaction);
       return answer;
@@ -62,26 +64,28 @@ export class WebhookEndpointService {
   }
 
   async list(accountId: string) {
-    const [rows] = (await this.sequelize.query(
+    const rows = await queryRows<EndpointRow>(
+      this.sequelize,
       'SELECT * FROM webhook_endpoints WHERE account_id = $1 AND deleted_at IS NULL ORDER BY created_at, id',
       { bind: [accountId] },
-    )) as [EndpointRow[], unknown];
+    );
     return { data: rows.map(presentEndpoint) };
   }
 
   private async find(accountId: string, id: string): Promise<EndpointRow> {
     if (!isUuid(id)) throw notFound('Webhook endpoint not found');
-    const [rows] = (await this.sequelize.query(
+    const rows = await queryRows<EndpointRow>(
+      this.sequelize,
       'SELECT * FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL',
       { bind: [id, accountId] },
-    )) as [EndpointRow[], unknown];
+    );
     if (!rows.length) throw notFound('Webhook endpoint not found');
     return rows[0];
   }
 
   async remove(accountId: string, id: string) {
     await this.find(accountId, id);
-    await this.sequelize.query('UPDATE webhook_endpoints SET deleted_at = now() WHERE id = $1', {
+    await execute(this.sequelize, 'UPDATE webhook_endpoints SET deleted_at = now() WHERE id = $1', {
       bind: [id],
     });
     return { response: 'Pass' };
@@ -89,7 +93,8 @@ export class WebhookEndpointService {
 
   async deliveries(accountId: string, id: string, page: number, limit: number) {
     await this.find(accountId, id);
-    const [rows] = (await this.sequelize.query(
+    const rows = await queryRows<Record<string, unknown> & { total: string }>(
+      this.sequelize,
       `SELECT d.id, d.event_id, ev.event, ev.session_id, d.status, d.attempt_count, d.last_status_code, d.delivered_at,
               d.created_at, count(*) OVER () AS total,
               coalesce((SELECT json_agg(json_build_object('attempted_at', a.attempted_at, 'status_code', a.status_code,
@@ -99,7 +104,7 @@ export class WebhookEndpointService {
         WHERE d.endpoint_id = $1
         ORDER BY d.created_at DESC, d.id LIMIT $2 OFFSET $3`,
       { bind: [id, limit, (page - 1) * limit] },
-    )) as [Array<Record<string, unknown> & { total: string }>, unknown];
+    );
     const total = rows.length ? Number(rows[0].total) : 0;
     return {
       data: rows.map(({ total: _total, id: deliveryId, session_id, ...row }) => ({
@@ -114,14 +119,16 @@ export class WebhookEndpointService {
   /** Sends a delivery again with a fresh retry schedule; the receiver sees the same webhook-id. */
   async redeliver(accountId: string, deliveryId: string) {
     if (!isUuid(deliveryId)) throw notFound('Delivery not found');
-    const [rows] = (await this.sequelize.query(
+    const rows = await queryRows<{ id: string; disabled_at: Date | null }>(
+      this.sequelize,
       `SELECT d.id, e.disabled_at FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.id = $1 AND e.account_id = $2 AND e.deleted_at IS NULL`,
       { bind: [deliveryId, accountId] },
-    )) as [Array<{ id: string; disabled_at: Date | null }>, unknown];
+    );
     if (!rows.length) throw notFound('Delivery not found');
     if (rows[0].disabled_at) throw conflict('The endpoint is disabled');
-    await this.sequelize.query(
+    await execute(
+      this.sequelize,
       `UPDATE webhook_deliveries SET status = 'pending', updated_at = now() WHERE id = $1`,
       {
         bind: [deliveryId],

@@ -240,7 +240,7 @@ describe('session lifecycle', () => {
     const account = await createTestAccount();
     await registerWebhook(account.api_key, url, ['notary_assigned']);
     // Vermont is used by no other test, so no other session competes for these notaries.
-    await addNetworkNotary({
+    await addNetworkNotary(testEnvironment().runtime.sequelize, {
       email: `expired-vt-${Date.now()}@example.com`,
       firstName: 'Old',
       lastName: 'Commission',
@@ -248,7 +248,7 @@ describe('session lifecycle', () => {
       commissionNumber: 'VT-1',
       commissionExpiresOn: '2020-01-01',
     });
-    await addNetworkNotary({
+    await addNetworkNotary(testEnvironment().runtime.sequelize, {
       email: `nh-${Date.now()}@example.com`,
       firstName: 'Other',
       lastName: 'State',
@@ -269,7 +269,7 @@ describe('session lifecycle', () => {
     );
 
     const email = `vt-${Date.now()}@example.com`;
-    await addNetworkNotary({
+    await addNetworkNotary(testEnvironment().runtime.sequelize, {
       email,
       firstName: 'Valid',
       lastName: 'Vermonter',

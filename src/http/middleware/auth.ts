@@ -1,7 +1,7 @@
 import type { Next } from 'koa';
 import type { Authenticator } from '../../auth/authenticator';
 import { credentialOf } from '../../auth/authenticator';
-import type { KeyKind } from '../../db/models';
+import type { KeyKind } from '../../auth/keyStore';
 import { unauthenticated } from '../../domain/errors';
 import type { AppContext } from '../context';
 

@@ -5,6 +5,7 @@ import type { JsonSealer } from '../../crypto/sealedJson';
 import { malformed, conflict, DomainError } from '../../domain/errors';
 import { answerTo } from './errors';
 import { principalOf, type AppContext } from '../context';
+import { execute, queryRows } from '../../db/query';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const TTL_HOURS = 24;
@@ -31,7 +32,8 @@ interface StoredKey {
  */
 export function idempotency(sequelize: Sequelize, sealer: JsonSealer) {
   const claim = async (scope: Scope, fingerprint: string) => {
-    const [rows] = await sequelize.query(
+    const rows = await queryRows<{ key: string }>(
+      sequelize,
       `INSERT INTO idempotency_keys (account_id, principal, key, fingerprint, state, expires_at, locked_until)
        VALUES ($1, $2, $3, $4, 'in_progress', now() + interval '${TTL_HOURS} hours', now() + interval '${LEASE_SECONDS} seconds')
        ON CONFLICT (account_id, principal, key) DO UPDATE
@@ -46,27 +48,30 @@ export function idempotency(sequelize: Sequelize, sealer: JsonSealer) {
     return rows.length > 0;
   };
   const load = async (scope: Scope) => {
-    const [rows] = (await sequelize.query(
+    const rows = await queryRows<StoredKey>(
+      sequelize,
       `SELECT fingerprint, state, response_status, response_sealed FROM idempotency_keys
         WHERE account_id = $1 AND principal = $2 AND key = $3`,
       { bind: [scope.accountId, scope.principal, scope.key] },
-    )) as [StoredKey[], unknown];
+    );
     return rows[0];
   };
   const whereScope = 'account_id = $1 AND principal = $2 AND key = $3';
   const bindOf = (scope: Scope) => [scope.accountId, scope.principal, scope.key];
   const renew = (scope: Scope) =>
-    sequelize.query(
+    execute(
+      sequelize,
       `UPDATE idempotency_keys SET locked_until = now() + interval '${LEASE_SECONDS} seconds'
         WHERE ${whereScope} AND state = 'in_progress'`,
       { bind: bindOf(scope) },
     );
   const release = (scope: Scope) =>
-    sequelize.query(`DELETE FROM idempotency_keys WHERE ${whereScope} AND state = 'in_progress'`, {
+    execute(sequelize, `DELETE FROM idempotency_keys WHERE ${whereScope} AND state = 'in_progress'`, {
       bind: bindOf(scope),
     });
   const complete = (scope: Scope, status: number, body: unknown, transaction?: Transaction) =>
-    sequelize.query(
+    execute(
+      sequelize,
       `UPDATE idempotency_keys SET state = 'completed', response_status = $4, response_sealed = $5 WHERE ${whereScope}`,
       { bind: [...bindOf(scope), status, sealer.seal(body, contextOf(scope))], transaction },
     );

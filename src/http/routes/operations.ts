@@ -10,6 +10,7 @@ import type { Connection } from '@temporalio/client';
 import type { ApiRoutes } from '../routes';
 import type { AppState } from '../context';
 import { temporalReachable } from '../../temporal/client';
+import { execute } from '../../db/query';
 
 export interface OperationsDeps {
   sequelize: Sequelize;
@@ -20,7 +21,7 @@ export interface OperationsDeps {
 
 async function databaseReachable(sequelize: Sequelize): Promise<boolean> {
   try {
-    await sequelize.query('SELECT 1');
+    await execute(sequelize, 'SELECT 1');
     return true;
   } catch {
     return false;

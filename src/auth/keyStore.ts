@@ -1,0 +1,66 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { execute, queryRows } from '../db/query';
+
+export type KeyKind = 'api' | 'vendor';
+
+/** An account's API key as stored: the secret only as its SHA-256, found by its public prefix. */
+export interface ApiKey {
+  id: string;
+  accountId: string;
+  kind: KeyKind;
+  secretHash: Buffer;
+  revokedAt: Date | null;
+}
+
+const KEY_COLUMNS = `id, account_id AS "accountId", kind, secret_hash AS "secretHash", revoked_at AS "revokedAt"`;
+
+export async function keyByPrefix(sequelize: Sequelize, prefix: string): Promise<ApiKey | null> {
+  const [key] = await queryRows<ApiKey>(sequelize, `SELECT ${KEY_COLUMNS} FROM api_keys WHERE prefix = $1`, {
+    bind: [prefix],
+  });
+  return key ?? null;
+}
+
+export async function keyById(
+  sequelize: Sequelize,
+  id: string,
+  transaction?: Transaction,
+): Promise<ApiKey | null> {
+  const [key] = await queryRows<ApiKey>(sequelize, `SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1`, {
+    bind: [id],
+    transaction,
+  });
+  return key ?? null;
+}
+
+export async function insertKey(
+  sequelize: Sequelize,
+  key: { accountId: string; kind: KeyKind; prefix: string; secretHash: Buffer },
+  transaction: Transaction,
+): Promise<void> {
+  await execute(
+    sequelize,
+    'INSERT INTO api_keys (account_id, kind, prefix, secret_hash) VALUES ($1, $2, $3, $4)',
+    {
+      bind: [key.accountId, key.kind, key.prefix, key.secretHash],
+      transaction,
+    },
+  );
+}
+
+/** Revokes the account's live keys of one kind and every refresh token issued from them. */
+export async function revokeKeys(
+  sequelize: Sequelize,
+  accountId: string,
+  kind: KeyKind,
+  transaction: Transaction,
+): Promise<void> {
+  await execute(
+    sequelize,
+    `WITH revoked AS (
+       UPDATE api_keys SET revoked_at = now() WHERE account_id = $1 AND kind = $2 AND revoked_at IS NULL RETURNING id
+     )
+     UPDATE refresh_tokens SET revoked_at = now() WHERE api_key_id IN (SELECT id FROM revoked) AND revoked_at IS NULL`,
+    { bind: [accountId, kind], transaction },
+  );
+}
