@@ -2,6 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ActivityDependencies } from './dependencies';
 import type { DocumentsStatus, SessionStatus } from '../workflows/sessionDefinitions';
 import { execute, queryRows, rowExists } from '../src/db/query';
+import { MEMBER_NAME, NETWORK_NOTARY_NAME } from '../src/db/sessionNotary';
 
 const LEGACY_CONFIRM_ATTEMPTS = 8;
 
@@ -72,7 +73,7 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
     }): Promise<NotaryAssignment> {
       const rows = await queryRows<{ email: string; name: string }>(
         sequelize,
-        `SELECT u.email, m.first_name || ' ' || m.last_name AS name FROM account_members m JOIN users u ON u.id = m.user_id
+        `SELECT u.email, ${MEMBER_NAME} AS name FROM account_members m JOIN users u ON u.id = m.user_id
           WHERE m.id = $1`,
         { bind: [memberId] },
       );
@@ -110,9 +111,9 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
               LIMIT 1
               FOR UPDATE SKIP LOCKED
            )
-           SELECT id, email, first_name || ' ' || last_name AS name FROM current
+           SELECT id, email, ${NETWORK_NOTARY_NAME} AS name FROM current n
            UNION ALL
-           SELECT id, email, first_name || ' ' || last_name AS name FROM candidate`,
+           SELECT id, email, ${NETWORK_NOTARY_NAME} AS name FROM candidate n`,
           { bind: [sessionId, state ?? null], transaction },
         );
         if (!rows.length) return { notary: null, retryAfterMs: config.notaryRetryIntervalMs };

@@ -44,6 +44,8 @@ import {
   verdictOfUpdateFailure,
 } from './sessionRules';
 import { execute, queryRows } from '../db/query';
+import { pageOf } from '../db/pagination';
+import { MEMBER_NAME, NETWORK_NOTARY_NAME, SESSION_NOTARY_JOINS } from '../db/sessionNotary';
 
 const TEMPORAL_DEADLINE_MS = 10_000;
 const UNAVAILABLE = 'The service is temporarily unavailable; retry the request';
@@ -283,12 +285,9 @@ export class SessionService {
     if (!isUuid(sessionId)) throw notFound('Session not found');
     const rows = await queryRows<SessionRow>(
       this.sequelize,
-      `SELECT s.*, u.email AS notary_email, m.first_name || ' ' || m.last_name AS notary_name,
-              n.email AS network_notary_email, n.first_name || ' ' || n.last_name AS network_notary_name
-         FROM sessions s
-         LEFT JOIN account_members m ON m.id = s.notary_member_id
-         LEFT JOIN users u ON u.id = m.user_id
-         LEFT JOIN network_notaries n ON n.id = s.network_notary_id
+      `SELECT s.*, u.email AS notary_email, ${MEMBER_NAME} AS notary_name,
+              n.email AS network_notary_email, ${NETWORK_NOTARY_NAME} AS network_notary_name
+         FROM sessions s ${SESSION_NOTARY_JOINS}
         WHERE s.id = $1 AND s.account_id = $2`,
       { bind: [sessionId, accountId] },
     );
@@ -347,41 +346,18 @@ export class SessionService {
     accountId: string,
     filters: { notarization_id?: string; status?: string; page: number; limit: number },
   ) {
-    const rows = await queryRows<SessionRow & { total: string }>(
+    const { rows, pagination } = await pageOf<SessionRow>(
       this.sequelize,
-      `SELECT s.*, count(*) OVER () AS total FROM sessions s
-        WHERE s.account_id = $1 AND ($2::text IS NULL OR s.notarization_id = $2) AND ($3::text IS NULL OR s.status = $3)
-        ORDER BY s.created_at DESC, s.id LIMIT $4 OFFSET $5`,
       {
-        bind: [
-          accountId,
-          filters.notarization_id ?? null,
-          filters.status ?? null,
-          filters.limit,
-          (filters.page - 1) * filters.limit,
-        ],
+        columns: 's.*',
+        fromWhere: `FROM sessions s WHERE s.account_id = $1 AND ($2::text IS NULL OR s.notarization_id = $2)
+                                      AND ($3::text IS NULL OR s.status = $3)`,
+        orderBy: 's.created_at DESC, s.id',
+        bind: [accountId, filters.notarization_id ?? null, filters.status ?? null],
       },
+      filters,
     );
-    let total = rows.length ? Number(rows[0].total) : 0;
-    if (!rows.length && filters.page > 1) {
-      const count = await queryRows<{ n: number }>(
-        this.sequelize,
-        `SELECT count(*)::int AS n FROM sessions
-          WHERE account_id = $1 AND ($2::text IS NULL OR notarization_id = $2) AND ($3::text IS NULL OR status = $3)`,
-        { bind: [accountId, filters.notarization_id ?? null, filters.status ?? null] },
-      );
-      total = count[0].n;
-    }
-    return {
-      response: 'Pass',
-      data: rows.map(presentSessionSummary),
-      pagination: {
-        page: filters.page,
-        limit: filters.limit,
-        total_items: total,
-        total_pages: Math.ceil(total / filters.limit),
-      },
-    };
+    return { response: 'Pass', data: rows.map(presentSessionSummary), pagination };
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { renderSeal } from '../team/seal';
-import { SESSION_NOTARY_JOINS } from '../team/commissions';
+import { SESSION_NOTARY_JOINS } from '../db/sessionNotary';
 import { stateName } from '../sessions/usStates';
 import type { NotarialActContext } from './notarize';
 import { queryRows } from '../db/query';

@@ -1,6 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { renderSeal } from './seal';
 import { execute, queryRows } from '../db/query';
+import { SESSION_NOTARY_JOINS } from '../db/sessionNotary';
 
 /** A notary's commission as onboarding records it: the facts every certificate of theirs states. */
 export interface Commission {
@@ -74,14 +75,6 @@ export async function recordCommission(
   });
   return true;
 }
-
-/**
- * From `sessions s`: its team notary's link `m` and commission `c`, or its network notary `n`. Whoever
- * the notary is, `coalesce(c.x, n.x)` reads their commission.
- */
-export const SESSION_NOTARY_JOINS = `LEFT JOIN account_members m ON m.id = s.notary_member_id
-       LEFT JOIN notary_commissions c ON c.user_id = m.user_id
-       LEFT JOIN network_notaries n ON n.id = s.network_notary_id`;
 
 /**
  * Why the notary of a session may not perform the act on `onDate` (YYYY-MM-DD), or null when they may:

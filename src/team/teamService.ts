@@ -8,6 +8,7 @@ import { COMMISSION_FIELDS, recordCommission } from './commissions';
 import { invalidId, TEAM_MESSAGES } from './teamErrors';
 import type { InviteInput, OnboardingInput } from './teamSchemas';
 import { execute, queryRows, rowExists } from '../db/query';
+import { pageOf } from '../db/pagination';
 
 export interface MemberRow {
   id: string;
@@ -233,46 +234,20 @@ export class TeamService {
   }
 
   async list(accountId: string, filters: { page: number; limit: number; role?: string; email?: string }) {
-    const rows = await queryRows<MemberRow & { total: string }>(
+    const { rows, pagination } = await pageOf<MemberRow>(
       this.sequelize,
-      `SELECT ${MEMBER_COLUMNS}, count(*) OVER () AS total
-         FROM ${MEMBER_FROM}
-        WHERE m.account_id = $1 AND m.deleted_at IS NULL
-          AND ($2::text IS NULL OR m.business_role = $2)
-          AND ($3::text IS NULL OR lower(u.email) LIKE $3)
-        ORDER BY m.created_at DESC, m.id
-        LIMIT $4 OFFSET $5`,
       {
-        bind: [
-          accountId,
-          filters.role ?? null,
-          filters.email ? likePattern(filters.email) : null,
-          filters.limit,
-          (filters.page - 1) * filters.limit,
-        ],
+        columns: MEMBER_COLUMNS,
+        fromWhere: `FROM ${MEMBER_FROM}
+          WHERE m.account_id = $1 AND m.deleted_at IS NULL
+            AND ($2::text IS NULL OR m.business_role = $2)
+            AND ($3::text IS NULL OR lower(u.email) LIKE $3)`,
+        orderBy: 'm.created_at DESC, m.id',
+        bind: [accountId, filters.role ?? null, filters.email ? likePattern(filters.email) : null],
       },
+      filters,
     );
-    const total = rows.length ? Number(rows[0].total) : await this.count(accountId, filters);
-    return {
-      data: rows.map(presentMember),
-      pagination: {
-        page: filters.page,
-        limit: filters.limit,
-        total_items: total,
-        total_pages: Math.ceil(total / filters.limit),
-      },
-    };
-  }
-
-  private async count(accountId: string, filters: { role?: string; email?: string }): Promise<number> {
-    const rows = await queryRows<{ n: number }>(
-      this.sequelize,
-      `SELECT count(*)::int AS n FROM ${MEMBER_FROM}
-        WHERE m.account_id = $1 AND m.deleted_at IS NULL AND ($2::text IS NULL OR m.business_role = $2)
-          AND ($3::text IS NULL OR lower(u.email) LIKE $3)`,
-      { bind: [accountId, filters.role ?? null, filters.email ? likePattern(filters.email) : null] },
-    );
-    return rows[0].n;
+    return { data: rows.map(presentMember), pagination };
   }
 
   async get(accountId: string, memberId: string) {

@@ -4,6 +4,7 @@ import { storeBlob } from '../documents/blobStore';
 import type { Annotation } from '../sessions/createRequest';
 import { annotationProblem } from '../documents/annotations';
 import { queryRows } from '../db/query';
+import { pageOf, type PageRequest } from '../db/pagination';
 
 export interface TemplateRow {
   id: string;
@@ -68,31 +69,17 @@ export async function createTemplate(
   });
 }
 
-export async function listTemplates(
-  sequelize: Sequelize,
-  accountId: string,
-  page: number,
-  limit: number,
-): Promise<{ rows: TemplateRow[]; total: number }> {
-  const rows = await queryRows<TemplateRow & { total: string }>(
+export function listTemplates(sequelize: Sequelize, accountId: string, request: PageRequest) {
+  return pageOf<TemplateRow>(
     sequelize,
-    `SELECT *, count(*) OVER () AS total FROM templates WHERE account_id = $1
-     ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
-    { bind: [accountId, limit, (page - 1) * limit] },
-  );
-  const total = rows.length ? Number(rows[0].total) : await countTemplates(sequelize, accountId);
-  return { rows, total };
-}
-
-async function countTemplates(sequelize: Sequelize, accountId: string): Promise<number> {
-  const rows = await queryRows<{ n: number }>(
-    sequelize,
-    'SELECT count(*)::int AS n FROM templates WHERE account_id = $1',
     {
+      columns: '*',
+      fromWhere: 'FROM templates WHERE account_id = $1',
+      orderBy: 'created_at DESC, id',
       bind: [accountId],
     },
+    request,
   );
-  return rows[0].n;
 }
 
 /** The named templates of one account; ids of other accounts are simply absent. */

@@ -8,6 +8,7 @@ import { invalid, notFound, conflict } from '../domain/errors';
 import { assertAllowedTarget, ForbiddenTargetError } from './targetPolicy';
 import type { webhookDeliveryWorkflow } from '../../workflows/webhookDelivery';
 import { execute, queryRows } from '../db/query';
+import { pageOf } from '../db/pagination';
 
 interface EndpointRow {
   id: string;
@@ -31,6 +32,19 @@ function presentEndpoint(row: EndpointRow) {
 }
 
 /** Self-service webhook endpoints of an account (contract §5). */
+interface DeliveryRow {
+  id: string;
+  event_id: string;
+  event: string;
+  session_id: string;
+  status: string;
+  attempt_count: number;
+  last_status_code: number | null;
+  delivered_at: Date | null;
+  created_at: Date;
+  attempts: unknown[];
+}
+
 export class WebhookEndpointService {
   constructor(
     private readonly sequelize: Sequelize,
@@ -93,26 +107,27 @@ export class WebhookEndpointService {
 
   async deliveries(accountId: string, id: string, page: number, limit: number) {
     await this.find(accountId, id);
-    const rows = await queryRows<Record<string, unknown> & { total: string }>(
+    const { rows, pagination } = await pageOf<DeliveryRow>(
       this.sequelize,
-      `SELECT d.id, d.event_id, ev.event, ev.session_id, d.status, d.attempt_count, d.last_status_code, d.delivered_at,
-              d.created_at, count(*) OVER () AS total,
-              coalesce((SELECT json_agg(json_build_object('attempted_at', a.attempted_at, 'status_code', a.status_code,
-                                 'latency_ms', a.latency_ms, 'error', a.error, 'success', a.success) ORDER BY a.attempted_at)
-                          FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]') AS attempts
-         FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id
-        WHERE d.endpoint_id = $1
-        ORDER BY d.created_at DESC, d.id LIMIT $2 OFFSET $3`,
-      { bind: [id, limit, (page - 1) * limit] },
+      {
+        columns: `d.id, d.event_id, ev.event, ev.session_id, d.status, d.attempt_count, d.last_status_code,
+                  d.delivered_at, d.created_at,
+                  coalesce((SELECT json_agg(json_build_object('attempted_at', a.attempted_at, 'status_code', a.status_code,
+                                     'latency_ms', a.latency_ms, 'error', a.error, 'success', a.success) ORDER BY a.attempted_at)
+                              FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]') AS attempts`,
+        fromWhere: 'FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id WHERE d.endpoint_id = $1',
+        orderBy: 'd.created_at DESC, d.id',
+        bind: [id],
+      },
+      { page, limit },
     );
-    const total = rows.length ? Number(rows[0].total) : 0;
     return {
-      data: rows.map(({ total: _total, id: deliveryId, session_id, ...row }) => ({
+      data: rows.map(({ id: deliveryId, session_id, ...row }) => ({
         delivery_id: deliveryId,
         bn_session_id: session_id,
         ...row,
       })),
-      pagination: { page, limit, total_items: total, total_pages: Math.ceil(total / limit) },
+      pagination,
     };
   }
 

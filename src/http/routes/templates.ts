@@ -80,21 +80,8 @@ export function registerTemplateRoutes(api: ApiRoutes, sequelize: Sequelize): vo
       },
     },
     handler: async (ctx, { query }) => {
-      const { rows, total } = await listTemplates(
-        sequelize,
-        principalOf(ctx).accountId,
-        query.page,
-        query.limit,
-      );
-      ctx.body = {
-        data: rows.map(presentTemplate),
-        pagination: {
-          page: query.page,
-          limit: query.limit,
-          total_items: total,
-          total_pages: Math.ceil(total / query.limit),
-        },
-      };
+      const { rows, pagination } = await listTemplates(sequelize, principalOf(ctx).accountId, query);
+      ctx.body = { data: rows.map(presentTemplate), pagination };
     },
   });
 }

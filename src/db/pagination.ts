@@ -1,0 +1,50 @@
+import type { Sequelize } from 'sequelize';
+import { queryRows } from './query';
+
+export interface PageRequest {
+  page: number;
+  limit: number;
+}
+
+export interface Pagination {
+  page: number;
+  limit: number;
+  total_items: number;
+  total_pages: number;
+}
+
+export interface Listing {
+  /** The columns to select. */
+  columns: string;
+  /** `FROM … WHERE …`, with bind parameters $1…$n. */
+  fromWhere: string;
+  orderBy: string;
+  bind: unknown[];
+}
+
+/**
+ * One page of a listing with its totals. The count comes with the page's rows; a page past the end
+ * (no rows) counts separately, so every page reports the same total.
+ */
+export async function pageOf<Row extends object>(
+  sequelize: Sequelize,
+  listing: Listing,
+  { page, limit }: PageRequest,
+): Promise<{ rows: Row[]; pagination: Pagination }> {
+  const n = listing.bind.length;
+  const found = await queryRows<Row & { total_items__: string }>(
+    sequelize,
+    `SELECT ${listing.columns}, count(*) OVER () AS total_items__ ${listing.fromWhere}
+      ORDER BY ${listing.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
+    { bind: [...listing.bind, limit, (page - 1) * limit] },
+  );
+  const total = found.length
+    ? Number(found[0].total_items__)
+    : (
+        await queryRows<{ n: number }>(sequelize, `SELECT count(*)::int AS n ${listing.fromWhere}`, {
+          bind: listing.bind,
+        })
+      )[0].n;
+  const rows = found.map(({ total_items__: _total, ...row }) => row as unknown as Row);
+  return { rows, pagination: { page, limit, total_items: total, total_pages: Math.ceil(total / limit) } };
+}
