@@ -1,13 +1,4 @@
-import {
-  type ActivityFailure,
-  ParentClosePolicy,
-  condition,
-  patched,
-  setHandler,
-  startChild,
-  upsertSearchAttributes,
-  uuid4,
-} from '@temporalio/workflow';
+import { type ActivityFailure, condition, patched, setHandler } from '@temporalio/workflow';
 import {
   addDocumentsUpdate,
   alreadyDoneFailure,
@@ -21,16 +12,10 @@ import {
   retryFinalizationUpdate,
   snapshotQuery,
   startUpdate,
-  type ActionResult,
-  type BouncedMail,
-  type DocumentsStatus,
-  type ParticipantRef,
   type SessionStatus,
   type SessionWorkflowInput,
 } from './sessionDefinitions';
 import {
-  assertDocumentsTransition,
-  assertTransition,
   initialStatus,
   judgeJoin,
   judgeRequest,
@@ -40,9 +25,7 @@ import {
   type Verdict,
 } from './sessionMachine';
 import { confirm, failureType, finalize, io, mail } from './sessionActivities';
-import { SessionStatusAttribute } from './searchAttributes';
-import type { EventName } from './events';
-import { webhookDeliveryWorkflow } from './webhookDelivery';
+import { SessionRun } from './sessionRun';
 
 export type SessionOutcome = SessionStatus | 'abandoned';
 
@@ -63,57 +46,41 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   // this rule waited in awaiting_notary for the assignment).
   const readyAtOnce = input.notary.kind === 'team' && patched('named-notary-ready-at-once');
   // The same first state the API records with the session, so both agree from the first moment.
-  let status: SessionStatus = initialStatus(plan, Date.now(), readyAtOnce);
-  let documentsStatus: DocumentsStatus = 'pending';
-  let notaryAssigned = false;
-  const joined: ParticipantRef[] = [];
-  const requested = {
-    pretagged: false,
-    start: false,
-    complete: false,
-    release: false,
-    cancel: false,
-    retryFinalization: false,
-  };
-  const expiresAt = input.expiresAt ? Date.parse(input.expiresAt) : undefined;
+  const run = new SessionRun(
+    input.sessionId,
+    initialStatus(plan, Date.now(), readyAtOnce),
+    input.expiresAt ? Date.parse(input.expiresAt) : undefined,
+  );
+  const { requested } = run;
 
-  // Signal and update handlers may not run activities; they queue events for the main flow to publish.
-  const pendingEvents: Array<[EventName, Record<string, unknown>]> = [];
-
-  const result = (): ActionResult => ({ status, documentsStatus });
-  const expired = () => expiresAt !== undefined && Date.now() >= expiresAt;
-  const state = () => ({ status, documentsStatus, joined });
   /** A validator's answer: refusals fail the update; `already_done` answers with the state, or is refused. */
   const enforce = (verdict: Verdict, alreadyDone: 'answer' | 'refuse' = 'answer') => {
     if (verdict.outcome === 'refused') throw refusedFailure(verdict.refusal);
     if (verdict.outcome === 'already_done' && alreadyDone === 'refuse') throw alreadyDoneFailure();
   };
   const judged = (request: SessionRequest) => (_request?: unknown) =>
-    enforce(judgeRequest(state(), plan, request, Date.now()));
+    enforce(judgeRequest(run.state(), plan, request, Date.now()));
 
-  const recordJoin = (participant: ParticipantRef) => {
-    if (joined.some((p) => p.role === participant.role && p.index === participant.index)) return;
-    const { role, index, email } = participant;
-    joined.push({ role, index, email });
-    pendingEvents.push(['join_session', { role, index, email }]);
-  };
-
-  setHandler(snapshotQuery, () => ({ status, documentsStatus, notaryAssigned, joined: [...joined] }));
-  setHandler(participantJoinedSignal, recordJoin);
+  setHandler(snapshotQuery, () => ({
+    ...run.result(),
+    notaryAssigned: run.notaryAssigned,
+    joined: [...run.joined],
+  }));
+  setHandler(participantJoinedSignal, (participant) => run.recordJoin(participant));
   setHandler(
     joinUpdate,
     (joiner) => {
-      recordJoin(joiner);
-      return result();
+      run.recordJoin(joiner);
+      return run.result();
     },
-    { validator: (joiner) => enforce(judgeJoin(state(), joiner, startAt, Date.now()), 'refuse') },
+    { validator: (joiner) => enforce(judgeJoin(run.state(), joiner, startAt, Date.now()), 'refuse') },
   );
   setHandler(
     pretaggedUpdate,
     async () => {
       requested.pretagged = true;
-      await condition(() => status !== 'awaiting_pretag');
-      return result();
+      await condition(() => run.status !== 'awaiting_pretag');
+      return run.result();
     },
     { validator: judged('pretagged') },
   );
@@ -121,8 +88,8 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     startUpdate,
     async () => {
       requested.start = true;
-      await condition(() => status !== 'ready');
-      return result();
+      await condition(() => run.status !== 'ready');
+      return run.result();
     },
     { validator: judged('start') },
   );
@@ -130,8 +97,8 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     completeUpdate,
     async () => {
       requested.complete = true;
-      await condition(() => status !== 'in_progress');
-      return result();
+      await condition(() => run.status !== 'in_progress');
+      return run.result();
     },
     { validator: judged('complete') },
   );
@@ -140,8 +107,8 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     async () => {
       // Documents still being finalized go out once they are ready: the answer need not wait for that.
       requested.release = true;
-      await condition(() => documentsStatus !== 'held');
-      return result();
+      await condition(() => run.documentsStatus !== 'held');
+      return run.result();
     },
     { validator: judged('release_documents') },
   );
@@ -149,8 +116,8 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     cancelUpdate,
     async (_request: { reason?: string }) => {
       requested.cancel = true;
-      await condition(() => status === 'cancelled');
-      return result();
+      await condition(() => run.status === 'cancelled');
+      return run.result();
     },
     { validator: judged('cancel') },
   );
@@ -158,77 +125,19 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     retryFinalizationUpdate,
     async () => {
       requested.retryFinalization = true;
-      await condition(() => documentsStatus !== 'failed');
-      return result();
+      await condition(() => run.documentsStatus !== 'failed');
+      return run.result();
     },
     { validator: judged('retry_finalization') },
   );
   setHandler(
     addDocumentsUpdate,
     ({ documentIds }) => {
-      pendingEvents.push(['document_added', { document_ids: documentIds }]);
-      return result();
+      run.queue('document_added', { document_ids: documentIds });
+      return run.result();
     },
     { validator: judged('add_documents') },
   );
-
-  async function publish(event: EventName, data: Record<string, unknown> = {}) {
-    const { deliveries } = await io.publishEvent({
-      eventId: `evt_${uuid4().replace(/-/g, '')}`,
-      sessionId: input.sessionId,
-      event,
-      status,
-      data,
-    });
-    for (const delivery of deliveries) {
-      await startChild(webhookDeliveryWorkflow, {
-        workflowId: `webhook-delivery-${delivery.deliveryId}`,
-        args: [delivery],
-        // A slow or dead receiver must never hold the session back, nor die with it.
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-      });
-    }
-  }
-  async function flushEvents() {
-    while (pendingEvents.length) {
-      const [event, data] = pendingEvents.shift()!;
-      await publish(event, data);
-    }
-  }
-
-  async function enter(next: SessionStatus, event?: EventName, data?: Record<string, unknown>) {
-    assertTransition(status, next);
-    status = next;
-    upsertSearchAttributes([{ key: SessionStatusAttribute, value: next }]);
-    await io.recordStatus({ sessionId: input.sessionId, status, documentsStatus });
-    if (event) await publish(event, data);
-  }
-
-  async function setDocuments(next: DocumentsStatus) {
-    assertDocumentsTransition(documentsStatus, next);
-    documentsStatus = next;
-    await io.recordStatus({ sessionId: input.sessionId, status, documentsStatus });
-  }
-
-  /**
-   * Waits for `ready()` while publishing queued events; false when the session was cancelled or reached
-   * its expiry (or `until`) first.
-   */
-  async function waitFor(ready: () => boolean, until?: number): Promise<boolean> {
-    for (;;) {
-      const deadline = Math.min(until ?? Infinity, expiresAt ?? Infinity);
-      const wake = () => ready() || requested.cancel || pendingEvents.length > 0;
-      const remaining = deadline - Date.now();
-      const woke =
-        deadline === Infinity
-          ? (await condition(wake), true)
-          : remaining > 0 && (await condition(wake, remaining));
-      await flushEvents();
-      if (requested.cancel) return false;
-      if (ready()) return true;
-      if (!woke) return false;
-    }
-  }
 
   // 1. The session must exist in the database; a workflow whose request failed to commit ends quietly.
   try {
@@ -237,65 +146,65 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     if (failureType(err) === 'SessionNotRecorded') return 'abandoned';
     throw err;
   }
-  await publish('session_created');
+  await run.publish('session_created');
 
   const finish = async (): Promise<SessionOutcome> => {
     if (requested.cancel) {
-      await enter('cancelled', 'session_cancelled');
-    } else if (expired() && status !== 'completed') {
-      await enter('expired', 'session_expired');
+      await run.enter('cancelled', 'session_cancelled');
+    } else if (run.expired() && run.status !== 'completed') {
+      await run.enter('expired', 'session_expired');
     }
-    await flushEvents();
-    return status;
+    await run.flushEvents();
+    return run.status;
   };
 
   // 2. Pretagging hold: invitations wait for the document to be marked pretagged.
   if (input.holdInvitesUntilPretagged) {
-    await enter('awaiting_pretag');
-    if (!(await waitFor(() => requested.pretagged))) return finish();
+    await run.enter('awaiting_pretag');
+    if (!(await run.waitFor(() => requested.pretagged))) return finish();
   }
   if (patched('mail-beside-the-flow')) {
     // Mail is waited for like any other event: a cancel or the expiry ends the wait, so an SMTP outage
     // holds neither back.
     let invited = false;
     void mail.sendInvitations({ sessionId: input.sessionId }).then(({ bounced }) => {
-      reportBounces(bounced);
+      run.reportBounces(bounced);
       invited = true;
     });
-    if (!(await waitFor(() => invited))) return finish();
+    if (!(await run.waitFor(() => invited))) return finish();
   } else {
     await mail.sendInvitations({ sessionId: input.sessionId });
   }
-  await publish('invites_sent');
+  await run.publish('invites_sent');
 
   // 3. Scheduled sessions open at session_timing.
   if (startAt !== undefined && startAt > Date.now()) {
-    await enter('scheduled');
-    await waitFor(() => false, startAt);
-    if (requested.cancel || expired()) return finish();
+    await run.enter('scheduled');
+    await run.waitFor(() => false, startAt);
+    if (requested.cancel || run.expired()) return finish();
   }
 
   // 4. A notary: the named team member at once, or the first available network notary, retried durably.
-  await enter(openingStatus(plan, readyAtOnce));
+  await run.enter(openingStatus(plan, readyAtOnce));
   for (;;) {
     const assignment =
       input.notary.kind === 'team'
         ? await io.assignTeamNotary({ sessionId: input.sessionId, memberId: input.notary.memberId })
         : await io.assignNetworkNotary({ sessionId: input.sessionId, state: input.notary.state });
     if (assignment.notary) {
-      notaryAssigned = true;
-      await enter('ready', 'notary_assigned', { notary: assignment.notary });
+      run.notaryAssigned = true;
+      await run.enter('ready', 'notary_assigned', { notary: assignment.notary });
       break;
     }
-    await waitFor(() => false, Date.now() + assignment.retryAfterMs);
-    if (requested.cancel || expired()) return finish();
+    await run.waitFor(() => false, Date.now() + assignment.retryAfterMs);
+    if (requested.cancel || run.expired()) return finish();
   }
 
   // 5. The notary starts the session once a signer is in, and completes it.
-  if (!(await waitFor(() => requested.start))) return finish();
-  await enter('in_progress', 'session_started');
-  if (!(await waitFor(() => requested.complete))) return finish();
-  await enter('completed', 'session_completed');
+  if (!(await run.waitFor(() => requested.start))) return finish();
+  await run.enter('in_progress', 'session_started');
+  if (!(await run.waitFor(() => requested.complete))) return finish();
+  await run.enter('completed', 'session_completed');
 
   // 6. The notarized PDFs (stamped, certified, digitally signed) and the journal. Sessions that
   // completed before this step existed replay without it.
@@ -306,25 +215,16 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
 
   // 7. Signed documents go out at once, or when the notary releases them.
   if (input.deliveryMode === 'notary_manual') {
-    await setDocuments('held');
-    await waitUntil(() => requested.release);
+    await run.setDocuments('held');
+    await run.waitUntil(() => requested.release);
   }
-  await setDocuments('released');
-  await publish('documents_released');
+  await run.setDocuments('released');
+  await run.publish('documents_released');
   const notices = await mail.sendCompletionNotices({ sessionId: input.sessionId });
   // Histories recorded before bounces were reported carry no result here.
-  reportBounces(notices?.bounced ?? []);
-  await flushEvents();
+  run.reportBounces(notices?.bounced ?? []);
+  await run.flushEvents();
   return 'completed';
-
-  /** Waits for `ready()` while publishing queued events; only for steps past the session's expiry. */
-  async function waitUntil(ready: () => boolean) {
-    for (;;) {
-      await flushEvents();
-      if (ready()) return;
-      await condition(() => ready() || pendingEvents.length > 0);
-    }
-  }
 
   /**
    * Documents that cannot be notarized leave the session `failed` with the reasons, reported as an
@@ -343,17 +243,13 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
       }
       if (!failures.length) return;
       await io.recordFinalizationFailures({ failures });
-      await setDocuments('failed');
-      await publish('documents_failed', {
+      await run.setDocuments('failed');
+      await run.publish('documents_failed', {
         documents: failures.map((f) => ({ document_id: f.documentId, reason: f.reason })),
       });
       requested.retryFinalization = false;
-      await waitUntil(() => requested.retryFinalization);
-      await setDocuments('pending');
+      await run.waitUntil(() => requested.retryFinalization);
+      await run.setDocuments('pending');
     }
-  }
-
-  function reportBounces(bounced: BouncedMail[]) {
-    for (const mail of bounced) pendingEvents.push(['email_bounced', { ...mail }]);
   }
 }

@@ -1,0 +1,149 @@
+import {
+  ParentClosePolicy,
+  condition,
+  startChild,
+  upsertSearchAttributes,
+  uuid4,
+} from '@temporalio/workflow';
+import type {
+  ActionResult,
+  BouncedMail,
+  DocumentsStatus,
+  ParticipantRef,
+  SessionStatus,
+} from './sessionDefinitions';
+import { assertDocumentsTransition, assertTransition, type SessionState } from './sessionMachine';
+import { io } from './sessionActivities';
+import { SessionStatusAttribute } from './searchAttributes';
+import type { EventName } from './events';
+import { webhookDeliveryWorkflow } from './webhookDelivery';
+
+/**
+ * A running session's state and the workflow's ways of changing it: entering a state (recorded in
+ * the database and the search attribute), publishing events, and waiting. The workflow's handlers
+ * and main flow share it; the rules of what may change when live in the session machine.
+ */
+export class SessionRun {
+  documentsStatus: DocumentsStatus = 'pending';
+  notaryAssigned = false;
+  readonly joined: ParticipantRef[] = [];
+  readonly requested = {
+    pretagged: false,
+    start: false,
+    complete: false,
+    release: false,
+    cancel: false,
+    retryFinalization: false,
+  };
+  /** Handlers may not run activities; they queue events for the main flow to publish. */
+  private readonly pendingEvents: Array<[EventName, Record<string, unknown>]> = [];
+
+  constructor(
+    private readonly sessionId: string,
+    public status: SessionStatus,
+    private readonly expiresAt: number | undefined,
+  ) {}
+
+  result(): ActionResult {
+    return { status: this.status, documentsStatus: this.documentsStatus };
+  }
+
+  state(): SessionState {
+    return { status: this.status, documentsStatus: this.documentsStatus, joined: this.joined };
+  }
+
+  expired(): boolean {
+    return this.expiresAt !== undefined && Date.now() >= this.expiresAt;
+  }
+
+  recordJoin(participant: ParticipantRef): void {
+    if (this.joined.some((p) => p.role === participant.role && p.index === participant.index)) return;
+    const { role, index, email } = participant;
+    this.joined.push({ role, index, email });
+    this.queue('join_session', { role, index, email });
+  }
+
+  queue(event: EventName, data: Record<string, unknown>): void {
+    this.pendingEvents.push([event, data]);
+  }
+
+  reportBounces(bounced: BouncedMail[]): void {
+    for (const mail of bounced) this.queue('email_bounced', { ...mail });
+  }
+
+  async publish(event: EventName, data: Record<string, unknown> = {}): Promise<void> {
+    const { deliveries } = await io.publishEvent({
+      eventId: `evt_${uuid4().replace(/-/g, '')}`,
+      sessionId: this.sessionId,
+      event,
+      status: this.status,
+      data,
+    });
+    for (const delivery of deliveries) {
+      await startChild(webhookDeliveryWorkflow, {
+        workflowId: `webhook-delivery-${delivery.deliveryId}`,
+        args: [delivery],
+        // A slow or dead receiver must never hold the session back, nor die with it.
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+      });
+    }
+  }
+
+  async flushEvents(): Promise<void> {
+    while (this.pendingEvents.length) {
+      const [event, data] = this.pendingEvents.shift()!;
+      await this.publish(event, data);
+    }
+  }
+
+  async enter(next: SessionStatus, event?: EventName, data?: Record<string, unknown>): Promise<void> {
+    assertTransition(this.status, next);
+    this.status = next;
+    upsertSearchAttributes([{ key: SessionStatusAttribute, value: next }]);
+    await this.record();
+    if (event) await this.publish(event, data);
+  }
+
+  async setDocuments(next: DocumentsStatus): Promise<void> {
+    assertDocumentsTransition(this.documentsStatus, next);
+    this.documentsStatus = next;
+    await this.record();
+  }
+
+  /**
+   * Waits for `ready()` while publishing queued events; false when the session was cancelled or reached
+   * its expiry (or `until`) first.
+   */
+  async waitFor(ready: () => boolean, until?: number): Promise<boolean> {
+    for (;;) {
+      const deadline = Math.min(until ?? Infinity, this.expiresAt ?? Infinity);
+      const wake = () => ready() || this.requested.cancel || this.pendingEvents.length > 0;
+      const remaining = deadline - Date.now();
+      const woke =
+        deadline === Infinity
+          ? (await condition(wake), true)
+          : remaining > 0 && (await condition(wake, remaining));
+      await this.flushEvents();
+      if (this.requested.cancel) return false;
+      if (ready()) return true;
+      if (!woke) return false;
+    }
+  }
+
+  /** Waits for `ready()` while publishing queued events; only for steps past the session's expiry. */
+  async waitUntil(ready: () => boolean): Promise<void> {
+    for (;;) {
+      await this.flushEvents();
+      if (ready()) return;
+      await condition(() => ready() || this.pendingEvents.length > 0);
+    }
+  }
+
+  private record(): Promise<void> {
+    return io.recordStatus({
+      sessionId: this.sessionId,
+      status: this.status,
+      documentsStatus: this.documentsStatus,
+    });
+  }
+}
