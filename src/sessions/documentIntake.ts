@@ -1,7 +1,9 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { PDFDocument } from 'pdf-lib';
 import { decodeDocument, DocumentError, sha256Hex } from '../documents/decode';
-import { toPdf } from '../documents/convert';
+import { ConversionUnavailableError, toPdf } from '../documents/convert';
+import { unavailable } from '../domain/errors';
+import { createFailure } from './createRules';
 import { storeBlob } from '../documents/blobStore';
 import { annotationProblem } from '../documents/annotations';
 import { findTemplates } from '../templates/templateService';
@@ -148,4 +150,19 @@ export async function insertDocuments(
     ids.push(rows[0].id);
   }
   return ids;
+}
+
+/**
+ * Runs document intake with its failures in the create body's terms: a document that cannot be used is
+ * the caller's 403, an unavailable converter is a retryable `unavailable`.
+ */
+export async function refusingBadDocuments<T>(intake: () => Promise<T>): Promise<T> {
+  try {
+    return await intake();
+  } catch (err) {
+    if (err instanceof ConversionUnavailableError)
+      throw unavailable(`Document conversion is unavailable: ${err.message}`);
+    if (err instanceof DocumentError) throw createFailure(err.message);
+    throw err;
+  }
 }

@@ -1,28 +1,14 @@
-import { isUuid } from '../ids';
 import crypto from 'node:crypto';
-import type { Sequelize, Transaction } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import type { BeforeCommit } from '../db/beforeCommit';
 import type { Config } from '../config';
 import type { TemporalHandle } from '../temporal/client';
-import { notFound, conflict, unavailable, DomainError } from '../domain/errors';
+import { conflict, unavailable, DomainError } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
-import { DocumentError } from '../documents/decode';
-import { ConversionUnavailableError } from '../documents/convert';
 import { queueInvitations } from '../mail/invitations';
-import type { sessionWorkflow } from '../../workflows/session';
-import {
-  addDocumentsUpdate,
-  workflowIdOf,
-  type SessionStatus,
-  type SessionWorkflowInput,
-} from '../../workflows/sessionDefinitions';
+import { addDocumentsUpdate, workflowIdOf } from '../../workflows/sessionDefinitions';
 import { initialStatus, judgeRequest } from '../../workflows/sessionMachine';
-import {
-  NotarizationIdAttribute,
-  SessionIdAttribute,
-  SessionStatusAttribute,
-} from '../../workflows/searchAttributes';
-import { addDocumentsSchema, type CreateSessionInput, type DocumentInput } from './createRequest';
+import { addDocumentsSchema, type DocumentInput } from './createRequest';
 import {
   createFailure,
   documentTooLarge,
@@ -30,12 +16,26 @@ import {
   SPEC_MESSAGES,
   validateCreateRequest,
 } from './createRules';
-import { documentsFromTemplates, insertDocuments, intakeUploads } from './documentIntake';
+import {
+  documentsFromTemplates,
+  insertDocuments,
+  intakeUploads,
+  refusingBadDocuments,
+} from './documentIntake';
+import { sessionOptions, workflowInputOf } from './creationPlan';
+import { startSessionWorkflow, TEMPORAL_DEADLINE_MS, terminateQuietly } from './sessionWorkflows';
 import { insertParticipants, participantsOf, signingPath, type NewParticipant } from './participants';
 import { findAccountNotary } from './notaries';
 import { commissionProblem } from '../team/commissions';
 import { VALIDATION_OPTIONS } from '../validation/options';
-import { presentSession, presentSessionSummary, type ParticipantRow, type SessionRow } from './presenter';
+import { presentSession, type SessionRow } from './presenter';
+import {
+  findSessionRow,
+  listSessions,
+  sessionDocuments,
+  sessionParticipants,
+  type SessionFilters,
+} from './sessionReads';
 import {
   planOfInput,
   planOfRow,
@@ -44,31 +44,12 @@ import {
   verdictOfUpdateFailure,
 } from './sessionRules';
 import { execute, queryRows } from '../db/query';
-import { pageOf } from '../db/pagination';
-import { MEMBER_NAME, NETWORK_NOTARY_NAME, SESSION_NOTARY_JOINS } from '../db/sessionNotary';
 
-const TEMPORAL_DEADLINE_MS = 10_000;
 const UNAVAILABLE = 'The service is temporarily unavailable; retry the request';
 
 interface SigningUrl {
   bn_signing_url: string;
   full_signing_url: string;
-}
-
-/** Options kept with the session for later stages (display, completion, certificates). */
-function sessionOptions(input: CreateSessionInput) {
-  return {
-    notarization_types: input.notarization_types,
-    state_specific_notary: input.state_specific_notary ?? null,
-    final_documents_delivery_mode: input.final_documents_delivery_mode,
-    send_invite_after_pretagging: input.send_invite_after_pretagging,
-    witnesses: {
-      number_of_service_witnesses: input.witnesses?.number_of_service_witnesses ?? 0,
-      service_witness_id_auth_required: input.witnesses?.service_witness_id_auth_required ?? false,
-    },
-    loan_details: input.loan_details ?? null,
-    session_configurations: input.session_configurations ?? {},
-  };
 }
 
 export class SessionService {
@@ -100,7 +81,7 @@ export class SessionService {
       : null;
     const sessionId = crypto.randomUUID();
     const workflowId = workflowIdOf(sessionId);
-    const workflowInput = this.workflowInput(sessionId, accountId, input, notaryMemberId);
+    const workflowInput = workflowInputOf(sessionId, accountId, input, notaryMemberId);
     const status = initialStatus(planOfInput(workflowInput), now.getTime(), true);
     const participants = participantsOf(input);
     const baseUrl = await this.signingBaseUrl(accountId);
@@ -157,7 +138,7 @@ export class SessionService {
         );
         const ids = await insertParticipants(this.sequelize, sessionId, participants, transaction);
         const documents = [
-          ...(await this.intake(() =>
+          ...(await refusingBadDocuments(() =>
             intakeUploads(
               this.sequelize,
               accountId,
@@ -166,7 +147,7 @@ export class SessionService {
               this.config.libreofficePath,
             ),
           )),
-          ...(await this.intake(() =>
+          ...(await refusingBadDocuments(() =>
             documentsFromTemplates(this.sequelize, accountId, input.document_templates ?? [], transaction),
           )),
         ];
@@ -191,82 +172,24 @@ export class SessionService {
           })),
           transaction,
         );
-        await this.startWorkflow(workflowId, { ...workflowInput, transactionId: xact[0].id }, status);
+        await startSessionWorkflow(
+          this.temporal,
+          this.config.taskQueue,
+          workflowId,
+          { ...workflowInput, transactionId: xact[0].id },
+          status,
+        );
         workflowStarted = true;
         await beforeCommit?.(answer, transaction);
       });
     } catch (err) {
       if (err instanceof DomainError) throw err;
-      if (workflowStarted) await this.terminateQuietly(workflowId);
+      if (workflowStarted) await terminateQuietly(this.temporal, workflowId);
       if (isUnavailable(err) || workflowStarted) throw unavailable(UNAVAILABLE);
       throw err;
     }
 
     return answer;
-  }
-
-  private async intake<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      if (err instanceof ConversionUnavailableError)
-        throw unavailable(`Document conversion is unavailable: ${err.message}`);
-      if (err instanceof DocumentError) {
-        throw createFailure(err.message);
-      }
-      throw err;
-    }
-  }
-
-  private workflowInput(
-    sessionId: string,
-    accountId: string,
-    input: CreateSessionInput,
-    notaryMemberId: string | null,
-  ): SessionWorkflowInput {
-    return {
-      sessionId,
-      accountId,
-      notarizationId: input.notarization_id ?? null,
-      startAt:
-        input.notarization_timing_type === 'notarize_later'
-          ? new Date(input.session_timing!).toISOString()
-          : undefined,
-      expiresAt: input.session_configurations?.auto_expire_session_on
-        ? new Date(input.session_configurations.auto_expire_session_on).toISOString()
-        : undefined,
-      holdInvitesUntilPretagged: input.send_invite_after_pretagging,
-      deliveryMode: input.final_documents_delivery_mode,
-      notary: notaryMemberId
-        ? { kind: 'team', memberId: notaryMemberId }
-        : { kind: 'network', state: input.state_specific_notary },
-    };
-  }
-
-  private async startWorkflow(workflowId: string, input: SessionWorkflowInput, status: SessionStatus) {
-    const { connection, client } = this.temporal;
-    await connection.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
-      client.workflow.start<typeof sessionWorkflow>('sessionWorkflow', {
-        workflowId,
-        taskQueue: this.config.taskQueue,
-        args: [input],
-        typedSearchAttributes: [
-          { key: SessionIdAttribute, value: input.sessionId },
-          { key: SessionStatusAttribute, value: status },
-          ...(input.notarizationId ? [{ key: NotarizationIdAttribute, value: input.notarizationId }] : []),
-        ],
-      }),
-    );
-  }
-
-  private async terminateQuietly(workflowId: string) {
-    try {
-      await this.temporal.connection.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
-        this.temporal.client.workflow.getHandle(workflowId).terminate('session rows were not committed'),
-      );
-    } catch {
-      // The workflow ends itself when it cannot find its session (confirmSessionRecorded).
-    }
   }
 
   private async signingBaseUrl(accountId: string): Promise<string> {
@@ -281,18 +204,8 @@ export class SessionService {
   }
 
   /** One session of the account; another account's, unknown and malformed ids are all "not found". */
-  async findRow(accountId: string, sessionId: string): Promise<SessionRow> {
-    if (!isUuid(sessionId)) throw notFound('Session not found');
-    const rows = await queryRows<SessionRow>(
-      this.sequelize,
-      `SELECT s.*, u.email AS notary_email, ${MEMBER_NAME} AS notary_name,
-              n.email AS network_notary_email, ${NETWORK_NOTARY_NAME} AS network_notary_name
-         FROM sessions s ${SESSION_NOTARY_JOINS}
-        WHERE s.id = $1 AND s.account_id = $2`,
-      { bind: [sessionId, accountId] },
-    );
-    if (!rows.length) throw notFound('Session not found');
-    return rows[0];
+  findRow(accountId: string, sessionId: string): Promise<SessionRow> {
+    return findSessionRow(this.sequelize, accountId, sessionId);
   }
 
   /** A session starts only with a notary whose commission is on file and unexpired today: else a 409. */
@@ -311,53 +224,15 @@ export class SessionService {
   }
 
   async get(accountId: string, sessionId: string) {
-    const session = await this.findRow(accountId, sessionId);
-    const participants = await queryRows<ParticipantRow>(
-      this.sequelize,
-      `SELECT role, index, email, first_name, last_name, joined_at FROM participants
-        WHERE session_id = $1 ORDER BY role DESC, index`,
-      { bind: [sessionId] },
+    return presentSession(
+      await this.findRow(accountId, sessionId),
+      await sessionParticipants(this.sequelize, sessionId),
+      await sessionDocuments(this.sequelize, sessionId),
     );
-    return presentSession(session, participants, await this.documentsOf(sessionId));
   }
 
-  async documentsOf(sessionId: string, transaction?: Transaction) {
-    const documents = await queryRows<{
-      id: string;
-      name: string;
-      content_type: string;
-      size_bytes: number;
-      finalization_error: string | null;
-    }>(
-      this.sequelize,
-      'SELECT id, name, content_type, size_bytes, finalization_error FROM documents WHERE session_id = $1 ORDER BY position',
-      { bind: [sessionId], transaction },
-    );
-    return documents.map((d) => ({
-      document_id: d.id,
-      name: d.name,
-      content_type: d.content_type,
-      size_bytes: d.size_bytes,
-      ...(d.finalization_error ? { finalization_error: d.finalization_error } : {}),
-    }));
-  }
-
-  async list(
-    accountId: string,
-    filters: { notarization_id?: string; status?: string; page: number; limit: number },
-  ) {
-    const { rows, pagination } = await pageOf<SessionRow>(
-      this.sequelize,
-      {
-        columns: 's.*',
-        fromWhere: `FROM sessions s WHERE s.account_id = $1 AND ($2::text IS NULL OR s.notarization_id = $2)
-                                      AND ($3::text IS NULL OR s.status = $3)`,
-        orderBy: 's.created_at DESC, s.id',
-        bind: [accountId, filters.notarization_id ?? null, filters.status ?? null],
-      },
-      filters,
-    );
-    return { response: 'Pass', data: rows.map(presentSessionSummary), pagination };
+  list(accountId: string, filters: SessionFilters) {
+    return listSessions(this.sequelize, accountId, filters);
   }
 
   /**
@@ -390,7 +265,7 @@ export class SessionService {
           'SELECT coalesce(max(position) + 1, 0)::int AS next FROM documents WHERE session_id = $1',
           { bind: [sessionId], transaction },
         );
-        const stored = await this.intake(() =>
+        const stored = await refusingBadDocuments(() =>
           intakeUploads(this.sequelize, accountId, uploads, transaction, this.config.libreofficePath),
         );
         const documentIds = await insertDocuments(
@@ -409,7 +284,7 @@ export class SessionService {
         const answer = {
           response: 'Pass',
           bn_session_id: sessionId,
-          documents: await this.documentsOf(sessionId, transaction),
+          documents: await sessionDocuments(this.sequelize, sessionId, transaction),
         };
         await beforeCommit?.(answer, transaction);
         return answer;

@@ -3,69 +3,20 @@ import crypto from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import type { Sequelize, Transaction } from 'sequelize';
 import { malformed, refused, notFound } from '../domain/errors';
-import { generateOpaqueToken, sha256 } from '../auth/keys';
 import { COMMISSION_FIELDS, recordCommission } from './commissions';
 import { invalidId, TEAM_MESSAGES } from './teamErrors';
 import type { InviteInput, OnboardingInput } from './teamSchemas';
 import { execute, queryRows, rowExists } from '../db/query';
 import { pageOf } from '../db/pagination';
-
-export interface MemberRow {
-  id: string;
-  account_id: string;
-  user_id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  business_role: string | null;
-  state: string | null;
-  county: string | null;
-  commission_number: string | null;
-  commission_expires_on: string | null;
-  onboarding_status: string;
-  vendor_user_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-// The vendor's own view of the person (its membership) beside the notary's public commission facts.
-const MEMBER_COLUMNS = `m.id, m.account_id, m.user_id, u.email, m.first_name, m.last_name, m.business_role, c.state, c.county,
-  c.commission_number, to_char(c.commission_expires_on, 'YYYY-MM-DD') AS commission_expires_on,
-  CASE WHEN c.user_id IS NULL THEN 'pending' ELSE 'complete' END AS onboarding_status,
-  m.vendor_user_id, m.created_at, greatest(m.updated_at, c.updated_at) AS updated_at`;
-const MEMBER_FROM = `account_members m JOIN users u ON u.id = m.user_id
-  LEFT JOIN notary_commissions c ON c.user_id = m.user_id`;
-
-const iso = (d: Date) => new Date(d).toISOString();
-
-/** Spec 2.8 / 4.7 fields of a team member. */
-export function presentMember(row: MemberRow) {
-  return {
-    id: row.id,
-    email: row.email,
-    name: `${row.first_name} ${row.last_name}`,
-    business_role: row.business_role,
-    onboarding_status: row.onboarding_status,
-    state: row.state,
-    county: row.county,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-  };
-}
-
-/** Spec 4.5 `user_data`: the member fields plus the invite-only ones. */
-export function presentInvitedMember(row: MemberRow) {
-  return {
-    ...presentMember(row),
-    first_name: row.first_name,
-    last_name: row.last_name,
-    commission_number: row.commission_number,
-    commission_expires_on: row.commission_expires_on
-      ? new Date(`${row.commission_expires_on}T00:00:00Z`).toISOString()
-      : null,
-    vendor_user_id: row.vendor_user_id,
-  };
-}
+import { createLoginLink, memberForLoginLink, type LoginLinkSettings } from './loginLinks';
+import {
+  findMember,
+  MEMBER_COLUMNS,
+  MEMBER_FROM,
+  presentInvitedMember,
+  presentMember,
+  type MemberRow,
+} from './members';
 
 /** A collision-resistant e-mail for a released child account, so its address can be invited afresh. */
 function withUnlinkedSuffix(email: string): string {
@@ -78,11 +29,6 @@ function likePattern(fragment: string): string {
   return `%${fragment.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export interface LoginLinkSettings {
-  frontUrl: string;
-  lifetimeSeconds: number;
-}
-
 /** A vendor's team (spec 3, 4.5–4.9): every operation is scoped to the vendor's own linked members. */
 export class TeamService {
   constructor(
@@ -90,18 +36,8 @@ export class TeamService {
     private readonly loginLinks: LoginLinkSettings,
   ) {}
 
-  private async member(
-    accountId: string,
-    memberId: string,
-    transaction?: Transaction,
-  ): Promise<MemberRow | undefined> {
-    const rows = await queryRows<MemberRow>(
-      this.sequelize,
-      `SELECT ${MEMBER_COLUMNS} FROM ${MEMBER_FROM}
-        WHERE m.id = $1 AND m.account_id = $2 AND m.deleted_at IS NULL`,
-      { bind: [memberId, accountId], transaction },
-    );
-    return rows[0];
+  private member(accountId: string, memberId: string, transaction?: Transaction) {
+    return findMember(this.sequelize, accountId, memberId, transaction);
   }
 
   /**
@@ -323,51 +259,12 @@ export class TeamService {
   }
 
   /** Spec 4.9: a reusable 12-hour link; the key is shown in the link only, stored as a hash. */
-  async createLoginLink(accountId: string, email: string) {
-    const members = await queryRows<{ id: string }>(
-      this.sequelize,
-      `SELECT m.id FROM account_members m JOIN users u ON u.id = m.user_id
-        WHERE m.account_id = $1 AND m.deleted_at IS NULL AND lower(u.email) = lower($2)`,
-      { bind: [accountId, email] },
-    );
-    if (!members.length) throw notFound(TEAM_MESSAGES.userNotFound);
-    const { token: key, hash } = generateOpaqueToken();
-    const links = await queryRows<{ id: string }>(
-      this.sequelize,
-      `INSERT INTO login_links (account_id, member_id, key_hash, expires_at)
-       VALUES ($1, $2, $3, now() + make_interval(secs => $4)) RETURNING id`,
-      { bind: [accountId, members[0].id, hash, this.loginLinks.lifetimeSeconds] },
-    );
-    const url = new URL(`${this.loginLinks.frontUrl}/auto/${encodeURIComponent(links[0].id)}`);
-    url.searchParams.set('key', key);
-    return { success: true, login_link: url.toString(), expires_in: this.loginLinks.lifetimeSeconds };
+  createLoginLink(accountId: string, email: string) {
+    return createLoginLink(this.sequelize, this.loginLinks, accountId, email);
   }
 
-  /**
-   * The member a login link stands for, or undefined for an unknown link, a wrong key or an expired
-   * link; an expired link is deleted on the spot.
-   */
-  async memberForLoginLink(linkId: string, key: string): Promise<MemberRow | undefined> {
-    if (!isUuid(linkId)) return undefined;
-    const links = await queryRows<{
-      account_id: string;
-      member_id: string;
-      key_hash: Buffer;
-      expired: boolean;
-    }>(
-      this.sequelize,
-      'SELECT account_id, member_id, key_hash, expires_at <= now() AS expired FROM login_links WHERE id = $1',
-      { bind: [linkId] },
-    );
-    const link = links[0];
-    if (!link) return undefined;
-    if (link.expired) {
-      await execute(this.sequelize, 'DELETE FROM login_links WHERE id = $1', { bind: [linkId] });
-      return undefined;
-    }
-    const candidate = sha256(key);
-    if (candidate.length !== link.key_hash.length || !crypto.timingSafeEqual(candidate, link.key_hash))
-      return undefined;
-    return this.member(link.account_id, link.member_id);
+  /** The member a login link stands for, or undefined (unknown link, wrong key, expired). */
+  memberForLoginLink(linkId: string, key: string): Promise<MemberRow | undefined> {
+    return memberForLoginLink(this.sequelize, linkId, key);
   }
 }

@@ -1,7 +1,7 @@
 import { API_PREFIX } from '../../publicPaths';
 import Joi from 'joi';
 import type { TeamService } from '../../team/teamService';
-import { presentMember } from '../../team/teamService';
+import { presentMember } from '../../team/members';
 import type { TokenService } from '../../auth/tokens';
 import { failBodySchema } from '../openapi/document';
 import { unauthenticated } from '../../domain/errors';

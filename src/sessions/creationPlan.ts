@@ -1,0 +1,44 @@
+import type { SessionWorkflowInput } from '../../workflows/sessionDefinitions';
+import type { CreateSessionInput } from './createRequest';
+
+/** Options kept with the session for later stages (display, completion, certificates). */
+export function sessionOptions(input: CreateSessionInput) {
+  return {
+    notarization_types: input.notarization_types,
+    state_specific_notary: input.state_specific_notary ?? null,
+    final_documents_delivery_mode: input.final_documents_delivery_mode,
+    send_invite_after_pretagging: input.send_invite_after_pretagging,
+    witnesses: {
+      number_of_service_witnesses: input.witnesses?.number_of_service_witnesses ?? 0,
+      service_witness_id_auth_required: input.witnesses?.service_witness_id_auth_required ?? false,
+    },
+    loan_details: input.loan_details ?? null,
+    session_configurations: input.session_configurations ?? {},
+  };
+}
+
+/** What the session's workflow is started with: timings, the notary asked for, how documents go out. */
+export function workflowInputOf(
+  sessionId: string,
+  accountId: string,
+  input: CreateSessionInput,
+  notaryMemberId: string | null,
+): SessionWorkflowInput {
+  return {
+    sessionId,
+    accountId,
+    notarizationId: input.notarization_id ?? null,
+    startAt:
+      input.notarization_timing_type === 'notarize_later'
+        ? new Date(input.session_timing!).toISOString()
+        : undefined,
+    expiresAt: input.session_configurations?.auto_expire_session_on
+      ? new Date(input.session_configurations.auto_expire_session_on).toISOString()
+      : undefined,
+    holdInvitesUntilPretagged: input.send_invite_after_pretagging,
+    deliveryMode: input.final_documents_delivery_mode,
+    notary: notaryMemberId
+      ? { kind: 'team', memberId: notaryMemberId }
+      : { kind: 'network', state: input.state_specific_notary },
+  };
+}

@@ -1,0 +1,43 @@
+import type { TemporalHandle } from '../temporal/client';
+import type { sessionWorkflow } from '../../workflows/session';
+import type { SessionStatus, SessionWorkflowInput } from '../../workflows/sessionDefinitions';
+import {
+  NotarizationIdAttribute,
+  SessionIdAttribute,
+  SessionStatusAttribute,
+} from '../../workflows/searchAttributes';
+
+export const TEMPORAL_DEADLINE_MS = 10_000;
+
+/** Starts a session's workflow with its search attributes, bounded by a deadline. */
+export async function startSessionWorkflow(
+  temporal: TemporalHandle,
+  taskQueue: string,
+  workflowId: string,
+  input: SessionWorkflowInput,
+  status: SessionStatus,
+): Promise<void> {
+  await temporal.connection.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
+    temporal.client.workflow.start<typeof sessionWorkflow>('sessionWorkflow', {
+      workflowId,
+      taskQueue,
+      args: [input],
+      typedSearchAttributes: [
+        { key: SessionIdAttribute, value: input.sessionId },
+        { key: SessionStatusAttribute, value: status },
+        ...(input.notarizationId ? [{ key: NotarizationIdAttribute, value: input.notarizationId }] : []),
+      ],
+    }),
+  );
+}
+
+/** Ends a workflow whose session rows were not committed; if this fails, the workflow ends itself. */
+export async function terminateQuietly(temporal: TemporalHandle, workflowId: string): Promise<void> {
+  try {
+    await temporal.connection.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
+      temporal.client.workflow.getHandle(workflowId).terminate('session rows were not committed'),
+    );
+  } catch {
+    // The workflow ends itself when it cannot find its session (confirmSessionRecorded).
+  }
+}
