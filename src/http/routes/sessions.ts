@@ -161,8 +161,13 @@ export function registerSessionRoutes(
         409: {
           description:
             idempotencyConflict.description +
-            "; `start` also when the notary's commission is not on file or has expired (`Session cannot be started: …`)",
+            "; `start` also when the notary's commission is not on file or has expired (`Session cannot be started: …`). " +
+            'When the session waits on the service rather than a person (before `session_timing`, while a notary is ' +
+            'being assigned) the reason says so and `Retry-After` gives the seconds to wait.',
           schema: failBodySchema,
+          headers: {
+            'Retry-After': 'Seconds until retrying can succeed; only when the wait is on the service',
+          },
         },
         503: unavailable,
       },

@@ -78,8 +78,9 @@ export function registerSigningRoutes(api: ApiRoutes, signing: SigningService): 
     operationId: 'joinSession',
     summary: 'Join the session as this participant (idempotent)',
     description:
-      'Records `joined_at` once and emits `join_session`. 409 before the session opens (pretag hold, or before ' +
-      '`session_timing`), after it ends, and for a non-host signer in same-device mode.',
+      'The session judges the join and records it: `joined_at` once and one `join_session` event; a repeated join ' +
+      'answers 200 and records nothing new. 409 before the session opens (pretag hold, or before `session_timing`, ' +
+      'with `Retry-After`), after it ends, and for a non-host signer in same-device mode.',
     tags: ['Participants'],
     auth: 'none',
     params: tokenParams,
@@ -89,7 +90,11 @@ export function registerSigningRoutes(api: ApiRoutes, signing: SigningService): 
         schema: participantSchema.keys({ response: Joi.string().valid('Pass') }),
       },
       404: { description: 'Unknown link', schema: failBodySchema },
-      409: { description: 'The session is not open to this participant now', schema: failBodySchema },
+      409: {
+        description: 'The session is not open to this participant now',
+        schema: failBodySchema,
+        headers: { 'Retry-After': 'Seconds until session_timing, for a scheduled session' },
+      },
     },
     handler: async (ctx, { params }) => {
       ctx.body = { response: 'Pass', ...(await signing.join(params.token)) };
