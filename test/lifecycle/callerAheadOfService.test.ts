@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
-import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { request } from '../support/http';
-import { action, createSession, sessionBody, tokenOf, waitForSession } from '../support/sessions';
+import {
+  action,
+  createSession,
+  joinSession as join,
+  sessionBody,
+  teamNotarySession,
+  waitForSession,
+} from '../support/sessions';
 import { testEnvironment } from '../support/environment';
 import { recordHistory } from '../support/histories';
-
-const join = (url: string) => request(`/sign/${tokenOf(url)}/join`, { method: 'POST' });
 
 async function historyOf(id: string) {
   return testEnvironment().runtime.temporal.client.workflow.getHandle(`session-${id}`).fetchHistory();
@@ -14,17 +18,10 @@ async function historyOf(id: string) {
 /** Issue 15.6: an integrator's automation acts as fast as it can; the service's own lag refuses nothing. */
 describe('a caller acting ahead of the service', () => {
   it('a named-notary session is ready at creation: join, start, complete and release back to back', async () => {
-    const account = await createTestAccount();
-    const notary = await addTeamNotary(account.account_id);
-    const created = await createSession(
-      account.api_key,
-      await sessionBody({
-        session_notary_email: notary.email,
-        final_documents_delivery_mode: 'notary_manual',
-      }),
-    );
+    const { account, created, id } = await teamNotarySession({
+      final_documents_delivery_mode: 'notary_manual',
+    });
     assert.equal(created.status, 200, created.text);
-    const id = created.body.bn_session_id;
     const read = await request(`/api/integrationsv2/sessions/${id}`, { auth: account.api_key });
     assert.equal(read.body.status, 'ready', 'the notary is known at creation');
 
@@ -52,18 +49,11 @@ describe('a caller acting ahead of the service', () => {
   });
 
   it('a start refused while the service still works says what it waits for, with Retry-After', async () => {
-    const account = await createTestAccount();
-    const notary = await addTeamNotary(account.account_id);
-    const startAt = Date.now() + 60_000;
-    const scheduled = await createSession(
-      account.api_key,
-      await sessionBody({
-        session_notary_email: notary.email,
-        notarization_timing_type: 'notarize_later',
-        session_timing: new Date(startAt).toISOString(),
-      }),
-    );
-    const early = await action(account.api_key, scheduled.body.bn_session_id, 'start');
+    const { account, id: scheduledId } = await teamNotarySession({
+      notarization_timing_type: 'notarize_later',
+      session_timing: new Date(Date.now() + 60_000).toISOString(),
+    });
+    const early = await action(account.api_key, scheduledId, 'start');
     assert.equal(early.status, 409, early.text);
     assert.match(early.body.response_message, /^Session cannot be started while scheduled: it opens at /);
     const retryAfter = Number(early.headers.get('retry-after'));
@@ -81,19 +71,13 @@ describe('a caller acting ahead of the service', () => {
     );
     assert.equal(waiting.headers.get('retry-after'), '5');
     // A refusal that waits on a person has no Retry-After.
-    const outOfOrder = await action(account.api_key, scheduled.body.bn_session_id, 'complete');
+    const outOfOrder = await action(account.api_key, scheduledId, 'complete');
     assert.equal(outOfOrder.status, 409);
     assert.equal(outOfOrder.headers.get('retry-after'), null);
   });
 
   it('joins are judged by the workflow: a repeated join answers 200 and leaves no trace in its history', async () => {
-    const account = await createTestAccount();
-    const notary = await addTeamNotary(account.account_id);
-    const created = await createSession(
-      account.api_key,
-      await sessionBody({ session_notary_email: notary.email }),
-    );
-    const id = created.body.bn_session_id;
+    const { account, created, id } = await teamNotarySession();
     for (let i = 0; i < 20; i++) {
       const joined = await join(created.body.bn_signing_url);
       assert.equal(joined.status, 200, joined.text);

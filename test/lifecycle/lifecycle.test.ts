@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
 import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { request } from '../support/http';
-import { action, createSession, sessionBody, signer, tokenOf, waitForSession } from '../support/sessions';
+import {
+  action,
+  createSession,
+  joinSession as join,
+  sessionBody,
+  signer,
+  teamNotarySession,
+  tokenOf,
+  waitForSession,
+} from '../support/sessions';
 import { WebhookReceiver } from '../support/webhookReceiver';
 import { testEnvironment } from '../support/environment';
 import { addNetworkNotary } from '../../src/services/accounts';
@@ -28,8 +37,6 @@ function waitForMail(address: string, count: number) {
     { intervalMs: 50 },
   );
 }
-
-const join = (url: string) => request(`/sign/${tokenOf(url)}/join`, { method: 'POST' });
 
 async function outbox(sessionId: string) {
   const [rows] = await testEnvironment().runtime.sequelize.query(
@@ -139,13 +146,7 @@ describe('session lifecycle', () => {
   });
 
   it('refuses actions out of order with 409 and a reason', async () => {
-    const account = await createTestAccount();
-    const notary = await addTeamNotary(account.account_id);
-    const created = await createSession(
-      account.api_key,
-      await sessionBody({ session_notary_email: notary.email }),
-    );
-    const id = created.body.bn_session_id;
+    const { account, created, id } = await teamNotarySession();
     await waitForSession(account.api_key, id, (s) => s.status === 'ready');
     const before = await action(account.api_key, id, 'start');
     assert.equal(before.status, 409);

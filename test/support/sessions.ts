@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { b64, pdfBytes } from './documents';
 import { request, type ApiResponse } from './http';
+import { addTeamNotary, createTestAccount } from './accounts';
 import { eventually } from './eventually';
 
 export function signer(i = 0, extra: Record<string, unknown> = {}) {
@@ -62,4 +63,19 @@ export function action(apiKey: string, id: string, name: string): Promise<ApiRes
 
 export function tokenOf(url: string): string {
   return url.split('/sign/')[1];
+}
+
+export function joinSession(signingUrl: string): Promise<ApiResponse> {
+  return request(`/sign/${tokenOf(signingUrl)}/join`, { method: 'POST' });
+}
+
+/** A new account with a commissioned team notary, and a session naming that notary. */
+export async function teamNotarySession(overrides: Record<string, unknown> = {}) {
+  const account = await createTestAccount();
+  const notary = await addTeamNotary(account.account_id);
+  const created = await createSession(
+    account.api_key,
+    await sessionBody({ session_notary_email: notary.email, ...overrides }),
+  );
+  return { account, notary, created, id: created.body.bn_session_id as string };
 }
