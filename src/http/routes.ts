@@ -38,6 +38,8 @@ export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
   params?: Joi.ObjectSchema<P>;
   query?: Joi.ObjectSchema<Q>;
   body?: Joi.Schema<B>;
+  /** Takes documents in its body: the large limit (MAX_BODY_BYTES) instead of SMALL_BODY_BYTES. */
+  acceptsDocuments?: boolean;
   /** The handler validates the body itself (against `body`, which still documents it). */
   validatesBody?: boolean;
   /** Report every invalid field rather than the first (spec 7.3's `errors` list). */
@@ -56,6 +58,9 @@ function defaultInvalid(error: Joi.ValidationError): DomainError {
  * Every route is declared once here: the same definition registers the koa handler, validates its
  * input with its Joi schemas and describes it in the OpenAPI document, so the two cannot drift.
  */
+/** Every JSON body but a document upload is small; a larger one is refused from its Content-Length. */
+export const SMALL_BODY_BYTES = 64 * 1024;
+
 export interface RouteMiddlewares {
   authenticator: Authenticator;
   maxBodyBytes: number;
@@ -90,7 +95,8 @@ export class ApiRoutes {
       chain.push(requireKey(authenticator, def.auth));
     }
     if (def.method === 'post') {
-      chain.push(jsonBody(maxBodyBytes));
+      // Only authenticated callers reach this, and only document routes may send a document-sized body.
+      chain.push(jsonBody(def.acceptsDocuments ? maxBodyBytes : SMALL_BODY_BYTES));
       // Needs the caller's account and the body's hash, so it runs after both.
       if (def.auth !== 'none') chain.push(idempotent);
     }

@@ -6,7 +6,7 @@ export const OPENAPI_DECISIONS = [
   'Signing links: joining is idempotent. A repeated join answers 200 with the first `joined_at` and emits nothing again.',
   'Keys: API keys start with `nsk_`, vendor keys with `nvk_`; both are shown once by the admin CLI and stored only as a hash.',
   'Access tokens (POST /auth/refresh) are HS256 JWTs valid for 15 minutes by default; refresh tokens live 30 days and are single use.',
-  'Request bodies are limited to 75 MiB (MAX_BODY_BYTES), enough for five 10 MB documents in base64; larger bodies get 413.',
+  'Request bodies: the routes that take documents (POST /sessions, POST /sessions/{id}/documents, POST /templates) accept 75 MiB (MAX_BODY_BYTES), enough for five 10 MB documents in base64, and only after authentication; every other JSON body is limited to 64 KiB. A larger body gets 413 `Request body exceeds N bytes`, refused from its Content-Length before it is read.',
   'A body with a Content-Type other than application/json gets 415; malformed JSON gets 400 `Invalid JSON body`.',
   'Unknown paths answer 404 `Not found`; a known path with another method answers 405 `Method not allowed` with an `Allow` header.',
   'Unknown body fields are ignored, so integrators can send fields of later versions.',

@@ -60,6 +60,7 @@ export function registerSessionRoutes(
     tags: ['Sessions'],
     auth: 'api',
     body: createSessionSchema,
+    acceptsDocuments: true,
     validatesBody: true,
     onInvalid: (error) => createFailure(messageOf(error)),
     responses: {
@@ -118,6 +119,7 @@ export function registerSessionRoutes(
     auth: 'api',
     params: sessionIdParams,
     body: addDocumentsSchema,
+    acceptsDocuments: true,
     validatesBody: true,
     onInvalid: (error) => createFailure(messageOf(error)),
     responses: {

@@ -42,6 +42,7 @@ export function registerTemplateRoutes(api: ApiRoutes, sequelize: Sequelize): vo
     tags: ['Templates'],
     auth: 'api',
     body: createTemplateBody,
+    acceptsDocuments: true,
     onInvalid: (error) => invalid(error.details[0]?.message ?? 'Invalid template'),
     responses: {
       201: {
