@@ -74,6 +74,8 @@ async function main() {
     // Long enough to outlast the receiver's downtime several times over.
     WEBHOOK_RETRY_SCHEDULE: '1s,2s,5s,10s,20s,30s,60s,120s',
     WEBHOOK_TIMEOUT: '5s',
+    // Every simulated participant and integrator calls from this one loopback address.
+    RATE_LIMIT_PER_CLIENT_PER_MINUTE: '1000000',
   };
   const identity = loadSigningIdentity({
     ...loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development' }),

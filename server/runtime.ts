@@ -125,6 +125,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
         resolveJwtSecret(config),
         config.accessTokenTtlSeconds,
         config.refreshTokenTtlSeconds,
+        config.maxLiveRefreshTokensPerKey,
       );
       runtime.app = createApp({ config, logger, sequelize, temporal, metrics, tokens });
       const server = http.createServer(runtime.app.koa.callback());

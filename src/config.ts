@@ -25,6 +25,12 @@ export interface Config {
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   maxBodyBytes: number;
+  /** Live refresh-token families one key may hold; issuing past it revokes the oldest. */
+  maxLiveRefreshTokensPerKey: number;
+  /** Trust X-Forwarded-For for the client address (only behind a proxy that sets it). */
+  trustProxy: boolean;
+  /** Requests per minute on one signing or login link, and from one client address, on the public routes. */
+  rateLimits: { perLinkPerMinute: number; perClientPerMinute: number };
   logLevel: string;
   smtpUrl?: string;
   /** Waits between webhook attempts, from WEBHOOK_RETRY_SCHEDULE. */
@@ -118,6 +124,12 @@ export function loadConfig(env: Env = process.env): Config {
     refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600),
     // Five 10 MB documents in base64 (4/3 larger) plus the rest of the body.
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 75 * 1024 * 1024),
+    trustProxy: optional(env, 'TRUST_PROXY') === 'true',
+    maxLiveRefreshTokensPerKey: integer(env, 'MAX_LIVE_REFRESH_TOKENS_PER_KEY', 1000),
+    rateLimits: {
+      perLinkPerMinute: integer(env, 'RATE_LIMIT_PER_LINK_PER_MINUTE', 60),
+      perClientPerMinute: integer(env, 'RATE_LIMIT_PER_CLIENT_PER_MINUTE', 600),
+    },
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
     smtpUrl: optional(env, 'SMTP_URL'),
     webhookRetryDelaysMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE', '5s,5m,30m,2h,5h,10h,10h'),

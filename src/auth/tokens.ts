@@ -54,6 +54,7 @@ export class TokenService {
     private readonly secret: Uint8Array,
     private readonly accessTtlSeconds: number,
     private readonly refreshTtlSeconds: number,
+    private readonly maxLiveRefreshTokensPerKey: number,
   ) {}
 
   /** A short-lived HS256 JWT of this service for `subject`, with the given claims. */
@@ -118,6 +119,15 @@ export class TokenService {
     return this.sequelize.transaction(async (transaction) => {
       const { token, hash } = generateOpaqueToken();
       await this.storeRefreshToken(crypto.randomUUID(), key.id, hash, transaction);
+      // A client that never uses its refresh tokens must not grow the table without end.
+      await execute(
+        this.sequelize,
+        `UPDATE refresh_tokens SET revoked_at = now()
+          WHERE id IN (SELECT id FROM refresh_tokens
+                        WHERE api_key_id = $1 AND revoked_at IS NULL AND used_at IS NULL AND expires_at > now()
+                        ORDER BY created_at DESC, id OFFSET $2)`,
+        { bind: [key.id, this.maxLiveRefreshTokensPerKey], transaction },
+      );
       return this.pair(key, token);
     });
   }

@@ -16,6 +16,8 @@ export type DomainErrorKind =
   | 'gone'
   | 'too_large'
   | 'unsupported_media'
+  /** Too many requests; `retryAfterSeconds` says when the next one is accepted. */
+  | 'rate_limited'
   /** A dependency is unreachable or too slow: nothing was changed, and the same request may be retried. */
   | 'unavailable';
 
@@ -43,6 +45,8 @@ export const conflict = (message: string, retryAfterSeconds?: number) =>
 export const gone = (message: string) => new DomainError('gone', message);
 export const tooLarge = (message: string) => new DomainError('too_large', message);
 export const unsupportedMedia = (message: string) => new DomainError('unsupported_media', message);
+export const rateLimited = (retryAfterSeconds: number) =>
+  new DomainError('rate_limited', 'Too many requests; retry later', {}, retryAfterSeconds);
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 export const unavailable = (message: string) =>
   new DomainError('unavailable', message, {}, UNAVAILABLE_RETRY_AFTER_SECONDS);

@@ -20,6 +20,7 @@ import { accessLog } from './middleware/accessLog';
 import { httpMetrics } from './middleware/metrics';
 import { errorHandler } from './middleware/errors';
 import { idempotency } from './middleware/idempotency';
+import { rateLimiters } from './middleware/rateLimit';
 import { JsonSealer, replaySecret } from '../crypto/sealedJson';
 import { registerDocsAssets, registerOperationRoutes } from './routes/operations';
 import { registerAuthRoutes } from './routes/auth';
@@ -52,7 +53,7 @@ export interface App {
 }
 
 export function createApp(deps: AppDependencies): App {
-  const koa = new Koa<AppState>({ proxy: true });
+  const koa = new Koa<AppState>({ proxy: deps.config.trustProxy });
   // Koa's default handler would print stack traces to stderr; errors are logged by errorHandler.
   koa.silent = true;
   const router = new Router<AppState>();
@@ -64,6 +65,7 @@ export function createApp(deps: AppDependencies): App {
     authenticator,
     maxBodyBytes: deps.config.maxBodyBytes,
     idempotent: idempotency(deps.sequelize, replays),
+    rateLimit: rateLimiters(deps.config.rateLimits),
   });
   const api = site.on(apiRouter);
 

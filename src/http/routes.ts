@@ -6,6 +6,7 @@ import { malformed, DomainError } from '../domain/errors';
 import { VALIDATION_OPTIONS } from '../validation/options';
 import { unstorableTextError, unstorableTextPath } from '../validation/text';
 import { jsonBody } from './middleware/jsonBody';
+import type { RateLimitKind } from './middleware/rateLimit';
 import { requireKey, requireSessionActor, requireTeamMember } from './middleware/auth';
 import type { AppContext, AppMiddleware, AppState } from './context';
 
@@ -38,6 +39,8 @@ export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
   params?: Joi.ObjectSchema<P>;
   query?: Joi.ObjectSchema<Q>;
   body?: Joi.Schema<B>;
+  /** A public route a link or a credential guess reaches: rate-limited, 429 with Retry-After. */
+  rateLimit?: RateLimitKind;
   /** Takes documents in its body: the large limit (MAX_BODY_BYTES) instead of SMALL_BODY_BYTES. */
   acceptsDocuments?: boolean;
   /** The handler validates the body itself (against `body`, which still documents it). */
@@ -65,7 +68,13 @@ export interface RouteMiddlewares {
   authenticator: Authenticator;
   maxBodyBytes: number;
   idempotent: AppMiddleware;
+  rateLimit: (kind: RateLimitKind) => AppMiddleware;
 }
+
+const TOO_MANY_REQUESTS: ResponseDefinition = {
+  description: 'Too many requests from this client or on this link; retry after `Retry-After` seconds',
+  headers: { 'Retry-After': 'Seconds until the next request is accepted' },
+};
 
 export class ApiRoutes {
   constructor(
@@ -81,12 +90,13 @@ export class ApiRoutes {
 
   /** Registers the route under the router's prefix; the OpenAPI document gets its full path. */
   add<B = unknown, Q = unknown, P = unknown>(def: RouteDefinition<B, Q, P>): void {
-    const { authenticator, maxBodyBytes, idempotent } = this.middlewares;
+    const { authenticator, maxBodyBytes, idempotent, rateLimit } = this.middlewares;
     this.definitions.push({
       ...def,
       path: `${this.router.opts.prefix ?? ''}${def.path}`,
+      responses: def.rateLimit ? { ...def.responses, 429: TOO_MANY_REQUESTS } : def.responses,
     } as unknown as RouteDefinition<never, never, never>);
-    const chain: AppMiddleware[] = [];
+    const chain: AppMiddleware[] = def.rateLimit ? [rateLimit(def.rateLimit)] : [];
     if (def.auth === 'session_actor') {
       chain.push(requireSessionActor(authenticator));
     } else if (def.auth === 'team_member') {

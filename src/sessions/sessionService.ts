@@ -9,6 +9,7 @@ import { queueInvitations } from '../mail/invitations';
 import { addDocumentsUpdate, workflowIdOf } from '../../workflows/sessionDefinitions';
 import { initialStatus, judgeRequest } from '../../workflows/sessionMachine';
 import { addDocumentsSchema, type DocumentInput } from './createRequest';
+import { MAX_DOCUMENTS_PER_SESSION } from './vocabulary';
 import {
   createFailure,
   documentTooLarge,
@@ -260,11 +261,20 @@ export class SessionService {
     );
     try {
       return await this.sequelize.transaction(async (transaction) => {
-        const positions = await queryRows<{ next: number }>(
+        // The session's row orders concurrent additions, so positions and the cap hold under a burst.
+        await execute(this.sequelize, 'SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE', {
+          bind: [sessionId],
+          transaction,
+        });
+        const positions = await queryRows<{ next: number; held: number }>(
           this.sequelize,
-          'SELECT coalesce(max(position) + 1, 0)::int AS next FROM documents WHERE session_id = $1',
+          'SELECT coalesce(max(position) + 1, 0)::int AS next, count(*)::int AS held FROM documents WHERE session_id = $1',
           { bind: [sessionId], transaction },
         );
+        if (positions[0].held + uploads.length > MAX_DOCUMENTS_PER_SESSION)
+          throw createFailure(
+            `session_documents: a session holds at most ${MAX_DOCUMENTS_PER_SESSION} documents`,
+          );
         const stored = await refusingBadDocuments(() =>
           intakeUploads(this.sequelize, accountId, uploads, transaction, this.config.libreofficePath),
         );

@@ -122,6 +122,8 @@ export class SigningService {
         ),
       );
     if (isFinal(participant.status)) judgeOnRecord(participant.status);
+    // Joined before: the session knows, so a reload or a retry is answered here and never reaches it again.
+    if (participant.joined_at) return viewOf(participant);
     let status = participant.status;
     try {
       ({ status } = await this.temporal.connection.withDeadline(Date.now() + 10_000, () =>

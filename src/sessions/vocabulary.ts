@@ -69,6 +69,8 @@ export type DocumentExtension = keyof typeof DOCUMENT_EXTENSIONS;
 /** 10 MB per document, as 10 × 1024 × 1024 bytes of decoded content. */
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 export const MAX_DOCUMENTS_PER_REQUEST = 20;
+/** Documents one session may hold over all its requests. */
+export const MAX_DOCUMENTS_PER_SESSION = 50;
 export const MAX_SIGNERS = 20;
 export const MAX_INVITED_WITNESSES = 10;
 export const MAX_SERVICE_WITNESSES = 5;

@@ -45,6 +45,9 @@ interface DeliveryRow {
   attempts: unknown[];
 }
 
+/** Far more than any integration needs (one per environment or consumer), and a bound on fan-out per event. */
+export const MAX_WEBHOOK_ENDPOINTS = 20;
+
 export class WebhookEndpointService {
   constructor(
     private readonly sequelize: Sequelize,
@@ -66,6 +69,18 @@ export class WebhookEndpointService {
     // Standard Webhooks secrets: `whsec_` and base64 of random bytes; shown once, kept to sign deliveries.
     const secret = `whsec_${crypto.randomBytes(32).toString('base64')}`;
     return this.sequelize.transaction(async (transaction) => {
+      // The account's row orders concurrent creates, so the cap holds under a burst too.
+      await execute(this.sequelize, 'SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', {
+        bind: [accountId],
+        transaction,
+      });
+      const [live] = await queryRows<{ n: number }>(
+        this.sequelize,
+        'SELECT count(*)::int AS n FROM webhook_endpoints WHERE account_id = $1 AND deleted_at IS NULL',
+        { bind: [accountId], transaction },
+      );
+      if (live.n >= MAX_WEBHOOK_ENDPOINTS)
+        throw conflict(`An account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first`);
       const rows = await queryRows<EndpointRow>(
         this.sequelize,
         'INSERT INTO webhook_endpoints (account_id, url, events, secret) VALUES ($1, $2, $3, $4) RETURNING *',

@@ -36,6 +36,7 @@ export async function startSecondApp(
       new TextEncoder().encode(config.jwtSecret!),
       config.accessTokenTtlSeconds,
       config.refreshTokenTtlSeconds,
+      config.maxLiveRefreshTokensPerKey,
     ),
   });
   const server = http.createServer(app.koa.callback());

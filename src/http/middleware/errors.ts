@@ -18,6 +18,7 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
   gone: 410,
   too_large: 413,
   unsupported_media: 415,
+  rate_limited: 429,
   invalid: 422,
   unavailable: 503,
 };

@@ -27,6 +27,7 @@ export function registerAuthRoutes(api: ApiRoutes, authenticator: Authenticator,
   api.add<RefreshBody>({
     method: 'post',
     path: '/auth/refresh',
+    rateLimit: 'credentials',
     operationId: 'refreshToken',
     summary: 'Exchange a key for an access token, or a refresh token for a new pair',
     description:

@@ -44,6 +44,7 @@ export function registerLoginLinkRoutes(
   site.add<unknown, { key: string }, { id: string }>({
     method: 'get',
     path: '/auto/{id}',
+    rateLimit: 'link',
     operationId: 'autoLoginPage',
     summary: 'The page a login link opens: it verifies the link and signs the member in automatically',
     tags: ['Login links'],
@@ -65,6 +66,7 @@ export function registerLoginLinkRoutes(
   api.add<LoginBody>({
     method: 'post',
     path: '/auth/login_link',
+    rateLimit: 'credentials',
     operationId: 'loginWithLink',
     summary: "Exchange a login link for the team member's access token",
     description:

@@ -32,6 +32,7 @@ export function registerSigningRoutes(api: ApiRoutes, signing: SigningService): 
   api.add<unknown, unknown, { token: string }>({
     method: 'get',
     path: '/sign/{token}',
+    rateLimit: 'link',
     operationId: 'signingPage',
     summary: "A participant's signing page (JSON with Accept: application/json)",
     tags: ['Participants'],
@@ -75,6 +76,7 @@ export function registerSigningRoutes(api: ApiRoutes, signing: SigningService): 
   api.add<unknown, unknown, { token: string }>({
     method: 'post',
     path: '/sign/{token}/join',
+    rateLimit: 'link',
     operationId: 'joinSession',
     summary: 'Join the session as this participant (idempotent)',
     description:
