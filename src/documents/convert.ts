@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument } from 'pdf-lib';
 import { DocumentError } from './decode';
+import { containedDocx } from './docxPackage';
 
 const run = promisify(execFile);
 const LETTER: [number, number] = [612, 792];
@@ -61,29 +62,63 @@ async function textToPdf(bytes: Buffer): Promise<Buffer> {
   return Buffer.from(await pdf.save());
 }
 
-/** DOCX through LibreOffice in headless mode, with a profile of its own so conversions can run side by side. */
-async function docxToPdf(bytes: Buffer, soffice: string): Promise<Buffer> {
+let isolation: Promise<string[]> | undefined;
+
+/**
+ * The prefix that runs a command in a network namespace with no interfaces: `unshare -n` as root,
+ * `unshare -rn` (a user namespace) otherwise, or nothing where the OS allows neither.
+ */
+function networkIsolation(): Promise<string[]> {
+  isolation ??= (async () => {
+    for (const prefix of [
+      ['unshare', '-n'],
+      ['unshare', '-rn'],
+    ]) {
+      try {
+        await run(prefix[0], [...prefix.slice(1), 'true'], { timeout: 5_000 });
+        return prefix;
+      } catch {
+        // Not permitted here: try the next way, or run without one.
+      }
+    }
+    return [];
+  })();
+  return isolation;
+}
+
+/**
+ * DOCX through LibreOffice in headless mode, with a profile of its own so conversions can run side by
+ * side. What it is given has no external relationships; it runs without the service's environment
+ * (no secrets, no database URL) and, where the OS allows, without a network.
+ */
+async function docxToPdf(bytes: Buffer, soffice: string, label: string): Promise<Buffer> {
+  const contained = containedDocx(bytes, label);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docx-'));
   try {
     const input = path.join(dir, 'document.docx');
-    fs.writeFileSync(input, bytes);
+    fs.writeFileSync(input, contained);
+    const isolation = await networkIsolation();
+    const [command, ...args] = [
+      ...isolation,
+      soffice,
+      '--headless',
+      '--norestore',
+      `-env:UserInstallation=file://${path.join(dir, 'profile')}`,
+      '--convert-to',
+      'pdf',
+      '--outdir',
+      dir,
+      input,
+    ];
     try {
-      await run(
-        soffice,
-        [
-          '--headless',
-          '--norestore',
-          `-env:UserInstallation=file://${path.join(dir, 'profile')}`,
-          '--convert-to',
-          'pdf',
-          '--outdir',
-          dir,
-          input,
-        ],
-        { timeout: 120_000 },
-      );
+      await run(command, args, {
+        timeout: 120_000,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, TMPDIR: dir, LANG: 'C.UTF-8' },
+      });
     } catch (err) {
-      if ((err as { code?: string }).code === 'ENOENT') {
+      // ENOENT when run directly; 127 when unshare could not execute it.
+      const { code } = err as { code?: string | number };
+      if (code === 'ENOENT' || (isolation.length && code === 127)) {
         throw new ConversionUnavailableError(`DOCX conversion needs LibreOffice (${soffice} not found)`);
       }
       throw new ConversionUnavailableError(
@@ -109,7 +144,7 @@ export async function toPdf(
   label: string,
 ): Promise<Buffer> {
   try {
-    return await convert(bytes, extension, soffice);
+    return await convert(bytes, extension, soffice, label);
   } catch (err) {
     if (err instanceof ConversionUnavailableError || err instanceof DocumentError) throw err;
     throw new DocumentError(
@@ -118,7 +153,7 @@ export async function toPdf(
   }
 }
 
-function convert(bytes: Buffer, extension: string, soffice: string): Promise<Buffer> {
+function convert(bytes: Buffer, extension: string, soffice: string, label: string): Promise<Buffer> {
   switch (extension) {
     case 'pdf':
       return Promise.resolve(bytes);
@@ -130,7 +165,7 @@ function convert(bytes: Buffer, extension: string, soffice: string): Promise<Buf
     case 'txt':
       return textToPdf(bytes);
     case 'docx':
-      return docxToPdf(bytes, soffice);
+      return docxToPdf(bytes, soffice, label);
     default:
       throw new DocumentError(`.${extension} documents are not supported`);
   }

@@ -36,7 +36,10 @@ const WORD_DOCUMENT = strToU8(
 );
 
 /** A minimal DOCX: the parts that make a ZIP a Word document, with `document` as its main part. */
-export function docxBytes(document: Uint8Array = WORD_DOCUMENT): Buffer {
+export function docxBytes(
+  document: Uint8Array = WORD_DOCUMENT,
+  parts: Record<string, Uint8Array> = {},
+): Buffer {
   return Buffer.from(
     zipSync({
       '[Content_Types].xml': strToU8(
@@ -50,6 +53,7 @@ export function docxBytes(document: Uint8Array = WORD_DOCUMENT): Buffer {
           '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
       ),
       'word/document.xml': document,
+      ...parts,
     }),
   );
 }
