@@ -1,4 +1,12 @@
-import { type ActivityFailure, condition, patched, setHandler } from '@temporalio/workflow';
+import {
+  type ActivityFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  patched,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import {
   addDocumentsUpdate,
   alreadyDoneFailure,
@@ -48,9 +56,10 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   // The same first state the API records with the session, so both agree from the first moment.
   const run = new SessionRun(
     input.sessionId,
-    initialStatus(plan, Date.now(), readyAtOnce),
+    input.resume ? 'awaiting_notary' : initialStatus(plan, Date.now(), readyAtOnce),
     input.expiresAt ? Date.parse(input.expiresAt) : undefined,
   );
+  run.restoreJoined(input.resume?.joined ?? []);
   const { requested } = run;
 
   /** A validator's answer: refusals fail the update; `already_done` answers with the state, or is refused. */
@@ -139,15 +148,6 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     { validator: judged('add_documents') },
   );
 
-  // 1. The session must exist in the database; a workflow whose request failed to commit ends quietly.
-  try {
-    await confirm.confirmSessionRecorded({ sessionId: input.sessionId, transactionId: input.transactionId });
-  } catch (err) {
-    if (failureType(err) === 'SessionNotRecorded') return 'abandoned';
-    throw err;
-  }
-  await run.publish('session_created');
-
   const finish = async (): Promise<SessionOutcome> => {
     if (requested.cancel) {
       await run.enter('cancelled', 'session_cancelled');
@@ -158,30 +158,50 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     return run.status;
   };
 
-  // 2. Pretagging hold: invitations wait for the document to be marked pretagged.
-  if (input.holdInvitesUntilPretagged) {
-    await run.enter('awaiting_pretag');
-    if (!(await run.waitFor(() => requested.pretagged))) return finish();
-  }
-  if (patched('mail-beside-the-flow')) {
-    // Mail is waited for like any other event: a cancel or the expiry ends the wait, so an SMTP outage
-    // holds neither back.
-    let invited = false;
-    void mail.sendInvitations({ sessionId: input.sessionId }).then(({ bounced }) => {
-      run.reportBounces(bounced);
-      invited = true;
-    });
-    if (!(await run.waitFor(() => invited))) return finish();
-  } else {
-    await mail.sendInvitations({ sessionId: input.sessionId });
-  }
-  await run.publish('invites_sent');
+  /** Steps 1–3, for a new session (not one continued as new); an outcome when it ended early. */
+  async function open(): Promise<SessionOutcome | undefined> {
+    // 1. The session must exist in the database; a workflow whose request failed to commit ends quietly.
+    try {
+      await confirm.confirmSessionRecorded({
+        sessionId: input.sessionId,
+        transactionId: input.transactionId,
+      });
+    } catch (err) {
+      if (failureType(err) === 'SessionNotRecorded') return 'abandoned';
+      throw err;
+    }
+    await run.publish('session_created');
 
-  // 3. Scheduled sessions open at session_timing.
-  if (startAt !== undefined && startAt > Date.now()) {
-    await run.enter('scheduled');
-    await run.waitFor(() => false, startAt);
-    if (requested.cancel || run.expired()) return finish();
+    // 2. Pretagging hold: invitations wait for the document to be marked pretagged.
+    if (input.holdInvitesUntilPretagged) {
+      await run.enter('awaiting_pretag');
+      if (!(await run.waitFor(() => requested.pretagged))) return finish();
+    }
+    if (patched('mail-beside-the-flow')) {
+      // Mail is waited for like any other event: a cancel or the expiry ends the wait, so an SMTP outage
+      // holds neither back.
+      let invited = false;
+      void mail.sendInvitations({ sessionId: input.sessionId }).then(({ bounced }) => {
+        run.reportBounces(bounced);
+        invited = true;
+      });
+      if (!(await run.waitFor(() => invited))) return finish();
+    } else {
+      await mail.sendInvitations({ sessionId: input.sessionId });
+    }
+    await run.publish('invites_sent');
+
+    // 3. Scheduled sessions open at session_timing.
+    if (startAt !== undefined && startAt > Date.now()) {
+      await run.enter('scheduled');
+      await run.waitFor(() => false, startAt);
+      if (requested.cancel || run.expired()) return finish();
+    }
+    return undefined;
+  }
+  if (!input.resume) {
+    const ended = await open();
+    if (ended) return ended;
   }
 
   // 4. A notary: the named team member at once, or the first available network notary, retried durably.
@@ -198,6 +218,12 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     }
     await run.waitFor(() => false, Date.now() + assignment.retryAfterMs);
     if (requested.cancel || run.expired()) return finish();
+    if (historyIsLong()) {
+      // Carry on in a fresh run before Temporal's history limits: handlers done, events published.
+      await condition(allHandlersFinished);
+      await run.flushEvents();
+      return continueAsNew<typeof sessionWorkflow>({ ...input, resume: { joined: [...run.joined] } });
+    }
   }
 
   // 5. The notary starts the session once a signer is in, and completes it.
@@ -225,6 +251,14 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   run.reportBounces(notices?.bounced ?? []);
   await run.flushEvents();
   return 'completed';
+
+  function historyIsLong(): boolean {
+    const info = workflowInfo();
+    return (
+      patched('network-wait-continues-as-new') &&
+      (info.continueAsNewSuggested || info.historyLength > (input.historyLimit ?? 10_000))
+    );
+  }
 
   /**
    * Documents that cannot be notarized leave the session `failed` with the reasons, reported as an

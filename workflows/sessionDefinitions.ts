@@ -39,6 +39,14 @@ export interface SessionWorkflowInput {
   holdInvitesUntilPretagged: boolean;
   deliveryMode: DeliveryMode;
   notary: NotaryRequest;
+  /** Set when a session waiting for a network notary continued as new: what it keeps from before. */
+  resume?: ResumedSession;
+  /** History events after which a waiting session continues as new (default 10,000). */
+  historyLimit?: number;
+}
+
+export interface ResumedSession {
+  joined: ParticipantRef[];
 }
 
 export interface ParticipantRef {

@@ -44,6 +44,11 @@ export class SessionRun {
     private readonly expiresAt: number | undefined,
   ) {}
 
+  /** The participants who joined before the session continued as new. */
+  restoreJoined(joined: ParticipantRef[]): void {
+    this.joined.push(...joined);
+  }
+
   result(): ActionResult {
     return { status: this.status, documentsStatus: this.documentsStatus };
   }

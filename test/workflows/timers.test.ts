@@ -15,6 +15,7 @@ import {
   type SessionWorkflowInput,
 } from '../../workflows/sessionDefinitions';
 import { startTimeSkipping, withMockedWorker } from '../support/timeSkipping';
+import { eventually } from '../support/eventually';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -182,6 +183,52 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
       assert.ok(record.events.includes('notary_assigned'));
       await handle.executeUpdate(cancelUpdate, { args: [{}] });
       await handle.result();
+    });
+  });
+
+  it('a session that waits through thousands of network retries continues as new and keeps its history bounded', async function () {
+    this.timeout(240_000);
+    const attempts = 2_000;
+    const { activities, record } = mockActivities(env, (attempt) =>
+      attempt < attempts
+        ? { notary: null, retryAfterMs: 100 }
+        : { notary: { email: 'w@example.com', name: 'Net Notary', source: 'network' }, retryAfterMs: 0 },
+    );
+    await withMockedWorker(env, taskQueue, activities, async () => {
+      const handle = await start({ notary: { kind: 'network' } });
+      await eventually(
+        () => record.networkAttemptsAt.length,
+        (n) => n > 0,
+        'the first network attempt',
+      );
+      await handle.executeUpdate(joinUpdate, { args: [signer] });
+      // The test server skips the 100 ms waits as fast as the worker runs the attempts.
+      await env.sleep(attempts * 100 + 60_000);
+      assert.equal((await handle.query(snapshotQuery)).status, 'ready');
+      // The signer who joined in an earlier run is still known: the session starts and completes.
+      await handle.executeUpdate(startUpdate);
+      await handle.executeUpdate(completeUpdate);
+      assert.equal(await handle.result(), 'completed');
+      assert.equal(record.networkAttemptsAt.length, attempts);
+
+      // Each run's first event names the run it continued from: walk back from the last.
+      const lengths: number[] = [];
+      for (let runId: string | undefined = (await handle.describe()).runId; runId;) {
+        const { events } = await env.client.workflow.getHandle(handle.workflowId, runId).fetchHistory();
+        lengths.push(events!.length);
+        runId = events![0].workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+      }
+      assert.ok(
+        lengths.length >= 2,
+        `continued as new: ${lengths.length} runs of ${lengths.join(', ')} events`,
+      );
+      for (const length of lengths)
+        assert.ok(length <= 10_200, `a run's history stays bounded: ${length} events`);
+      assert.equal(
+        record.events.filter((e) => e === 'session_created').length,
+        1,
+        'the session was opened once',
+      );
     });
   });
 
