@@ -35,6 +35,9 @@ import {
 import { confirm, failureType, finalize, io, mail } from './sessionActivities';
 import { SessionRun } from './sessionRun';
 
+/** Far under Temporal's 50,000-event limit: a waiting session continues as new past it. */
+const HISTORY_LIMIT = 10_000;
+
 export type SessionOutcome = SessionStatus | 'abandoned';
 
 /**
@@ -256,7 +259,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     const info = workflowInfo();
     return (
       patched('network-wait-continues-as-new') &&
-      (info.continueAsNewSuggested || info.historyLength > (input.historyLimit ?? 10_000))
+      (info.continueAsNewSuggested || info.historyLength > HISTORY_LIMIT)
     );
   }
 

@@ -41,8 +41,6 @@ export interface SessionWorkflowInput {
   notary: NotaryRequest;
   /** Set when a session waiting for a network notary continued as new: what it keeps from before. */
   resume?: ResumedSession;
-  /** History events after which a waiting session continues as new (default 10,000). */
-  historyLimit?: number;
 }
 
 export interface ResumedSession {
