@@ -7,6 +7,7 @@ import { P12Signer } from '@signpdf/signer-p12';
 import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import type { Annotation } from '../sessions/createRequest';
 import type { SigningIdentity } from './identity';
+import { appendCertificatePages, type CertificateLine } from './certificatePages';
 
 const FONTS = {
   regular: fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
@@ -119,44 +120,32 @@ function stampFields(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) {
   }
 }
 
-/** The certificate of the notarial act, appended as the last page. */
+/** The certificate of the notarial act, appended after the document (on as many pages as it takes). */
 function appendCertificate(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) {
-  const page = pdf.addPage([612, 792]);
-  let y = 730;
-  const line = (text: string, font = ink.regular, size = 11, gap = 18) => {
-    page.drawText(text, { x: 60, y, size, font, maxWidth: 492 });
-    y -= gap;
-  };
-  line('CERTIFICATE OF NOTARIAL ACT', ink.bold, 16, 30);
-  line(`Notarial act: ${ctx.actTypes.join(', ')}`, ink.bold);
   const county = ctx.venue.county ? `, County of ${ctx.venue.county}` : '';
-  line(`Venue: State of ${ctx.venue.state}${county}`);
-  line(`Date of the act: ${ctx.performedAt.toISOString()}`);
-  line('Performed by remote online notarization using audio-video communication.', ink.regular, 11, 26);
-  line('Signers and how their identity was established:', ink.bold);
-  for (const signer of ctx.signers) line(`  ${signer.name} (${signer.identityMethod})`);
-  if (ctx.witnesses.length) {
-    y -= 6;
-    line('Witnesses:', ink.bold);
-    for (const witness of ctx.witnesses) line(`  ${witness.name}`);
-  }
-  y -= 8;
-  line(`Notary public: ${ctx.notary.name}`, ink.bold);
-  line(`Commission number: ${ctx.notary.commissionNumber}`);
-  line(`Commission expires: ${ctx.notary.commissionExpiresOn}`, ink.regular, 11, 26);
-  line(`Document: ${ctx.document.name}`);
-  line('SHA-256 of the document as submitted:', ink.regular, 9, 13);
-  line(ctx.document.originalSha256, ink.regular, 8.5);
-  line(`Session: ${ctx.sessionId}`, ink.regular, 9, 30);
-  line(
-    'This document is digitally signed; any change made after signing invalidates the signature.',
-    ink.regular,
-    9,
-  );
-  drawSeal(page, ink.seal, { x: 60, y: 60, width: 150, height: 150 });
-  drawFitted(page, `/s/ ${ctx.notary.name}`, ink.signature, { x: 300, y: 110, width: 250, height: 28 }, 18);
-  page.drawLine({ start: { x: 300, y: 104 }, end: { x: 552, y: 104 }, thickness: 0.8, color: INK });
-  page.drawText('Notary Public', { x: 300, y: 90, size: 9, font: ink.regular });
+  const lines: CertificateLine[] = [
+    { text: `Notarial act: ${ctx.actTypes.join(', ')}`, bold: true },
+    { text: `Venue: State of ${ctx.venue.state}${county}` },
+    { text: `Date of the act: ${ctx.performedAt.toISOString()}` },
+    { text: 'Performed by remote online notarization using audio-video communication.', after: 8 },
+    { text: 'Signers and how their identity was established:', bold: true },
+    ...ctx.signers.map((signer) => ({ text: `${signer.name} (${signer.identityMethod})`, item: true })),
+    ...(ctx.witnesses.length
+      ? [{ text: 'Witnesses:', bold: true }, ...ctx.witnesses.map((w) => ({ text: w.name, item: true }))]
+      : []),
+    { text: `Notary public: ${ctx.notary.name}`, bold: true },
+    { text: `Commission number: ${ctx.notary.commissionNumber}` },
+    { text: `Commission expires: ${ctx.notary.commissionExpiresOn}`, after: 8 },
+    { text: `Document: ${ctx.document.name}` },
+    { text: 'SHA-256 of the document as submitted:', size: 9 },
+    { text: ctx.document.originalSha256, size: 8.5 },
+    { text: `Session: ${ctx.sessionId}`, size: 9, after: 10 },
+    {
+      text: 'This document is digitally signed; any change made after signing invalidates the signature.',
+      size: 9,
+    },
+  ];
+  appendCertificatePages(pdf, 'CERTIFICATE OF NOTARIAL ACT', lines, ctx.notary.name, { ...ink, color: INK });
 }
 
 /**

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { b64, pdfBytes } from '../support/documents';
+import { sessionBody, signer } from '../support/sessions';
+import { MAX_INVITED_WITNESSES, MAX_SIGNERS } from '../../src/sessions/vocabulary';
+import {
+  completedSession,
+  downloadAll,
+  notaryAccount,
+  pageCount,
+  pdftotext,
+  removeTempFiles,
+  runTool,
+  sha256,
+  squash,
+  tempFile,
+} from './helpers';
+
+/** Words of one page with their boxes (points from the top-left), from `pdftotext -bbox`. */
+async function wordBoxes(bytes: Buffer, page: number) {
+  const result = await runTool('pdftotext', [
+    '-bbox',
+    '-f',
+    String(page),
+    '-l',
+    String(page),
+    tempFile(bytes),
+    '-',
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  return [
+    ...result.stdout.matchAll(
+      /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</g,
+    ),
+  ].map(([, xMin, yMin, xMax, yMax, word]) => ({ xMin: +xMin, yMin: +yMin, xMax: +xMax, yMax: +yMax, word }));
+}
+
+describe('the certificate fits any session the API accepts (issue 10)', function () {
+  this.timeout(180_000);
+  after(() => removeTempFiles());
+
+  it(`${MAX_SIGNERS} signers and ${MAX_INVITED_WITNESSES} witnesses with the longest names: every line on a page, nothing under the seal`, async () => {
+    const notary = await notaryAccount();
+    const tag = crypto
+      .randomUUID()
+      .replace(/[^a-z]/g, '')
+      .slice(0, 6);
+    const longest = (i: number, role: string) => ({
+      first: `${role}${i}${tag} ${'Maximiliana '.repeat(7)}`.slice(0, 100).trim(),
+      last: `Vandenberghe-Oyelaran${i}${tag}`.padEnd(50, 'x').slice(0, 50),
+    });
+    const signers = Array.from({ length: MAX_SIGNERS }, (_, i) => longest(i, 'Signer'));
+    const witnesses = Array.from({ length: MAX_INVITED_WITNESSES }, (_, i) => longest(i, 'Witness'));
+    const original = await pdfBytes(1, undefined, `Contract ${tag}`);
+    const body = await sessionBody({
+      session_notary_email: notary.notaryEmail,
+      all_signers: signers.map((n, i) =>
+        signer(i, { first_name: n.first, last_name: n.last, authentication_type: 'kba' }),
+      ),
+      witnesses: {
+        invited_witness_details: witnesses.map((n, i) => ({
+          email: `witness${i}-${tag}@example.com`,
+          firstname: n.first,
+          lastname: n.last,
+        })),
+      },
+      session_documents: [{ name: 'contract.pdf', base64Doc: b64(original) }],
+    });
+    const done = await completedSession(notary.apiKey, body);
+    const [file] = (await downloadAll(notary.apiKey, done.id)).files;
+
+    const pages = await pageCount(file.bytes);
+    assert.ok(pages >= 3, `the certificate continues on more pages: ${pages} pages`);
+    const certificate = squash(await pdftotext(file.bytes, 2, pages));
+    for (const expected of [
+      ...signers.map((n) => `${n.first} ${n.last}`),
+      ...witnesses.map((n) => `${n.first} ${n.last}`),
+      `Commission number: ${notary.commissionNumber}`,
+      sha256(original),
+      'This document is digitally signed; any change made after signing invalidates the signature.',
+      `Certificate page ${pages - 1} of ${pages - 1}`,
+      'CERTIFICATE OF NOTARIAL ACT (continued)',
+    ]) {
+      assert.ok(certificate.includes(expected), `the certificate should contain ${JSON.stringify(expected)}`);
+    }
+    // The seal is drawn at x 60–210 and 60–210 pt from the bottom of the last page: no word may be there.
+    const underSeal = (await wordBoxes(file.bytes, pages)).filter(
+      (w) => w.xMin < 210 && w.yMax > 792 - 210 && w.yMin < 792 - 60,
+    );
+    assert.deepEqual(underSeal, []);
+    // No word runs off a page's right edge.
+    for (let page = 2; page <= pages; page++) {
+      const overflowing = (await wordBoxes(file.bytes, page)).filter((w) => w.xMax > 612 - 50);
+      assert.deepEqual(overflowing, [], `page ${page}`);
+    }
+  });
+});
