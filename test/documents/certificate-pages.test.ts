@@ -10,30 +10,10 @@ import {
   pageCount,
   pdftotext,
   removeTempFiles,
-  runTool,
   sha256,
   squash,
-  tempFile,
+  wordBoxes,
 } from './helpers';
-
-/** Words of one page with their boxes (points from the top-left), from `pdftotext -bbox`. */
-async function wordBoxes(bytes: Buffer, page: number) {
-  const result = await runTool('pdftotext', [
-    '-bbox',
-    '-f',
-    String(page),
-    '-l',
-    String(page),
-    tempFile(bytes),
-    '-',
-  ]);
-  assert.equal(result.code, 0, result.stderr);
-  return [
-    ...result.stdout.matchAll(
-      /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</g,
-    ),
-  ].map(([, xMin, yMin, xMax, yMax, word]) => ({ xMin: +xMin, yMin: +yMin, xMax: +xMax, yMax: +yMax, word }));
-}
 
 describe('the certificate fits any session the API accepts (issue 10)', function () {
   this.timeout(180_000);

@@ -274,3 +274,29 @@ export async function adminCli(args: string[]): Promise<ToolResult & { json: any
   }
   return { ...result, json };
 }
+
+/** Word boxes from `pdftotext -bbox` of one page: text with xMin/yMin/xMax/yMax measured from the top left. */
+export async function wordBoxes(bytes: Buffer, page: number) {
+  const result = await runTool('pdftotext', [
+    '-bbox',
+    '-f',
+    String(page),
+    '-l',
+    String(page),
+    tempFile(bytes),
+    '-',
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  const words: Array<{ text: string; xMin: number; yMin: number; xMax: number; yMax: number }> = [];
+  const re = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g;
+  for (let m = re.exec(result.stdout); m; m = re.exec(result.stdout)) {
+    words.push({
+      xMin: Number(m[1]),
+      yMin: Number(m[2]),
+      xMax: Number(m[3]),
+      yMax: Number(m[4]),
+      text: m[5].replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'),
+    });
+  }
+  return words;
+}

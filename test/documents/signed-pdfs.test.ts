@@ -14,11 +14,10 @@ import {
   pdftotext,
   query,
   removeTempFiles,
-  runTool,
   sha256,
   squash,
-  tempFile,
   type NotaryAccount,
+  wordBoxes,
 } from './helpers';
 
 /** The signed byte ranges of the (single) signature: [[start, end), [start, end)]. */
@@ -41,32 +40,6 @@ async function assertBroken(bytes: Buffer, what: string) {
   const out = result.stdout + result.stderr;
   assert.doesNotMatch(out, /Signature is Valid\./, `${what}: pdfsig still says valid\n${out}`);
   assert.match(out, /Digest Mismatch|Signature is Invalid/i, `${what}: pdfsig says\n${out}`);
-}
-
-/** Word boxes from `pdftotext -bbox` of one page: text with xMin/yMin/xMax/yMax measured from the top left. */
-async function wordBoxes(bytes: Buffer, page: number) {
-  const result = await runTool('pdftotext', [
-    '-bbox',
-    '-f',
-    String(page),
-    '-l',
-    String(page),
-    tempFile(bytes),
-    '-',
-  ]);
-  assert.equal(result.code, 0, result.stderr);
-  const words: Array<{ text: string; xMin: number; yMin: number; xMax: number; yMax: number }> = [];
-  const re = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g;
-  for (let m = re.exec(result.stdout); m; m = re.exec(result.stdout)) {
-    words.push({
-      xMin: Number(m[1]),
-      yMin: Number(m[2]),
-      xMax: Number(m[3]),
-      yMax: Number(m[4]),
-      text: m[5].replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'),
-    });
-  }
-  return words;
 }
 
 describe('notarized PDFs: seal, signatures, certificate page, PAdES signature', function () {
