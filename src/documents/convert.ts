@@ -7,6 +7,7 @@ import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument } from 'pdf-lib';
 import { DocumentError } from './decode';
 import { containedDocx } from './docxPackage';
+import { assertTextPagesWithinLimits } from './documentLimits';
 
 const run = promisify(execFile);
 const LETTER: [number, number] = [612, 792];
@@ -31,28 +32,33 @@ async function imageToPdf(bytes: Buffer, kind: 'png' | 'jpg'): Promise<Buffer> {
 }
 
 /** UTF-8 text on letter pages, wrapped at the margins, in a font that covers more than Latin-1. */
-async function textToPdf(bytes: Buffer): Promise<Buffer> {
+async function textToPdf(bytes: Buffer, field: string): Promise<Buffer> {
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
   const font = await pdf.embedFont(FONT, { subset: true });
   const size = 11;
   const lineHeight = size * 1.4;
   const maxWidth = LETTER[0] - 2 * MARGIN;
+  const perPage = Math.floor((LETTER[1] - 2 * MARGIN) / lineHeight);
   const lines: string[] = [];
+  const push = (line: string) => {
+    lines.push(line);
+    // Refused as soon as it is too long, before laying out thousands of pages.
+    if (lines.length % perPage === 1) assertTextPagesWithinLimits(Math.ceil(lines.length / perPage), field);
+  };
   for (const paragraph of bytes.toString('utf8').replace(/\r\n?/g, '\n').replace(/\t/g, '    ').split('\n')) {
     let line = '';
     for (const word of paragraph.split(/(\s+)/)) {
       const candidate = line + word;
       if (line && font.widthOfTextAtSize(candidate, size) > maxWidth) {
-        lines.push(line.trimEnd());
+        push(line.trimEnd());
         line = word.trimStart();
       } else {
         line = candidate;
       }
     }
-    lines.push(line);
+    push(line);
   }
-  const perPage = Math.floor((LETTER[1] - 2 * MARGIN) / lineHeight);
   for (let i = 0; i < Math.max(lines.length, 1); i += perPage) {
     const page = pdf.addPage(LETTER);
     lines.slice(i, i + perPage).forEach((text, j) => {
@@ -163,7 +169,7 @@ function convert(bytes: Buffer, extension: string, soffice: string, label: strin
     case 'jpeg':
       return imageToPdf(bytes, 'jpg');
     case 'txt':
-      return textToPdf(bytes);
+      return textToPdf(bytes, `${label}.base64Doc`);
     case 'docx':
       return docxToPdf(bytes, soffice, label);
     default:

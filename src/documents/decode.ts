@@ -1,9 +1,15 @@
 import crypto from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import { PDFDocument } from 'pdf-lib';
+import { DocumentError } from './documentError';
+import {
+  assertImageWithinLimits,
+  assertPdfInflatesWithinLimits,
+  assertPdfPagesWithinLimits,
+} from './documentLimits';
 import { DOCUMENT_EXTENSIONS, MAX_DOCUMENT_BYTES, type DocumentExtension } from '../sessions/vocabulary';
 
-export class DocumentError extends Error {}
+export { DocumentError };
 
 export interface DecodedDocument {
   name: string;
@@ -76,12 +82,15 @@ export async function decodeDocument(name: string, base64: string, label: string
       `${field} is ${actual ? (LABELS[actual] ?? `a .${actual} file`) : 'not a supported format'}, but ${label}.name says .${extension}`,
     );
   }
+  if (expected === 'png' || expected === 'jpg') assertImageWithinLimits(bytes, expected, field);
+  if (expected === 'pdf') assertPdfInflatesWithinLimits(bytes, field);
   const pageCount =
     expected === 'pdf'
       ? await pdfPageCount(bytes, field)
       : expected === 'txt' || expected === 'docx'
         ? null
         : 1;
+  if (pageCount !== null) assertPdfPagesWithinLimits(pageCount, field);
   return {
     name,
     extension,

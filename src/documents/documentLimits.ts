@@ -1,0 +1,79 @@
+import zlib from 'node:zlib';
+import { DocumentError } from './documentError';
+
+/**
+ * What one uploaded document may cost to read, far above any real document (a 300-page scanned contract
+ * is a few thousand pixels a side, a few hundred pages, tens of MB inflated): each limit is checked from
+ * the cheapest evidence before the expensive work it guards.
+ */
+export const DOCUMENT_LIMITS = {
+  imageMegapixels: 50,
+  textPages: 500,
+  pdfPages: 2_000,
+  pdfInflatedBytes: 256 * 1024 * 1024,
+};
+
+/** Width × height from a PNG's IHDR or a JPEG's frame header, without decoding the image. */
+function imageSize(bytes: Buffer, kind: 'png' | 'jpg'): { width: number; height: number } | undefined {
+  if (kind === 'png') {
+    return bytes.length >= 24 ? { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) } : undefined;
+  }
+  for (let i = 2; i + 9 < bytes.length;) {
+    if (bytes[i] !== 0xff) return undefined;
+    const marker = bytes[i + 1];
+    // SOF0–SOF15 carry the frame size; C4 (DHT), C8 (JPG) and CC (DAC) share the range but do not.
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { height: bytes.readUInt16BE(i + 5), width: bytes.readUInt16BE(i + 7) };
+    }
+    i += 2 + bytes.readUInt16BE(i + 2);
+  }
+  return undefined;
+}
+
+export function assertImageWithinLimits(bytes: Buffer, kind: 'png' | 'jpg', field: string): void {
+  const size = imageSize(bytes, kind);
+  if (size && size.width * size.height > DOCUMENT_LIMITS.imageMegapixels * 1_000_000) {
+    throw new DocumentError(
+      `${field}: the image is ${size.width}×${size.height} pixels; at most ${DOCUMENT_LIMITS.imageMegapixels} megapixels are accepted`,
+    );
+  }
+}
+
+export function assertTextPagesWithinLimits(pages: number, field: string): void {
+  if (pages > DOCUMENT_LIMITS.textPages)
+    throw new DocumentError(`${field}: the text makes more than ${DOCUMENT_LIMITS.textPages} pages`);
+}
+
+export function assertPdfPagesWithinLimits(pages: number, field: string): void {
+  if (pages > DOCUMENT_LIMITS.pdfPages)
+    throw new DocumentError(
+      `${field}: the PDF has ${pages} pages; at most ${DOCUMENT_LIMITS.pdfPages} are accepted`,
+    );
+}
+
+/**
+ * Inflates the PDF's Flate streams with a running cap before any parser does, so a small file that
+ * inflates to gigabytes is refused after the cap, not after the gigabytes.
+ */
+export function assertPdfInflatesWithinLimits(bytes: Buffer, field: string): void {
+  let remaining = DOCUMENT_LIMITS.pdfInflatedBytes;
+  for (let at = bytes.indexOf('stream'); at !== -1; at = bytes.indexOf('stream', at + 6)) {
+    // `endstream` contains `stream` too; a stream's data starts after `stream` and its end of line.
+    if (bytes.subarray(Math.max(0, at - 3), at).toString('latin1') === 'end') continue;
+    let start = at + 6;
+    if (bytes[start] === 0x0d) start += 1;
+    if (bytes[start] === 0x0a) start += 1;
+    const end = bytes.indexOf('endstream', start);
+    if (end === -1) return;
+    try {
+      remaining -= zlib.inflateSync(bytes.subarray(start, end), { maxOutputLength: remaining }).length;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+        throw new DocumentError(
+          `${field}: the PDF inflates to more than ${DOCUMENT_LIMITS.pdfInflatedBytes / 1024 / 1024} MB`,
+        );
+      // Not Flate data (images, other filters) or a stream whose end is inside its data: not counted.
+    }
+    at = end;
+  }
+}

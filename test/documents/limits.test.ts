@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
+import { PDFDocument } from 'pdf-lib';
+import { DOCUMENT_LIMITS } from '../../src/documents/documentLimits';
+import { createTestAccount } from '../support/accounts';
+import { b64 } from '../support/documents';
+import { createSession, sessionBody } from '../support/sessions';
+
+/** A PNG whose header says `width` × `height`: enough for anything that reads the header first. */
+function pngHeader(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(Buffer.concat([Buffer.from(type), data])));
+    return Buffer.concat([length, Buffer.from(type), data, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.writeUInt8(8, 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(Buffer.alloc(1024))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** A baseline JPEG frame header of `width` × `height`. */
+function jpegHeader(width: number, height: number): Buffer {
+  const sof = Buffer.from([
+    0xff, 0xc0, 0x00, 0x11, 0x08, 0, 0, 0, 0, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1,
+  ]);
+  sof.writeUInt16BE(height, 5);
+  sof.writeUInt16BE(width, 7);
+  return Buffer.concat([Buffer.from([0xff, 0xd8]), sof, Buffer.from([0xff, 0xd9])]);
+}
+
+/** A one-page PDF carrying a Flate stream that inflates to `inflated` bytes. */
+function inflatingPdf(inflated: number): Buffer {
+  const data = zlib.deflateSync(Buffer.alloc(inflated), { level: 9 });
+  return Buffer.concat([
+    Buffer.from(
+      '%PDF-1.7\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
+        '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Contents 4 0 R>>endobj\n' +
+        `4 0 obj<</Length ${data.length}/Filter/FlateDecode>>stream\n`,
+    ),
+    data,
+    Buffer.from('\nendstream\nendobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
+  ]);
+}
+
+describe('document limits: refused from cheap evidence, naming the field (issue 10)', function () {
+  this.timeout(60_000);
+  let apiKey: string;
+  before(async () => {
+    apiKey = (await createTestAccount()).api_key;
+  });
+
+  async function refused(name: string, bytes: Buffer, message: RegExp) {
+    const res = await createSession(
+      apiKey,
+      await sessionBody({ session_documents: [{ name, base64Doc: b64(bytes) }] }),
+    );
+    assert.equal(res.status, 403, res.text);
+    assert.equal(res.body.response, 'Fail');
+    assert.equal(res.body.bn_session_id, '', 'the 7.1 body');
+    assert.match(res.body.response_message, message);
+  }
+
+  it(`an image over ${DOCUMENT_LIMITS.imageMegapixels} megapixels (PNG or JPEG) is refused from its header`, async () => {
+    await refused(
+      'scan.png',
+      pngHeader(10_000, 10_000),
+      /^session_documents\[0\]\.base64Doc: the image is 10000×10000 pixels; at most 50 megapixels/,
+    );
+    await refused('scan.jpg', jpegHeader(60_000, 60_000), /the image is 60000×60000 pixels/);
+  });
+
+  it(`text that makes more than ${DOCUMENT_LIMITS.textPages} pages is refused before it is laid out`, async () => {
+    await refused(
+      'notes.txt',
+      Buffer.alloc(1024 * 1024, '\n'),
+      /^session_documents\[0\]\.base64Doc: the text makes more than 500 pages$/,
+    );
+  });
+
+  it('a PDF that inflates past the limit is refused before it is parsed', async () => {
+    const bomb = inflatingPdf(DOCUMENT_LIMITS.pdfInflatedBytes + 1024 * 1024);
+    assert.ok(bomb.length < 1024 * 1024, `a small file: ${bomb.length} bytes`);
+    await refused(
+      'bomb.pdf',
+      bomb,
+      /^session_documents\[0\]\.base64Doc: the PDF inflates to more than 256 MB$/,
+    );
+  });
+
+  it(`a PDF of more than ${DOCUMENT_LIMITS.pdfPages} pages is refused`, async () => {
+    const pdf = await PDFDocument.create();
+    for (let i = 0; i <= DOCUMENT_LIMITS.pdfPages; i++) pdf.addPage([100, 100]);
+    await refused(
+      'long.pdf',
+      Buffer.from(await pdf.save()),
+      /^session_documents\[0\]\.base64Doc: the PDF has 2001 pages; at most 2000/,
+    );
+  });
+});
