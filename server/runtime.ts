@@ -128,6 +128,8 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
         config.maxLiveRefreshTokensPerKey,
       );
       runtime.app = createApp({ config, logger, sequelize, temporal, metrics, tokens });
+      const app = runtime.app;
+      stack.push(() => app.close());
       const server = http.createServer(runtime.app.koa.callback());
       // Uploads of several 10 MB documents over slow links need more than Node's 5-minute default.
       server.requestTimeout = 10 * 60_000;

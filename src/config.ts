@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import ms from 'ms';
 
@@ -27,6 +28,8 @@ export interface Config {
   maxBodyBytes: number;
   /** Live refresh-token families one key may hold; issuing past it revokes the oldest. */
   maxLiveRefreshTokensPerKey: number;
+  /** The pool that prepares uploads off the event loop: threads, heap per thread, time per document. */
+  documentWork: { threads: number; memoryMb: number; timeoutMs: number };
   /** Trust X-Forwarded-For for the client address (only behind a proxy that sets it). */
   trustProxy: boolean;
   /** Requests per minute on one signing or login link, and from one client address, on the public routes. */
@@ -125,6 +128,13 @@ export function loadConfig(env: Env = process.env): Config {
     // Five 10 MB documents in base64 (4/3 larger) plus the rest of the body.
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 75 * 1024 * 1024),
     trustProxy: optional(env, 'TRUST_PROXY') === 'true',
+    documentWork: {
+      // One core stays with the event loop.
+      threads: integer(env, 'DOCUMENT_THREADS', Math.max(1, Math.min(4, os.availableParallelism() - 1))),
+      memoryMb: integer(env, 'DOCUMENT_MEMORY_MB', 512),
+      // Above LibreOffice's own 120 s for one DOCX.
+      timeoutMs: duration('DOCUMENT_TIMEOUT', optional(env, 'DOCUMENT_TIMEOUT') ?? '150s'),
+    },
     maxLiveRefreshTokensPerKey: integer(env, 'MAX_LIVE_REFRESH_TOKENS_PER_KEY', 1000),
     rateLimits: {
       perLinkPerMinute: integer(env, 'RATE_LIMIT_PER_LINK_PER_MINUTE', 60),

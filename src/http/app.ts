@@ -28,6 +28,7 @@ import { registerSessionRoutes } from './routes/sessions';
 import { registerTemplateRoutes } from './routes/templates';
 import { registerSigningRoutes } from './routes/signing';
 import { SessionService } from '../sessions/sessionService';
+import { DocumentPool } from '../documents/documentPool';
 import { SigningService } from '../sessions/signingService';
 import { registerWebhookRoutes } from './routes/webhooks';
 import { registerTeamRoutes } from './routes/team';
@@ -50,6 +51,8 @@ export interface App {
   routers: Router<AppState>[];
   routes: ApiRoutes;
   openApiDocument(): Record<string, unknown>;
+  /** Stops what the app runs beside its routes (the document workers). */
+  close(): Promise<void>;
 }
 
 export function createApp(deps: AppDependencies): App {
@@ -85,7 +88,8 @@ export function createApp(deps: AppDependencies): App {
   });
   registerDocsAssets(router);
   registerAuthRoutes(api, authenticator, deps.tokens);
-  const sessions = new SessionService(deps.sequelize, deps.temporal, deps.config);
+  const documents = new DocumentPool({ ...deps.config.documentWork, soffice: deps.config.libreofficePath });
+  const sessions = new SessionService(deps.sequelize, deps.temporal, deps.config, documents);
   registerSessionRoutes(api, sessions, deps.temporal);
   const downloadUrls = new DownloadUrls(
     downloadSecret(deps.config.downloadUrlSecret, jwtSecret),
@@ -111,5 +115,5 @@ export function createApp(deps: AppDependencies): App {
     koa.use(r.routes());
     koa.use(r.allowedMethods());
   }
-  return { koa, routers: [router, apiRouter], routes: site, openApiDocument };
+  return { koa, routers: [router, apiRouter], routes: site, openApiDocument, close: () => documents.close() };
 }

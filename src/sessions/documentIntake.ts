@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { PDFDocument } from 'pdf-lib';
-import { decodeDocument, DocumentError, sha256Hex } from '../documents/decode';
-import { ConversionUnavailableError, toPdf } from '../documents/convert';
+import { DocumentError } from '../documents/decode';
+import { DocumentWorkTimeout, type DocumentPool } from '../documents/documentPool';
+import { ConversionUnavailableError } from '../documents/convert';
 import { unavailable } from '../domain/errors';
 import { createFailure } from './createRules';
 import { storeBlob } from '../documents/blobStore';
@@ -34,7 +34,7 @@ export async function intakeUploads(
   accountId: string,
   documents: DocumentInput[],
   transaction: Transaction,
-  soffice: string,
+  pool: DocumentPool,
 ): Promise<StoredDocument[]> {
   const templates = await findTemplates(
     sequelize,
@@ -45,7 +45,7 @@ export async function intakeUploads(
   const stored: StoredDocument[] = [];
   for (const [i, doc] of documents.entries()) {
     const label = `session_documents[${i}]`;
-    const decoded = await decodeDocument(doc.name, doc.base64Doc!, label);
+    const decoded = await pool.prepare({ name: doc.name, base64: doc.base64Doc!, label });
     doc.base64Doc = undefined;
     let annotations = doc.annotations;
     let templateId: string | null = null;
@@ -61,26 +61,21 @@ export async function intakeUploads(
       templateId = template.id;
       annotations = [...template.annotations, ...doc.annotations];
     }
-    const pdf =
-      decoded.extension === 'pdf'
-        ? decoded.bytes
-        : await toPdf(decoded.bytes, decoded.extension, soffice, label);
-    const pageCount = decoded.pageCount ?? (await PDFDocument.load(pdf)).getPageCount();
-    const problem = annotationProblem(annotations, pageCount, `${label}.annotations`);
+    const problem = annotationProblem(annotations, decoded.pageCount, `${label}.annotations`);
     if (problem) throw new DocumentError(problem);
-    const blobId = await storeBlob(sequelize, accountId, decoded.bytes, decoded.sha256, transaction);
+    const bytes = Buffer.from(decoded.bytes);
+    const blobId = await storeBlob(sequelize, accountId, bytes, decoded.sha256, transaction);
     stored.push({
       name: decoded.name,
       contentType: decoded.contentType,
-      sizeBytes: decoded.bytes.length,
+      sizeBytes: bytes.length,
       sha256: decoded.sha256,
       blobId,
-      pdfBlobId:
-        pdf === decoded.bytes
-          ? blobId
-          : await storeBlob(sequelize, accountId, pdf, sha256Hex(pdf), transaction),
+      pdfBlobId: decoded.pdf
+        ? await storeBlob(sequelize, accountId, Buffer.from(decoded.pdf), decoded.pdfSha256!, transaction)
+        : blobId,
       templateId,
-      pageCount,
+      pageCount: decoded.pageCount,
       annotations,
       notaryCanEdit: doc.notary_can_edit_documents,
     });
@@ -162,6 +157,8 @@ export async function refusingBadDocuments<T>(intake: () => Promise<T>): Promise
   } catch (err) {
     if (err instanceof ConversionUnavailableError)
       throw unavailable(`Document conversion is unavailable: ${err.message}`);
+    if (err instanceof DocumentWorkTimeout)
+      throw unavailable(`Document processing timed out (${err.message}); retry`);
     if (err instanceof DocumentError) throw createFailure(err.message);
     throw err;
   }

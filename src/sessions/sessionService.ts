@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import type { BeforeCommit } from '../db/beforeCommit';
 import type { Config } from '../config';
+import type { DocumentPool } from '../documents/documentPool';
 import type { TemporalHandle } from '../temporal/client';
 import { conflict, unavailable, DomainError } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
@@ -58,6 +59,7 @@ export class SessionService {
     private readonly sequelize: Sequelize,
     private readonly temporal: TemporalHandle,
     private readonly config: Config,
+    private readonly documents: DocumentPool,
   ) {}
 
   /**
@@ -145,7 +147,7 @@ export class SessionService {
               accountId,
               input.session_documents ?? [],
               transaction,
-              this.config.libreofficePath,
+              this.documents,
             ),
           )),
           ...(await refusingBadDocuments(() =>
@@ -276,7 +278,7 @@ export class SessionService {
             `session_documents: a session holds at most ${MAX_DOCUMENTS_PER_SESSION} documents`,
           );
         const stored = await refusingBadDocuments(() =>
-          intakeUploads(this.sequelize, accountId, uploads, transaction, this.config.libreofficePath),
+          intakeUploads(this.sequelize, accountId, uploads, transaction, this.documents),
         );
         const documentIds = await insertDocuments(
           this.sequelize,

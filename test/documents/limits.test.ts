@@ -5,6 +5,7 @@ import { DOCUMENT_LIMITS } from '../../src/documents/documentLimits';
 import { createTestAccount } from '../support/accounts';
 import { b64 } from '../support/documents';
 import { createSession, sessionBody } from '../support/sessions';
+import { startSecondApp } from '../support/secondApp';
 
 /** A PNG whose header says `width` × `height`: enough for anything that reads the header first. */
 function pngHeader(width: number, height: number): Buffer {
@@ -104,5 +105,26 @@ describe('document limits: refused from cheap evidence, naming the field (issue 
       Buffer.from(await pdf.save()),
       /^session_documents\[0\]\.base64Doc: the PDF has 2001 pages; at most 2000/,
     );
+  });
+
+  it('a document that outlasts DOCUMENT_TIMEOUT in the worker pool answers 503 with Retry-After: safe to retry', async () => {
+    const app = await startSecondApp({ documentWork: { threads: 1, memoryMb: 256, timeoutMs: 1 } });
+    try {
+      const res = await fetch(`${app.url}/api/integrationsv2/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+        body: JSON.stringify(
+          await sessionBody({
+            session_documents: [{ name: 'notes.txt', base64Doc: b64(Buffer.from('line\n'.repeat(10_000))) }],
+          }),
+        ),
+      });
+      const body = (await res.json()) as { response_message: string };
+      assert.equal(res.status, 503, JSON.stringify(body));
+      assert.match(body.response_message, /^Document processing timed out/);
+      assert.equal(res.headers.get('retry-after'), '5');
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { Piscina } from 'piscina';
+import { DocumentError } from './documentError';
+import { ConversionUnavailableError } from './convert';
+import type { PrepareOutcome, PrepareTask, PreparedDocument } from './documentWorker';
+
+export interface DocumentPoolOptions {
+  threads: number;
+  /** Heap of one worker; a document that needs more is refused, not the process. */
+  memoryMb: number;
+  /** One document's work; past it the caller gets a retryable `unavailable`. */
+  timeoutMs: number;
+  /** LibreOffice, for DOCX. */
+  soffice: string;
+}
+
+/** The pool's answer when a document took too long: the service's limit, so a retry may pass. */
+export class DocumentWorkTimeout extends Error {}
+
+/**
+ * Worker threads that prepare uploads, so a hostile or merely heavy document costs one bounded worker
+ * (memory, time) and never the API's event loop. Run from TypeScript sources (tests, tsx), the workers
+ * load the same sources through tsx.
+ */
+export class DocumentPool {
+  private readonly pool: Piscina;
+
+  constructor(private readonly options: DocumentPoolOptions) {
+    const fromSources = __filename.endsWith('.ts');
+    this.pool = new Piscina({
+      filename: path.join(__dirname, `documentWorker${fromSources ? '.ts' : '.js'}`),
+      execArgv: fromSources ? ['--require', require.resolve('tsx/cjs')] : [],
+      minThreads: 0,
+      maxThreads: options.threads,
+      idleTimeout: 30_000,
+      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
+    });
+  }
+
+  async prepare(upload: Omit<PrepareTask, 'soffice'>): Promise<PreparedDocument> {
+    const task: PrepareTask = { ...upload, soffice: this.options.soffice };
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    let outcome: PrepareOutcome;
+    try {
+      outcome = await this.pool.run(task, { signal: timeout });
+    } catch (err) {
+      if (timeout.aborted)
+        throw new DocumentWorkTimeout(`${task.label} took longer than ${this.options.timeoutMs} ms`);
+      if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY')
+        throw new DocumentError(
+          `${task.label}.base64Doc cannot be processed within the service's memory limit`,
+        );
+      throw err;
+    }
+    if (outcome.ok) return outcome.document;
+    if (outcome.kind === 'document') throw new DocumentError(outcome.message);
+    throw new ConversionUnavailableError(outcome.message);
+  }
+
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
+}
