@@ -97,7 +97,7 @@ export function createApp(deps: AppDependencies): App {
     deps.config.downloadUrlTtlSeconds,
   );
   registerSignedDocumentRoutes(api, sessions, new SignedDocumentService(deps.sequelize, downloadUrls));
-  registerTemplateRoutes(api, deps.sequelize);
+  registerTemplateRoutes(api, deps.sequelize, documents);
   registerSigningRoutes(site, new SigningService(deps.sequelize, deps.temporal));
   registerWebhookRoutes(api, new WebhookEndpointService(deps.sequelize, deps.temporal, deps.config));
   const team = new TeamService(deps.sequelize, {

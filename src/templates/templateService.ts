@@ -1,5 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { decodeDocument, DocumentError } from '../documents/decode';
+import { DocumentError } from '../documents/decode';
+import type { DocumentPool } from '../documents/documentPool';
 import { storeBlob } from '../documents/blobStore';
 import type { Annotation } from '../sessions/createRequest';
 import { annotationProblem } from '../documents/annotations';
@@ -38,12 +39,14 @@ export function presentTemplate(row: TemplateRow) {
 /** A template is an original PDF with pre-placed fields; documents that match it byte for byte get its fields. */
 export async function createTemplate(
   sequelize: Sequelize,
+  documents: DocumentPool,
   accountId: string,
   input: TemplateInput,
 ): Promise<TemplateRow> {
   if (!/\.pdf$/i.test(input.name))
     throw new DocumentError('name must end in .pdf: templates are PDF documents');
-  const decoded = await decodeDocument(input.name, input.base64Doc, 'template');
+  const prepared = await documents.prepare({ name: input.name, base64: input.base64Doc, label: 'template' });
+  const decoded = { ...prepared, bytes: Buffer.from(prepared.bytes) };
   const problem = annotationProblem(input.annotations, decoded.pageCount, 'annotations');
   if (problem) throw new DocumentError(problem);
   return sequelize.transaction(async (transaction) => {

@@ -9,7 +9,8 @@ import {
   type TemplateInput,
 } from '../../templates/templateService';
 import { DocumentError } from '../../documents/decode';
-import { invalid } from '../../domain/errors';
+import { invalid, unavailable } from '../../domain/errors';
+import { DocumentWorkTimeout, type DocumentPool } from '../../documents/documentPool';
 import { failBodySchema } from '../openapi/document';
 import { principalOf } from '../context';
 import type { ApiRoutes } from '../routes';
@@ -30,7 +31,7 @@ const createTemplateBody = Joi.object<TemplateInput>({
   annotations: Joi.array().items(annotationSchema).max(500).default([]),
 }).label('CreateTemplateRequest');
 
-export function registerTemplateRoutes(api: ApiRoutes, sequelize: Sequelize): void {
+export function registerTemplateRoutes(api: ApiRoutes, sequelize: Sequelize, documents: DocumentPool): void {
   api.add<TemplateInput>({
     method: 'post',
     path: '/templates',
@@ -53,11 +54,13 @@ export function registerTemplateRoutes(api: ApiRoutes, sequelize: Sequelize): vo
     },
     handler: async (ctx, { body }) => {
       try {
-        const row = await createTemplate(sequelize, principalOf(ctx).accountId, body);
+        const row = await createTemplate(sequelize, documents, principalOf(ctx).accountId, body);
         ctx.status = 201;
         ctx.body = { response: 'Pass', template: presentTemplate(row) };
       } catch (err) {
         if (err instanceof DocumentError) throw invalid(err.message.replace(/^template\./, ''));
+        if (err instanceof DocumentWorkTimeout)
+          throw unavailable(`Document processing timed out (${err.message}); retry`);
         throw err;
       }
     },
