@@ -1,6 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { DocumentError } from '../documents/decode';
 import { DocumentWorkTimeout, type DocumentPool } from '../documents/documentPool';
+import type { PreparedDocument } from '../documents/documentWorker';
 import { ConversionUnavailableError } from '../documents/convert';
 import { unavailable } from '../domain/errors';
 import { createFailure } from './createRules';
@@ -24,28 +25,34 @@ export interface StoredDocument {
   notaryCanEdit: boolean;
 }
 
+/** An upload checked and converted, waiting to be stored with the rows that use it. */
+export interface PreparedUpload {
+  document: PreparedDocument;
+  templateId: string | null;
+  annotations: Annotation[];
+  notaryCanEdit: boolean;
+}
+
 /**
- * Checks and stores uploaded documents one at a time, dropping each base64 string from the request
- * once decoded, so a request with several 10 MB documents never holds them all decoded at once.
- * Everything happens inside the caller's transaction: a later failure stores nothing.
+ * Checks and converts uploaded documents in the document pool, one at a time, before any transaction
+ * opens: no database connection waits on document work. Each base64 string is dropped from the request
+ * once decoded.
  */
-export async function intakeUploads(
+export async function prepareUploads(
   sequelize: Sequelize,
   accountId: string,
   documents: DocumentInput[],
-  transaction: Transaction,
   pool: DocumentPool,
-): Promise<StoredDocument[]> {
+): Promise<PreparedUpload[]> {
   const templates = await findTemplates(
     sequelize,
     accountId,
     documents.flatMap((d) => (d.applyTemplate ? [d.applyTemplate] : [])),
-    transaction,
   );
-  const stored: StoredDocument[] = [];
+  const prepared: PreparedUpload[] = [];
   for (const [i, doc] of documents.entries()) {
     const label = `session_documents[${i}]`;
-    const decoded = await pool.prepare({ name: doc.name, base64: doc.base64Doc!, label });
+    const document = await pool.prepare({ name: doc.name, base64: doc.base64Doc!, label });
     doc.base64Doc = undefined;
     let annotations = doc.annotations;
     let templateId: string | null = null;
@@ -53,7 +60,7 @@ export async function intakeUploads(
       const template = templates.get(doc.applyTemplate);
       if (!template)
         throw new DocumentError(`${label}.applyTemplate: template ${doc.applyTemplate} not found`);
-      if (template.sha256 !== decoded.sha256) {
+      if (template.sha256 !== document.sha256) {
         throw new DocumentError(
           `${label}.applyTemplate: the document does not match the original PDF of template ${template.id}`,
         );
@@ -61,23 +68,37 @@ export async function intakeUploads(
       templateId = template.id;
       annotations = [...template.annotations, ...doc.annotations];
     }
-    const problem = annotationProblem(annotations, decoded.pageCount, `${label}.annotations`);
+    const problem = annotationProblem(annotations, document.pageCount, `${label}.annotations`);
     if (problem) throw new DocumentError(problem);
-    const bytes = Buffer.from(decoded.bytes);
-    const blobId = await storeBlob(sequelize, accountId, bytes, decoded.sha256, transaction);
+    prepared.push({ document, templateId, annotations, notaryCanEdit: doc.notary_can_edit_documents });
+  }
+  return prepared;
+}
+
+/** Stores prepared uploads inside the caller's short transaction: a later failure stores nothing. */
+export async function storeUploads(
+  sequelize: Sequelize,
+  accountId: string,
+  uploads: PreparedUpload[],
+  transaction: Transaction,
+): Promise<StoredDocument[]> {
+  const stored: StoredDocument[] = [];
+  for (const { document, templateId, annotations, notaryCanEdit } of uploads) {
+    const bytes = Buffer.from(document.bytes);
+    const blobId = await storeBlob(sequelize, accountId, bytes, document.sha256, transaction);
     stored.push({
-      name: decoded.name,
-      contentType: decoded.contentType,
+      name: document.name,
+      contentType: document.contentType,
       sizeBytes: bytes.length,
-      sha256: decoded.sha256,
+      sha256: document.sha256,
       blobId,
-      pdfBlobId: decoded.pdf
-        ? await storeBlob(sequelize, accountId, Buffer.from(decoded.pdf), decoded.pdfSha256!, transaction)
+      pdfBlobId: document.pdf
+        ? await storeBlob(sequelize, accountId, Buffer.from(document.pdf), document.pdfSha256!, transaction)
         : blobId,
       templateId,
-      pageCount: decoded.pageCount,
+      pageCount: document.pageCount,
       annotations,
-      notaryCanEdit: doc.notary_can_edit_documents,
+      notaryCanEdit,
     });
   }
   return stored;

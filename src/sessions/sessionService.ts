@@ -21,7 +21,8 @@ import {
 import {
   documentsFromTemplates,
   insertDocuments,
-  intakeUploads,
+  prepareUploads,
+  storeUploads,
   refusingBadDocuments,
 } from './documentIntake';
 import { sessionOptions, workflowInputOf } from './creationPlan';
@@ -106,6 +107,10 @@ export class SessionService {
         .filter((p) => p.role === 'witness')
         .map((p) => ({ witness_index: p.index, email: p.email, ...urlOf(p) })),
     };
+    // Document work first, outside the transaction: no database connection waits on a conversion.
+    const uploads = await refusingBadDocuments(() =>
+      prepareUploads(this.sequelize, accountId, input.session_documents ?? [], this.documents),
+    );
     let workflowStarted = false;
     try {
       await this.sequelize.transaction(async (transaction) => {
@@ -141,15 +146,7 @@ export class SessionService {
         );
         const ids = await insertParticipants(this.sequelize, sessionId, participants, transaction);
         const documents = [
-          ...(await refusingBadDocuments(() =>
-            intakeUploads(
-              this.sequelize,
-              accountId,
-              input.session_documents ?? [],
-              transaction,
-              this.documents,
-            ),
-          )),
+          ...(await storeUploads(this.sequelize, accountId, uploads, transaction)),
           ...(await refusingBadDocuments(() =>
             documentsFromTemplates(this.sequelize, accountId, input.document_templates ?? [], transaction),
           )),
@@ -261,6 +258,10 @@ export class SessionService {
       (session.options as { session_configurations?: { notary_can_edit_documents?: boolean } })
         .session_configurations?.notary_can_edit_documents,
     );
+    // Document work first, outside the transaction (see create).
+    const prepared = await refusingBadDocuments(() =>
+      prepareUploads(this.sequelize, accountId, uploads, this.documents),
+    );
     try {
       return await this.sequelize.transaction(async (transaction) => {
         // The session's row orders concurrent additions, so positions and the cap hold under a burst.
@@ -273,17 +274,14 @@ export class SessionService {
           'SELECT coalesce(max(position) + 1, 0)::int AS next, count(*)::int AS held FROM documents WHERE session_id = $1',
           { bind: [sessionId], transaction },
         );
-        if (positions[0].held + uploads.length > MAX_DOCUMENTS_PER_SESSION)
+        if (positions[0].held + prepared.length > MAX_DOCUMENTS_PER_SESSION)
           throw createFailure(
             `session_documents: a session holds at most ${MAX_DOCUMENTS_PER_SESSION} documents`,
           );
-        const stored = await refusingBadDocuments(() =>
-          intakeUploads(this.sequelize, accountId, uploads, transaction, this.documents),
-        );
         const documentIds = await insertDocuments(
           this.sequelize,
           sessionId,
-          stored,
+          await storeUploads(this.sequelize, accountId, prepared, transaction),
           positions[0].next,
           notaryCanEditAll,
           transaction,
