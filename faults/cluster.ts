@@ -30,6 +30,11 @@ class SupervisedProcess {
     private readonly logFile: string,
   ) {}
 
+  /** The running process's id, for measurements (RSS). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   start(): void {
     this.stopping = false;
     const fd = fs.openSync(this.logFile, 'a');

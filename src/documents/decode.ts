@@ -83,7 +83,7 @@ export async function decodeDocument(name: string, base64: string, label: string
     );
   }
   if (expected === 'png' || expected === 'jpg') assertImageWithinLimits(bytes, expected, field);
-  if (expected === 'pdf') assertPdfInflatesWithinLimits(bytes, field);
+  if (expected === 'pdf') await assertPdfInflatesWithinLimits(bytes, field);
   const pageCount =
     expected === 'pdf'
       ? await pdfPageCount(bytes, field)

@@ -10,7 +10,7 @@ export const DOCUMENT_LIMITS = {
   imageMegapixels: 50,
   textPages: 500,
   pdfPages: 2_000,
-  pdfInflatedBytes: 256 * 1024 * 1024,
+  pdfInflatedBytes: 128 * 1024 * 1024,
 };
 
 /** Width × height from a PNG's IHDR or a JPEG's frame header, without decoding the image. */
@@ -51,11 +51,27 @@ export function assertPdfPagesWithinLimits(pages: number, field: string): void {
     );
 }
 
+/** Bytes `data` inflates to, counted as it streams and given up past `limit`: nothing of it is kept. */
+function inflatedSize(data: Buffer, limit: number): Promise<number> {
+  return new Promise((resolve) => {
+    const inflate = zlib.createInflate();
+    let size = 0;
+    inflate.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) inflate.destroy();
+    });
+    inflate.on('close', () => resolve(size));
+    // Not Flate data (images, other filters) or cut short: what it gave so far is what counts.
+    inflate.on('error', () => resolve(size));
+    inflate.end(data);
+  });
+}
+
 /**
  * Inflates the PDF's Flate streams with a running cap before any parser does, so a small file that
  * inflates to gigabytes is refused after the cap, not after the gigabytes.
  */
-export function assertPdfInflatesWithinLimits(bytes: Buffer, field: string): void {
+export async function assertPdfInflatesWithinLimits(bytes: Buffer, field: string): Promise<void> {
   let remaining = DOCUMENT_LIMITS.pdfInflatedBytes;
   for (let at = bytes.indexOf('stream'); at !== -1; at = bytes.indexOf('stream', at + 6)) {
     // `endstream` contains `stream` too; a stream's data starts after `stream` and its end of line.
@@ -65,15 +81,11 @@ export function assertPdfInflatesWithinLimits(bytes: Buffer, field: string): voi
     if (bytes[start] === 0x0a) start += 1;
     const end = bytes.indexOf('endstream', start);
     if (end === -1) return;
-    try {
-      remaining -= zlib.inflateSync(bytes.subarray(start, end), { maxOutputLength: remaining }).length;
-    } catch (err) {
-      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
-        throw new DocumentError(
-          `${field}: the PDF inflates to more than ${DOCUMENT_LIMITS.pdfInflatedBytes / 1024 / 1024} MB`,
-        );
-      // Not Flate data (images, other filters) or a stream whose end is inside its data: not counted.
-    }
+    remaining -= await inflatedSize(bytes.subarray(start, end), remaining);
+    if (remaining < 0)
+      throw new DocumentError(
+        `${field}: the PDF inflates to more than ${DOCUMENT_LIMITS.pdfInflatedBytes / 1024 / 1024} MB`,
+      );
     at = end;
   }
 }

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -10,48 +9,11 @@ import { toPdf } from '../../src/documents/convert';
 import { DOCX_LIMITS } from '../../src/documents/docxPackage';
 import { b64, docxBytes, pdfBytes } from '../support/documents';
 import { createTestAccount } from '../support/accounts';
+import { linkedImageDocx, listener } from '../support/hostileDocuments';
 import { createSession, sessionBody } from '../support/sessions';
 import { testEnvironment } from '../support/environment';
 
 const run = promisify(execFile);
-
-/** A DOCX whose picture is linked, not embedded: `TargetMode="External"` to `url`. */
-function linkedImageDocx(url: string): Buffer {
-  const document = strToU8(
-    '<?xml version="1.0" encoding="UTF-8"?>' +
-      '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" ' +
-      'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" ' +
-      'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" ' +
-      'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" ' +
-      'xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><w:body><w:p><w:r><w:drawing>' +
-      '<wp:inline><wp:extent cx="914400" cy="914400"/><wp:docPr id="1" name="Picture 1"/>' +
-      '<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic>' +
-      '<pic:nvPicPr><pic:cNvPr id="1" name="linked.png"/><pic:cNvPicPr/></pic:nvPicPr>' +
-      '<pic:blipFill><a:blip r:link="rIdLinked"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill>' +
-      '<pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="914400" cy="914400"/></a:xfrm>' +
-      '<a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic></a:graphicData></a:graphic>' +
-      '</wp:inline></w:drawing></w:r></w:p></w:body></w:document>',
-  );
-  return docxBytes(document, {
-    'word/_rels/document.xml.rels': strToU8(
-      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-        `<Relationship Id="rIdLinked" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="${url}" TargetMode="External"/>` +
-        '</Relationships>',
-    ),
-  });
-}
-
-/** A local listener that counts what reaches it. */
-async function listener() {
-  const requests: string[] = [];
-  const server = http.createServer((req, res) => {
-    requests.push(req.url ?? '');
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, requests, close: () => server.close() };
-}
 
 describe('DOCX conversion is contained (issue 10)', function () {
   this.timeout(180_000);

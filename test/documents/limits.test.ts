@@ -1,56 +1,11 @@
 import assert from 'node:assert/strict';
-import zlib from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 import { DOCUMENT_LIMITS } from '../../src/documents/documentLimits';
 import { createTestAccount } from '../support/accounts';
+import { inflatingPdf, jpegHeader, pngHeader } from '../support/hostileDocuments';
 import { b64 } from '../support/documents';
 import { createSession, sessionBody } from '../support/sessions';
 import { startSecondApp } from '../support/secondApp';
-
-/** A PNG whose header says `width` × `height`: enough for anything that reads the header first. */
-function pngHeader(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(Buffer.concat([Buffer.from(type), data])));
-    return Buffer.concat([length, Buffer.from(type), data, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.writeUInt8(8, 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', zlib.deflateSync(Buffer.alloc(1024))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-/** A baseline JPEG frame header of `width` × `height`. */
-function jpegHeader(width: number, height: number): Buffer {
-  const sof = Buffer.from([
-    0xff, 0xc0, 0x00, 0x11, 0x08, 0, 0, 0, 0, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1,
-  ]);
-  sof.writeUInt16BE(height, 5);
-  sof.writeUInt16BE(width, 7);
-  return Buffer.concat([Buffer.from([0xff, 0xd8]), sof, Buffer.from([0xff, 0xd9])]);
-}
-
-/** A one-page PDF carrying a Flate stream that inflates to `inflated` bytes. */
-function inflatingPdf(inflated: number): Buffer {
-  const data = zlib.deflateSync(Buffer.alloc(inflated), { level: 9 });
-  return Buffer.concat([
-    Buffer.from(
-      '%PDF-1.7\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
-        '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Contents 4 0 R>>endobj\n' +
-        `4 0 obj<</Length ${data.length}/Filter/FlateDecode>>stream\n`,
-    ),
-    data,
-    Buffer.from('\nendstream\nendobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
-  ]);
-}
 
 describe('document limits: refused from cheap evidence, naming the field (issue 10)', function () {
   this.timeout(60_000);
@@ -93,7 +48,7 @@ describe('document limits: refused from cheap evidence, naming the field (issue 
     await refused(
       'bomb.pdf',
       bomb,
-      /^session_documents\[0\]\.base64Doc: the PDF inflates to more than 256 MB$/,
+      /^session_documents\[0\]\.base64Doc: the PDF inflates to more than 128 MB$/,
     );
   });
 

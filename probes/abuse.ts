@@ -1,0 +1,297 @@
+/**
+ * `npm run probe:abuse`: the hostile inputs of issue 10 against the production shape (PostgreSQL, Temporal,
+ * one API and one worker from their production entry points), each measured: the answer and its time, the
+ * API's RSS growth, /healthz latency while it runs, and what the service did afterwards. Not part of
+ * `npm test` (it takes a few minutes); prints a table and exits 1 when a probe misses its target.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { createDatabase } from '../src/db/database';
+import { createAccount } from '../src/services/accounts';
+import { loadConfig } from '../src/config';
+import { loadSigningIdentity } from '../src/signing/identity';
+import { b64, docxBytes, pdfBytes } from '../test/support/documents';
+import { inflatingPdf, linkedImageDocx, listener, pngHeader } from '../test/support/hostileDocuments';
+import { freePort } from '../test/support/freePort';
+import { Cluster } from '../faults/cluster';
+
+const log = (line: string) => process.stderr.write(`[probe] ${line}\n`);
+const MiB = 1024 * 1024;
+
+interface Row {
+  probe: string;
+  answer: string;
+  ms: number;
+  rssGrowthMiB: number;
+  healthP99Ms: number;
+  pass: boolean;
+  note?: string;
+}
+
+// Polls /healthz from a thread of its own, so the probe's own work (building and sending large bodies)
+// never delays a measurement.
+const HEALTH_POLLER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const latencies = [];
+let running = true;
+parentPort.on('message', () => { running = false; });
+(async () => {
+  while (running) {
+    const t = performance.now();
+    await fetch(workerData.url).then((r) => r.arrayBuffer());
+    latencies.push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  parentPort.postMessage(latencies);
+})();
+`;
+
+/** /healthz every 20 ms while `work` runs: its p99 latency. */
+async function healthWhile<T>(apiUrl: string, work: () => Promise<T>): Promise<{ result: T; p99: number }> {
+  const poller = new Worker(HEALTH_POLLER, { eval: true, workerData: { url: `${apiUrl}/healthz` } });
+  const latencies = new Promise<number[]>((resolve) => poller.once('message', resolve));
+  try {
+    const result = await work();
+    poller.postMessage('stop');
+    return { result, p99: percentile(await latencies, 99) };
+  } finally {
+    await poller.terminate();
+  }
+}
+
+function percentile(values: number[], p: number): number {
+  if (!values.length) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function rssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+/** A POST from a given local address (127.0.0.x), as another client would send it. */
+function postFrom(url: string, body: string, headers: Record<string, string>, localAddress = '127.0.0.1') {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const u = new URL(url);
+    const req = http.request(
+      { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', localAddress, headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, text: Buffer.concat(chunks).toString() }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notarization-probe-'));
+  fs.chmodSync(dataDir, 0o755);
+  const ports = {
+    api: await freePort(),
+    postgres: await freePort(),
+    temporal: await freePort(),
+    temporalUi: await freePort(),
+  };
+  const settings: Record<string, string> = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    JWT_SECRET: crypto.randomBytes(32).toString('hex'),
+  };
+  const identity = loadSigningIdentity(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development' }));
+  Object.assign(settings, {
+    SIGNING_P12_PATH: path.join(dataDir, 'signing', 'signer.p12'),
+    SIGNING_P12_PASSPHRASE: identity.passphrase,
+  });
+  const cluster = new Cluster(dataDir, ports, settings, log);
+  await cluster.startAll();
+  const sequelize = createDatabase(cluster.databaseUrl);
+  const rows: Row[] = [];
+  try {
+    const api = cluster.apiUrl;
+    const account = await createAccount(sequelize, { name: 'Probe', autoOnboarding: true });
+    const auth = { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' };
+    const notaryEmail = `notary-${Date.now()}@example.com`;
+    await fetch(`${api}/api/integrationsv2/team_members/invite`, {
+      method: 'POST',
+      headers: { ...auth, authorization: `Bearer ${account.vendor_api_key}` },
+      body: JSON.stringify({
+        email: notaryEmail,
+        business_role: 'notary',
+        first_name: 'Nadia',
+        last_name: 'Quill',
+        state: 'TX',
+        county: 'Travis',
+        commission_number: 'TX-1',
+        commission_expires_on: '2031-01-31',
+      }),
+    });
+    const session = (documents: unknown[], extra: Record<string, unknown> = {}) =>
+      JSON.stringify({
+        signing_type: 'ron',
+        notarization_timing_type: 'notarize_now',
+        session_type: 'gnw',
+        session_notary_email: notaryEmail,
+        all_signers: [
+          { email: 'a@example.com', first_name: 'Ann', last_name: 'Signer' },
+          { email: 'b@example.com', first_name: 'Bo', last_name: 'Signer' },
+        ],
+        session_documents: documents,
+        ...extra,
+      });
+
+    /** One probe: `send` returns the answer's status; the row records time, RSS growth and /healthz p99. */
+    const probe = async (
+      name: string,
+      expected: number[],
+      send: () => Promise<{ status: number; note?: string }>,
+      maxMs = 1_000,
+    ) => {
+      const before = rssMiB(cluster.api.pid!);
+      const started = performance.now();
+      const { result, p99 } = await healthWhile(api, send);
+      const ms = performance.now() - started;
+      const growth = rssMiB(cluster.api.pid!) - before;
+      const pass = expected.includes(result.status) && ms <= maxMs && growth <= 64 && p99 <= 100;
+      rows.push({
+        probe: name,
+        answer: String(result.status),
+        ms: Math.round(ms),
+        rssGrowthMiB: Math.round(growth),
+        healthP99Ms: Math.round(p99),
+        pass,
+        note: result.note,
+      });
+      log(`${pass ? 'PASS' : 'FAIL'} ${name}: ${result.status} in ${Math.round(ms)} ms`);
+    };
+    const create = (body: string) =>
+      fetch(`${api}/api/integrationsv2/sessions`, { method: 'POST', headers: auth, body }).then(
+        async (r) => ({
+          status: r.status,
+          note: (await r.text()).slice(0, 90),
+        }),
+      );
+
+    const newlines = session([{ name: 'n.txt', base64Doc: b64(Buffer.alloc(MiB, '\n')) }]);
+    await probe('1 MiB TXT of newlines', [403], () => create(newlines));
+    await probe('PNG of 10000×10000 pixels', [403], () =>
+      create(session([{ name: 's.png', base64Doc: b64(pngHeader(10_000, 10_000)) }])),
+    );
+    const bomb = session([{ name: 'b.pdf', base64Doc: b64(inflatingPdf(200 * MiB)) }]);
+    await probe('PDF inflating past 128 MB', [403], () => create(bomb));
+    const local = await listener();
+    await probe(
+      'DOCX linking a local URL (SSRF)',
+      [200],
+      async () => ({
+        ...(await create(
+          session([{ name: 'l.docx', base64Doc: b64(linkedImageDocx(`${local.url}/x.png`)) }]),
+        )),
+        note: `listener saw ${local.requests.length} requests`,
+      }),
+      30_000,
+    );
+    const ssrfRow = rows.at(-1)!;
+    ssrfRow.pass &&= local.requests.length === 0;
+    local.close();
+    await probe(
+      'ten DOCX creates at once, then a small create',
+      [200],
+      async () => {
+        const docx = b64(docxBytes());
+        await Promise.all(
+          Array.from({ length: 10 }, () => create(session([{ name: 'd.docx', base64Doc: docx }]))),
+        );
+        return create(session([{ name: 'p.pdf', base64Doc: b64(await pdfBytes(1)) }]));
+      },
+      60_000,
+    );
+    const big = `{"api_key":"${'a'.repeat(14 * 1000 * 1000)}"}`;
+    await probe('three parallel 14 MB bodies to routes without documents', [413], async () => {
+      const answers = await Promise.all(
+        ['/api/integrationsv2/auth/refresh', '/api/integrationsv2/auth/login_link', '/sign/x/join'].map((p) =>
+          fetch(`${api}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big }),
+        ),
+      );
+      return {
+        status: Math.max(...answers.map((a) => a.status)),
+        note: answers.map((a) => a.status).join(','),
+      };
+    });
+    const huge = Buffer.alloc(70 * MiB, 'a');
+    await probe('one 70 MiB body', [413], async () => {
+      const r = await fetch(`${api}/api/integrationsv2/auth/refresh`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: huge,
+      });
+      return { status: r.status };
+    });
+
+    const created = await fetch(`${api}/api/integrationsv2/sessions`, {
+      method: 'POST',
+      headers: auth,
+      body: session([{ name: 'p.pdf', base64Doc: b64(await pdfBytes(1)) }]),
+    }).then(
+      (r) => r.json() as Promise<{ bn_session_id: string; signing_urls: Array<{ bn_signing_url: string }> }>,
+    );
+    const [first, second] = created.signing_urls.map((u) => `${api}${u.bn_signing_url}/join`);
+    await probe(
+      '10,000 joins on one link',
+      [200],
+      async () => {
+        const counts: Record<number, number> = {};
+        let sent = 0;
+        await Promise.all(
+          Array.from({ length: 50 }, async () => {
+            while (sent++ < 10_000) {
+              const r = await fetch(first, { method: 'POST' });
+              counts[r.status] = (counts[r.status] ?? 0) + 1;
+              await r.arrayBuffer();
+            }
+          }),
+        );
+        // Another participant, from another address, joins; the notary starts.
+        const other = await postFrom(second, '', {}, '127.0.0.2');
+        const start = await fetch(`${api}/api/integrationsv2/sessions/${created.bn_session_id}/start`, {
+          method: 'POST',
+          headers: auth,
+          body: '{}',
+        });
+        return {
+          status: other.status === 200 && start.status === 200 ? 200 : 500,
+          note: `joins ${JSON.stringify(counts)}; other signer ${other.status}; start ${start.status}`,
+        };
+      },
+      60_000,
+    );
+  } finally {
+    await sequelize.close();
+    await cluster.stopAll();
+  }
+
+  const header = '| probe | answer | ms | API RSS growth MiB | /healthz p99 ms | result | note |';
+  process.stdout.write(`${header}\n| --- | --- | --- | --- | --- | --- | --- |\n`);
+  for (const r of rows) {
+    process.stdout.write(
+      `| ${r.probe} | ${r.answer} | ${r.ms} | ${r.rssGrowthMiB} | ${r.healthP99Ms} | ${r.pass ? 'PASS' : 'FAIL'} | ${r.note ?? ''} |\n`,
+    );
+  }
+  fs.writeFileSync(path.join(dataDir, 'probe-abuse.json'), JSON.stringify(rows, null, 2));
+  log(`report in ${path.join(dataDir, 'probe-abuse.json')}`);
+  process.exit(rows.every((r) => r.pass) ? 0 : 1);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});
