@@ -1,9 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres, type RunningPostgres } from '../src/infra/embeddedPostgres';
 import { startTemporalDevServer, type RunningDevServer } from '../src/infra/temporalDevServer';
+import { loadConfig } from '../src/config';
+import { loadSigningIdentity } from '../src/signing/identity';
+import { freePort } from '../test/support/freePort';
 
 const ROOT = path.join(__dirname, '..');
 
@@ -161,4 +166,36 @@ export class Cluster {
     await Promise.allSettled([this.api.stop(), this.worker.stop()]);
     await Promise.allSettled([this.stopTemporal(), this.stopPostgres()]);
   }
+}
+
+/**
+ * A new cluster in a scratch directory of its own, configured as production with `settings` added:
+ * free ports, a random JWT secret, and a development signing certificate passed as an operator would.
+ */
+export async function productionCluster(
+  name: string,
+  settings: Record<string, string>,
+  log: (line: string) => void,
+): Promise<{ cluster: Cluster; dataDir: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `notarization-${name}-`));
+  // As root, PostgreSQL runs as the `postgres` user, which must be able to enter the directory.
+  fs.chmodSync(dataDir, 0o755);
+  const ports = {
+    api: await freePort(),
+    postgres: await freePort(),
+    temporal: await freePort(),
+    temporalUi: await freePort(),
+  };
+  const identity = loadSigningIdentity(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development' }));
+  const all = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    JWT_SECRET: crypto.randomBytes(32).toString('hex'),
+    SIGNING_P12_PATH: path.join(dataDir, 'signing', 'signer.p12'),
+    SIGNING_P12_PASSPHRASE: identity.passphrase,
+    ...settings,
+  };
+  return { cluster: new Cluster(dataDir, ports, all, log), dataDir };
 }

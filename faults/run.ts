@@ -1,18 +1,13 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Sequelize } from 'sequelize';
-import { loadConfig } from '../src/config';
 import { createDatabase } from '../src/db/database';
 import { createAccount } from '../src/services/accounts';
-import { loadSigningIdentity } from '../src/signing/identity';
 import { readAuditTrail, verifyChain } from '../src/audit/auditChain';
 import { pdfBytes } from '../test/support/documents';
-import { freePort } from '../test/support/freePort';
 import { recordStage } from '../test/results/stageResults';
-import { Cluster } from './cluster';
+import { productionCluster } from './cluster';
 import { CallLog, Integrator, runIdOf, useDocument, type Step } from './driver';
 import { SignatureCheckingReceiver } from './receiver';
 
@@ -55,37 +50,18 @@ const log = (line: string) => process.stderr.write(`[faults] ${line}\n`);
 
 async function main() {
   const opts = program.parse(process.argv).opts<Options>();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notarization-faults-'));
-  // As root, PostgreSQL runs as the `postgres` user, which must be able to enter the directory.
-  fs.chmodSync(dataDir, 0o755);
-  const ports = {
-    api: await freePort(),
-    postgres: await freePort(),
-    temporal: await freePort(),
-    temporalUi: await freePort(),
-  };
-  const settings: Record<string, string> = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    JWT_SECRET: crypto.randomBytes(32).toString('hex'),
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    // Long enough to outlast the receiver's downtime several times over.
-    WEBHOOK_RETRY_SCHEDULE: '1s,2s,5s,10s,20s,30s,60s,120s',
-    WEBHOOK_TIMEOUT: '5s',
-    // Every simulated participant and integrator calls from this one loopback address.
-    RATE_LIMIT_PER_CLIENT_PER_MINUTE: '1000000',
-  };
-  const identity = loadSigningIdentity({
-    ...loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development' }),
-  });
-  Object.assign(settings, {
-    SIGNING_P12_PATH: path.join(dataDir, 'signing', 'signer.p12'),
-    SIGNING_P12_PASSPHRASE: identity.passphrase,
-  });
-
-  const cluster = new Cluster(dataDir, ports, settings, log);
+  const { cluster, dataDir } = await productionCluster(
+    'faults',
+    {
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      // Long enough to outlast the receiver's downtime several times over.
+      WEBHOOK_RETRY_SCHEDULE: '1s,2s,5s,10s,20s,30s,60s,120s',
+      WEBHOOK_TIMEOUT: '5s',
+      // Every simulated participant and integrator calls from this one loopback address.
+      RATE_LIMIT_PER_CLIENT_PER_MINUTE: '1000000',
+    },
+    log,
+  );
   const receiver = new SignatureCheckingReceiver();
   const stopEverything = async () => {
     await receiver.stop();

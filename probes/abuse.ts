@@ -4,20 +4,15 @@
  * API's RSS growth, /healthz latency while it runs, and what the service did afterwards. Not part of
  * `npm test` (it takes a few minutes); prints a table and exits 1 when a probe misses its target.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createDatabase } from '../src/db/database';
 import { createAccount } from '../src/services/accounts';
-import { loadConfig } from '../src/config';
-import { loadSigningIdentity } from '../src/signing/identity';
 import { b64, docxBytes, pdfBytes } from '../test/support/documents';
 import { inflatingPdf, linkedImageDocx, listener, pngHeader } from '../test/support/hostileDocuments';
-import { freePort } from '../test/support/freePort';
-import { Cluster } from '../faults/cluster';
+import { productionCluster } from '../faults/cluster';
 
 const log = (line: string) => process.stderr.write(`[probe] ${line}\n`);
 const MiB = 1024 * 1024;
@@ -92,27 +87,7 @@ function postFrom(url: string, body: string, headers: Record<string, string>, lo
 }
 
 async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notarization-probe-'));
-  fs.chmodSync(dataDir, 0o755);
-  const ports = {
-    api: await freePort(),
-    postgres: await freePort(),
-    temporal: await freePort(),
-    temporalUi: await freePort(),
-  };
-  const settings: Record<string, string> = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    JWT_SECRET: crypto.randomBytes(32).toString('hex'),
-  };
-  const identity = loadSigningIdentity(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development' }));
-  Object.assign(settings, {
-    SIGNING_P12_PATH: path.join(dataDir, 'signing', 'signer.p12'),
-    SIGNING_P12_PASSPHRASE: identity.passphrase,
-  });
-  const cluster = new Cluster(dataDir, ports, settings, log);
+  const { cluster, dataDir } = await productionCluster('probe', {}, log);
   await cluster.startAll();
   const sequelize = createDatabase(cluster.databaseUrl);
   const rows: Row[] = [];

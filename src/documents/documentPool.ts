@@ -30,7 +30,8 @@ export class DocumentPool {
     this.pool = new Piscina({
       filename: path.join(__dirname, `documentWorker${fromSources ? '.ts' : '.js'}`),
       execArgv: fromSources ? ['--require', require.resolve('tsx/cjs')] : [],
-      minThreads: 0,
+      // One thread stays warm: the first upload after a quiet spell does not pay for a thread's start.
+      minThreads: 1,
       maxThreads: options.threads,
       idleTimeout: 30_000,
       resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
