@@ -26,7 +26,11 @@ export function jsonBody(limitBytes: number) {
       text = await getRawBody(ctx.req, { limit: limitBytes, length: ctx.request.length, encoding: 'utf8' });
     } catch (err) {
       const type = (err as { type?: string }).type;
-      if (type === 'entity.too.large') throw tooLarge(`Request body exceeds ${limitBytes} bytes`);
+      if (type === 'entity.too.large') {
+        // The rest of the body is not wanted: closing the connection spares reading it to the end.
+        ctx.set('Connection', 'close');
+        throw tooLarge(`Request body exceeds ${limitBytes} bytes`);
+      }
       throw malformed('Request body could not be read');
     }
     ctx.state.bodySha256 = crypto.createHash('sha256').update(text).digest('hex');
