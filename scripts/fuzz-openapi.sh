@@ -56,17 +56,19 @@ failed=0 operations_passed=0 operations_failed=0
 for credential in "api:$api_key" "vendor:$vendor_key" "team_member:$member_token"; do
   kind=${credential%%:*}
   echo "== schemathesis with the $kind credential"
-  # From the scratch directory: schemathesis keeps its caches in the working directory.
+  # From the scratch directory: schemathesis keeps its caches in the working directory. Its report
+  # goes to a log printed only when it found something, so the run's output ends on the summary.
   (cd "$work" && "$venv/bin/st" run "$base/api/integrationsv2/openapi.json" --url "$base" \
     -H "Authorization: Bearer ${credential#*:}" \
     --checks not_a_server_error --max-examples "$examples" --workers 2 \
     --generation-allow-x00 true --suppress-health-check all --request-timeout 30 \
-    --report junit --report-junit-path "$work/$kind.xml") || true
+    --report junit --report-junit-path "$work/$kind.xml") >"$work/$kind.log" 2>&1 || true
   count=$(attribute "$kind" failures)
-  echo "== $kind: ${count:-no report, so unknown} operation(s) with a server error"
+  echo "== $kind: $(attribute "$kind" tests) operation(s), ${count:-no report, so unknown} with a server error"
   if [ "$count" = 0 ]; then
     operations_passed=$((operations_passed + $(attribute "$kind" tests)))
   else
+    cat "$work/$kind.log"
     failed=1 operations_failed=$((operations_failed + ${count:-1}))
   fi
   curl -fsS "$base/healthz" >/dev/null || { echo "== the service stopped answering"; failed=1 operations_failed=$((operations_failed + 1)); }

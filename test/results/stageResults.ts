@@ -30,3 +30,16 @@ export function readStages(): StageResult[] {
 export function clearStages(): void {
   fs.rmSync(RESULTS_DIR, { recursive: true, force: true });
 }
+
+const STARTED_AT = path.join(RESULTS_DIR, 'started-at');
+
+export function recordStart(): void {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  fs.writeFileSync(STARTED_AT, String(Date.now()));
+}
+
+/** Seconds since `recordStart`, or undefined when the run did not start through `npm test`. */
+export function secondsSinceStart(): number | undefined {
+  if (!fs.existsSync(STARTED_AT)) return undefined;
+  return Math.round((Date.now() - Number(fs.readFileSync(STARTED_AT, 'utf8'))) / 1000);
+}
