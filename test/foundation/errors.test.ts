@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import net from 'node:net';
+import { Worker } from 'node:worker_threads';
 import assert from 'node:assert/strict';
 import { request } from '../support/http';
 import { testEnvironment } from '../support/environment';
@@ -67,6 +69,22 @@ describe('error handling', () => {
     assert.equal(res.status, 413);
     assert.equal(res.body.response, 'Fail');
     assert.equal(res.body.response_message, `Request body exceeds ${SMALL_BODY_BYTES} bytes`);
+  });
+
+  it('clients still uploading large bodies read their 413 rather than a reset connection', async () => {
+    // From a thread of their own: an upload racing the server's answer, as from another process.
+    const uploads = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const body = JSON.stringify({ api_key: 'x'.repeat(14 * 1000 * 1000) });
+       Promise.all(Array.from({ length: 6 }, () =>
+         fetch(workerData.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+           .then(async (r) => r.status + ' ' + (await r.json()).response, (err) => String(err.cause ?? err))
+       )).then((answers) => parentPort.postMessage(answers));`,
+      { eval: true, workerData: { url: `${testEnvironment().apiUrl}/api/integrationsv2/auth/refresh` } },
+    );
+    const [answers] = (await once(uploads, 'message')) as [string[]];
+    await uploads.terminate();
+    assert.deepEqual(answers, Array(6).fill('413 Fail'));
   });
 
   it('an announced oversize body is answered from its headers, before its bytes arrive', async () => {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Next } from 'koa';
 import getRawBody from 'raw-body';
 import { malformed, tooLarge, unsupportedMedia } from '../../domain/errors';
@@ -6,6 +7,19 @@ import type { AppContext } from '../context';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 const EMPTY_SHA256 = crypto.createHash('sha256').update('').digest('hex');
+/**
+ * After a 413, Node reads and discards the rest of the body so the client, still uploading, gets to
+ * read the answer (closing at once resets its upload and it sees no answer at all). Like nginx's
+ * lingering close, that discarding is bounded: a body still arriving after this long is cut off.
+ */
+const LINGER_AFTER_413_MS = 10_000;
+
+function lingerThenClose(req: IncomingMessage): void {
+  if (req.complete) return;
+  const timer = setTimeout(() => req.socket.destroy(), LINGER_AFTER_413_MS);
+  timer.unref();
+  req.once('close', () => clearTimeout(timer));
+}
 
 /**
  * Reads a JSON body once into one string, hashes it (idempotency keys compare bodies), parses it and
@@ -27,8 +41,7 @@ export function jsonBody(limitBytes: number) {
     } catch (err) {
       const type = (err as { type?: string }).type;
       if (type === 'entity.too.large') {
-        // The rest of the body is not wanted: closing the connection spares reading it to the end.
-        ctx.set('Connection', 'close');
+        lingerThenClose(ctx.req);
         throw tooLarge(`Request body exceeds ${limitBytes} bytes`);
       }
       throw malformed('Request body could not be read');
