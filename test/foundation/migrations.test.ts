@@ -172,7 +172,10 @@ describe('migrations', () => {
         VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-0000000000d1', 'invitation',
                 's@example.com', 'Invitation', 'Join', 'sent');`);
 
-      assert.deepEqual(await migrate(db), ['0007-delivery-failures-are-recorded']);
+      assert.deepEqual(
+        (await createMigrator(db).up({ to: '0007-delivery-failures-are-recorded' })).map((m) => m.name),
+        ['0007-delivery-failures-are-recorded'],
+      );
 
       assert.deepEqual(
         (await rows('SELECT state FROM email_outbox')).map((r) => r.state),
@@ -185,6 +188,60 @@ describe('migrations', () => {
         await rows("SELECT column_name FROM information_schema.columns WHERE table_name = 'documents'")
       ).map((c) => c.column_name);
       assert.ok(documentColumns.includes('finalization_error'));
+    });
+  });
+  it('0008 adds offers, network witnesses and their login links, from the 0007 schema with rows', async () => {
+    await withScratchDatabase('migrate_0008', async (db) => {
+      const rows = async (sql: string) => ((await db.query(sql)) as [any[], unknown])[0];
+      await createMigrator(db).up({ to: '0007-delivery-failures-are-recorded' });
+      await db.query(`
+        INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A');
+        INSERT INTO network_notaries (id, email, first_name, last_name, state, commission_number, commission_expires_on)
+        VALUES ('00000000-0000-4000-8000-0000000000e1', 'n@example.com', 'Nat', 'Net', 'TX', 'TX-1', '2031-01-31');
+        INSERT INTO sessions (id, account_id, status, signing_type, session_type, notarization_timing_type, options,
+                              workflow_id, network_notary_id)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-00000000000a', 'ready', 'ron', 'gnw',
+                'notarize_now', '{}', 'session-00000000-0000-4000-8000-0000000000c1',
+                '00000000-0000-4000-8000-0000000000e1');
+        INSERT INTO participants (id, session_id, role, index, email, token_hash)
+        VALUES ('00000000-0000-4000-8000-0000000000d1', '00000000-0000-4000-8000-0000000000c1', 'signer', 0,
+                's@example.com', '\\x01');`);
+
+      assert.deepEqual(await migrate(db), ['0008-network-dispatch']);
+
+      assert.deepEqual(
+        (await rows('SELECT network_notary_id, status FROM sessions')).map((r) => [
+          r.network_notary_id,
+          r.status,
+        ]),
+        [['00000000-0000-4000-8000-0000000000e1', 'ready']],
+        'a session assigned under the old rule keeps its notary',
+      );
+      await db.query(`
+        INSERT INTO network_witnesses (id, email, first_name, last_name)
+        VALUES ('00000000-0000-4000-8000-0000000000f1', 'w@example.com', 'Wes', 'Witness');
+        INSERT INTO participants (session_id, role, index, email, network_witness_id)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', 'witness', 0, 'w@example.com',
+                '00000000-0000-4000-8000-0000000000f1');`);
+      await assert.rejects(
+        db.query(`INSERT INTO participants (session_id, role, index, email)
+                  VALUES ('00000000-0000-4000-8000-0000000000c1', 'witness', 1, 'x@example.com')`),
+        /participants_link_or_network_witness/,
+        'a participant has a signing link or is a network witness',
+      );
+      const offer = `INSERT INTO notary_offers (session_id, notary_id, expires_at)
+                     VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-0000000000e1', now())`;
+      await db.query(offer);
+      await assert.rejects(
+        db.query(offer),
+        (err: any) => /^notary_offers_open_per_(notary|session)$/.test(err.parent?.constraint),
+        'one open offer per notary and per session',
+      );
+      await assert.rejects(
+        db.query(`INSERT INTO network_login_links (key_hash, expires_at) VALUES ('\\x00', now())`),
+        /network_login_links_check/,
+        'a login link is for a notary or a witness',
+      );
     });
   });
 });
