@@ -15,7 +15,10 @@ export function housekeepingActivities({ sequelize }: ActivityDependencies) {
     },
 
     async deleteExpiredLoginLinks(): Promise<number> {
-      return deleteWhere('DELETE FROM login_links WHERE expires_at <= now()');
+      return (
+        (await deleteWhere('DELETE FROM login_links WHERE expires_at <= now()')) +
+        (await deleteWhere('DELETE FROM network_login_links WHERE expires_at <= now()'))
+      );
     },
   };
 }

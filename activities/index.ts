@@ -5,6 +5,7 @@ import { webhookActivities } from './webhooks';
 import { mailActivities } from './mail';
 import { housekeepingActivities } from './housekeeping';
 import { documentActivities } from './documents';
+import { networkActivities } from './network';
 
 export type { ActivityDependencies };
 
@@ -20,6 +21,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...mailActivities(deps),
     ...housekeepingActivities(deps),
     ...documentActivities(deps),
+    ...networkActivities(deps),
   };
 }
 

@@ -43,6 +43,10 @@ export interface Config {
   webhookTimeoutMs: number;
   /** How long an on-demand session waits before asking the network for a notary again. */
   notaryRetryIntervalMs: number;
+  /** How long a network notary has to accept an offer before it goes to the next notary. */
+  notaryOfferTimeoutMs: number;
+  /** How long a network notary who accepted has to start before the session goes back to the queue. */
+  notaryStartTimeoutMs: number;
   /** Attempts at notarizing a document that fails for a reason other than an outage, before it is marked failed. */
   finalizeAttempts: number;
   /** LibreOffice's `soffice`, for DOCX conversion at upload. */
@@ -147,6 +151,8 @@ export function loadConfig(env: Env = process.env): Config {
       nodeEnv === 'development' || optional(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS') === 'true',
     webhookTimeoutMs: duration('WEBHOOK_TIMEOUT', optional(env, 'WEBHOOK_TIMEOUT') ?? '15s'),
     notaryRetryIntervalMs: duration('NOTARY_RETRY_INTERVAL', optional(env, 'NOTARY_RETRY_INTERVAL') ?? '30s'),
+    notaryOfferTimeoutMs: duration('NOTARY_OFFER_TIMEOUT', optional(env, 'NOTARY_OFFER_TIMEOUT') ?? '2m'),
+    notaryStartTimeoutMs: duration('NOTARY_START_TIMEOUT', optional(env, 'NOTARY_START_TIMEOUT') ?? '15m'),
     finalizeAttempts: integer(env, 'FINALIZE_ATTEMPTS', 5),
     libreofficePath: optional(env, 'LIBREOFFICE_PATH') ?? 'soffice',
     signingP12Path: optional(env, 'SIGNING_P12_PATH'),

@@ -13,5 +13,9 @@ export const EVENT_NAMES = [
   // Beyond the contract's list: failures an integrator must act on (see the OpenAPI decisions).
   'email_bounced',
   'documents_failed',
+  // The on-demand network: a notary who accepted and did not start was released; a network witness
+  // was assigned.
+  'notary_released',
+  'witness_assigned',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];

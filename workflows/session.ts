@@ -8,6 +8,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import {
+  acceptOfferUpdate,
   addDocumentsUpdate,
   alreadyDoneFailure,
   cancelUpdate,
@@ -25,15 +26,19 @@ import {
 } from './sessionDefinitions';
 import {
   initialStatus,
+  isFinal,
+  judgeAccept,
   judgeJoin,
   judgeRequest,
   openingStatus,
+  planOfInput,
   type SessionPlan,
   type SessionRequest,
   type Verdict,
 } from './sessionMachine';
 import { confirm, failureType, finalize, io, mail } from './sessionActivities';
 import { SessionRun } from './sessionRun';
+import { dispatchToNetwork, staffNetworkWitnesses } from './networkDispatch';
 
 /** Far under Temporal's 50,000-event limit: a waiting session continues as new past it. */
 const HISTORY_LIMIT = 10_000;
@@ -47,12 +52,7 @@ export type SessionOutcome = SessionStatus | 'abandoned';
  */
 export async function sessionWorkflow(input: SessionWorkflowInput): Promise<SessionOutcome> {
   const startAt = input.startAt ? Date.parse(input.startAt) : undefined;
-  const plan: SessionPlan = {
-    holdInvitesUntilPretagged: input.holdInvitesUntilPretagged,
-    startAt,
-    notary: input.notary,
-    deliveryMode: input.deliveryMode,
-  };
+  const plan: SessionPlan = planOfInput(input);
   // A named team notary is known at creation: such sessions are ready at once (sessions started before
   // this rule waited in awaiting_notary for the assignment).
   const readyAtOnce = input.notary.kind === 'team' && patched('named-notary-ready-at-once');
@@ -63,6 +63,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     input.expiresAt ? Date.parse(input.expiresAt) : undefined,
   );
   run.restoreJoined(input.resume?.joined ?? []);
+  run.waitingSince = input.resume?.waitingSince;
   const { requested } = run;
 
   /** A validator's answer: refusals fail the update; `already_done` answers with the state, or is refused. */
@@ -77,6 +78,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     ...run.result(),
     notaryAssigned: run.notaryAssigned,
     joined: [...run.joined],
+    offeredTo: run.openOffer?.notaryId,
   }));
   setHandler(participantJoinedSignal, (participant) => run.recordJoin(participant));
   setHandler(
@@ -143,6 +145,20 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     { validator: judged('retry_finalization') },
   );
   setHandler(
+    acceptOfferUpdate,
+    async ({ notaryId }) => {
+      const acceptedAt = Date.now();
+      requested.acceptedBy = notaryId;
+      // Once an accept is in, the dispatch takes it and records the session ready, unless it ends first.
+      await condition(() => run.networkNotaryId === notaryId || isFinal(run.status));
+      return { ...run.result(), waitedMs: acceptedAt - (run.waitingSince ?? acceptedAt) };
+    },
+    {
+      validator: ({ notaryId }) =>
+        enforce(judgeAccept(run.state(), run.openOffer?.notaryId, run.networkNotaryId, notaryId)),
+    },
+  );
+  setHandler(
     addDocumentsUpdate,
     ({ documentIds }) => {
       run.queue('document_added', { document_ids: documentIds });
@@ -207,25 +223,30 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     if (ended) return ended;
   }
 
-  // 4. A notary: the named team member at once, or the first available network notary, retried durably.
+  // 4. A notary: the named team member at once; on demand, the network once the signer waits.
   await run.enter(openingStatus(plan, readyAtOnce));
-  for (;;) {
-    const assignment =
-      input.notary.kind === 'team'
-        ? await io.assignTeamNotary({ sessionId: input.sessionId, memberId: input.notary.memberId })
-        : await io.assignNetworkNotary({ sessionId: input.sessionId, state: input.notary.state });
-    if (assignment.notary) {
-      run.notaryAssigned = true;
-      await run.enter('ready', 'notary_assigned', { notary: assignment.notary });
-      break;
-    }
-    await run.waitFor(() => false, Date.now() + assignment.retryAfterMs);
-    if (requested.cancel || run.expired()) return finish();
-    if (historyIsLong()) {
-      // Carry on in a fresh run before Temporal's history limits: handlers done, events published.
-      await condition(allHandlersFinished);
-      await run.flushEvents();
-      return continueAsNew<typeof sessionWorkflow>({ ...input, resume: { joined: [...run.joined] } });
+  const witnesses =
+    (input.serviceWitnesses ?? 0) > 0 && patched('network-witnesses')
+      ? staffNetworkWitnesses(run, plan, input.sessionId, input.serviceWitnesses!)
+      : undefined;
+  if (input.notary.kind === 'network' && patched('network-offers')) {
+    const outcome = await dispatchToNetwork(run, plan, input.sessionId, historyIsLong);
+    if (outcome === 'ended') return finish();
+    if (outcome === 'continue_as_new') return carryOn();
+  } else {
+    for (;;) {
+      const assignment =
+        input.notary.kind === 'team'
+          ? await io.assignTeamNotary({ sessionId: input.sessionId, memberId: input.notary.memberId })
+          : await io.assignNetworkNotary({ sessionId: input.sessionId, state: input.notary.state });
+      if (assignment.notary) {
+        run.notaryAssigned = true;
+        await run.enter('ready', 'notary_assigned', { notary: assignment.notary });
+        break;
+      }
+      await run.waitFor(() => false, Date.now() + assignment.retryAfterMs);
+      if (requested.cancel || run.expired()) return finish();
+      if (historyIsLong()) return carryOn();
     }
   }
 
@@ -254,6 +275,16 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   run.reportBounces(notices?.bounced ?? []);
   await run.flushEvents();
   return 'completed';
+
+  /** Carries on in a fresh run before Temporal's history limits: handlers done, events published. */
+  async function carryOn(): Promise<SessionOutcome> {
+    await condition(() => allHandlersFinished() && !witnesses?.busy);
+    await run.flushEvents();
+    return continueAsNew<typeof sessionWorkflow>({
+      ...input,
+      resume: { joined: [...run.joined], waitingSince: run.waitingSince },
+    });
+  }
 
   function historyIsLong(): boolean {
     const info = workflowInfo();

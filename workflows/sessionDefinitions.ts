@@ -39,12 +39,19 @@ export interface SessionWorkflowInput {
   holdInvitesUntilPretagged: boolean;
   deliveryMode: DeliveryMode;
   notary: NotaryRequest;
+  /** The signer whose presence sends an on-demand session to the network: the host in same-device mode. */
+  primarySignerIndex?: number;
+  /** Witnesses who must have joined before the notary starts: the invited ones and the network's. */
+  invitedWitnesses?: number;
+  serviceWitnesses?: number;
   /** Set when a session waiting for a network notary continued as new: what it keeps from before. */
   resume?: ResumedSession;
 }
 
 export interface ResumedSession {
   joined: ParticipantRef[];
+  /** Epoch ms since which its signer has been waiting for a notary. */
+  waitingSince?: number;
 }
 
 export interface ParticipantRef {
@@ -90,6 +97,8 @@ export interface SessionSnapshot {
   documentsStatus: DocumentsStatus;
   notaryAssigned: boolean;
   joined: ParticipantRef[];
+  /** The network notary the session's open offer is made to, if one is open. */
+  offeredTo?: string;
 }
 
 /** An e-mail the receiving server refused for good, reported with the participant it was for. */
@@ -130,6 +139,17 @@ export const addDocumentsUpdate = defineUpdate<ActionResult, [{ documentIds: str
 export const retryFinalizationUpdate = defineUpdate<ActionResult>('retryFinalization');
 
 export const snapshotQuery = defineQuery<SessionSnapshot>('snapshot');
+
+/** The answer to a network notary's accept: how long the signer had waited for a notary. */
+export interface AcceptResult extends ActionResult {
+  waitedMs: number;
+}
+
+/**
+ * A network notary accepts the session's open offer. The session offers itself to one notary at a
+ * time, so the validator's check that the offer is theirs and still open is the whole race.
+ */
+export const acceptOfferUpdate = defineUpdate<AcceptResult, [{ notaryId: string }]>('acceptOffer');
 
 export function workflowIdOf(sessionId: string): string {
   return `session-${sessionId}`;

@@ -13,6 +13,7 @@ import type {
   ParticipantRef,
   Refusal,
   SessionStatus,
+  SessionWorkflowInput,
 } from './sessionDefinitions';
 
 /** What the session was asked for at creation, fixed for its life. */
@@ -22,6 +23,22 @@ export interface SessionPlan {
   startAt?: number;
   notary: NotaryRequest;
   deliveryMode: DeliveryMode;
+  /** The signer whose presence sends an on-demand session to the network (the host in same-device mode). */
+  primarySignerIndex: number;
+  /** Witnesses (invited and from the network) who must have joined before the session starts. */
+  witnessesRequired: number;
+}
+
+export function planOfInput(input: SessionWorkflowInput): SessionPlan {
+  return {
+    holdInvitesUntilPretagged: input.holdInvitesUntilPretagged,
+    startAt: input.startAt ? Date.parse(input.startAt) : undefined,
+    notary: input.notary,
+    deliveryMode: input.deliveryMode,
+    // Sessions started before these were passed: the first signer, and no witness rule.
+    primarySignerIndex: input.primarySignerIndex ?? 0,
+    witnessesRequired: (input.invitedWitnesses ?? 0) + (input.serviceWitnesses ?? 0),
+  };
 }
 
 /** What the session is now. */
@@ -34,7 +51,23 @@ export interface SessionState {
 export type SessionRequest = NotaryActionName | 'add_documents' | 'retry_finalization';
 
 export type Actor =
-  { kind: 'account' } | { kind: 'member'; role: 'admin' | 'notary' | 'pretagger'; memberId: string };
+  | { kind: 'account' }
+  | { kind: 'member'; role: 'admin' | 'notary' | 'pretagger'; memberId: string }
+  | { kind: 'network_notary'; notaryId: string };
+
+/** Who the session's notary is: a member of the account's team, or a notary of the network. */
+export interface AssignedNotary {
+  memberId: string | null;
+  networkNotaryId: string | null;
+}
+
+/** What a network notary does on a session assigned to them; cancelling stays the integrator's. */
+const NETWORK_NOTARY_REQUESTS: readonly SessionRequest[] = [
+  'pretagged',
+  'start',
+  'complete',
+  'release_documents',
+];
 
 export type Verdict =
   | { outcome: 'allowed' }
@@ -63,7 +96,8 @@ export const TRANSITIONS: Readonly<Record<SessionStatus, readonly SessionStatus[
   awaiting_pretag: ['scheduled', 'awaiting_notary', 'ready', ...UNFINISHED_EXITS],
   scheduled: ['awaiting_notary', 'ready', ...UNFINISHED_EXITS],
   awaiting_notary: ['ready', ...UNFINISHED_EXITS],
-  ready: ['in_progress', ...UNFINISHED_EXITS],
+  // back to awaiting_notary: a network notary who accepted and did not start is released.
+  ready: ['in_progress', 'awaiting_notary', ...UNFINISHED_EXITS],
   in_progress: ['completed', ...UNFINISHED_EXITS],
   completed: [],
   expired: [],
@@ -109,11 +143,39 @@ export function initialStatus(
   return openingStatus(plan, namedNotaryReadyAtOnce);
 }
 
-/** Contract §2: a notary acts on sessions assigned to them, a pretagger only marks pretagged, an admin does all. */
-export function judgeActor(actor: Actor, assignedMemberId: string | null, request: SessionRequest): Verdict {
-  if (actor.kind === 'account' || actor.role === 'admin') return ALLOWED;
-  const mayAct = actor.role === 'pretagger' ? request === 'pretagged' : assignedMemberId === actor.memberId;
+/**
+ * Contract §2: a notary acts on sessions assigned to them, a pretagger only marks pretagged, an admin
+ * does all; a network notary does the notary's part of the sessions they accepted.
+ */
+export function judgeActor(actor: Actor, assigned: AssignedNotary, request: SessionRequest): Verdict {
+  if (actor.kind === 'account') return ALLOWED;
+  if (actor.kind === 'network_notary')
+    return assigned.networkNotaryId === actor.notaryId && NETWORK_NOTARY_REQUESTS.includes(request)
+      ? ALLOWED
+      : refuse('forbidden', 'This notary may not do this on this session');
+  if (actor.role === 'admin') return ALLOWED;
+  const mayAct = actor.role === 'pretagger' ? request === 'pretagged' : assigned.memberId === actor.memberId;
   return mayAct ? ALLOWED : refuse('forbidden', 'This team member may not do this on this session');
+}
+
+/** Whether the session's primary signer (or same-device host) is waiting: an on-demand session then asks the network. */
+export function signerIsWaiting(state: SessionState, plan: SessionPlan): boolean {
+  return state.joined.some((p) => p.role === 'signer' && p.index === plan.primarySignerIndex);
+}
+
+/**
+ * A network notary's accept: allowed while the session's open offer is theirs; `already_done` once they
+ * are its notary (a retried accept).
+ */
+export function judgeAccept(
+  state: SessionState,
+  openOfferTo: string | undefined,
+  assignedNetworkNotaryId: string | undefined,
+  notaryId: string,
+): Verdict {
+  if (assignedNetworkNotaryId === notaryId && state.status !== 'awaiting_notary') return ALREADY_DONE;
+  if (state.status === 'awaiting_notary' && openOfferTo === notaryId) return ALLOWED;
+  return refuse('not_now', 'This session is no longer offered to you');
 }
 
 /** Whether the session allows `request` now, given what it is and what it was asked for. */
@@ -137,7 +199,12 @@ export function judgeRequest(
         );
       if (!state.joined.some((p) => p.role === 'signer'))
         return refuse('not_now', 'Session cannot be started before a signer has joined');
-      return ALLOWED;
+      return witnessesJoined(state) < plan.witnessesRequired
+        ? refuse(
+            'not_now',
+            `Session cannot be started before its witnesses have joined (${witnessesJoined(state)} of ${plan.witnessesRequired})`,
+          )
+        : ALLOWED;
     case 'complete':
       if (status === 'completed') return ALREADY_DONE;
       return status === 'in_progress'
@@ -191,6 +258,8 @@ export function judgeJoin(
     ? ALREADY_DONE
     : ALLOWED;
 }
+
+const witnessesJoined = (state: SessionState) => state.joined.filter((p) => p.role === 'witness').length;
 
 /** What a session that cannot start yet is waiting for, when it is the service that is waited on. */
 function waitingFor(state: SessionState, plan: SessionPlan, now: number): string {

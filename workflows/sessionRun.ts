@@ -27,7 +27,13 @@ export class SessionRun {
   documentsStatus: DocumentsStatus = 'pending';
   notaryAssigned = false;
   readonly joined: ParticipantRef[] = [];
+  /** The on-demand network: the offer open now, the notary who accepted, since when the signer waits. */
+  openOffer?: { offerId: string; notaryId: string };
+  networkNotaryId?: string;
+  waitingSince?: number;
   readonly requested = {
+    /** The network notary whose accept of the open offer arrived. */
+    acceptedBy: undefined as string | undefined,
     pretagged: false,
     start: false,
     complete: false,

@@ -53,7 +53,13 @@ export async function runNotaryAction(
   /** The action's own conditions on data the workflow does not hold (a notary's commission). */
   precondition: () => Promise<void>,
 ): Promise<ActionResult> {
-  throwIfRefused(judgeActor(actor, session.notary_member_id, action));
+  throwIfRefused(
+    judgeActor(
+      actor,
+      { memberId: session.notary_member_id, networkNotaryId: session.network_notary_id },
+      action,
+    ),
+  );
   const recorded = recordedResult(session);
   if (hasEnded(recorded)) return answerFromRecord(session, action);
   await precondition();

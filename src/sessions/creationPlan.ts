@@ -1,5 +1,6 @@
 import type { SessionWorkflowInput } from '../../workflows/sessionDefinitions';
 import type { CreateSessionInput } from './createRequest';
+import { hostIndexOf } from './participants';
 
 /** Options kept with the session for later stages (display, completion, certificates). */
 export function sessionOptions(input: CreateSessionInput) {
@@ -40,5 +41,13 @@ export function workflowInputOf(
     notary: notaryMemberId
       ? { kind: 'team', memberId: notaryMemberId }
       : { kind: 'network', state: input.state_specific_notary },
+    primarySignerIndex: primarySignerIndex(input),
+    invitedWitnesses: input.witnesses?.invited_witness_details?.length ?? 0,
+    serviceWitnesses: input.witnesses?.number_of_service_witnesses ?? 0,
   };
+}
+
+/** The first signer, or in same-device signing the host (the only one who joins, spec 2.2). */
+function primarySignerIndex(input: CreateSessionInput): number {
+  return input.session_configurations?.same_device_signing_mode === 'all' ? hostIndexOf(input) : 0;
 }

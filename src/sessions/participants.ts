@@ -21,10 +21,7 @@ export interface NewParticipant {
  * signing is the signer marked is_shared_device_owner, else the first signer (spec 2.2, 4.1 rule 7).
  */
 export function participantsOf(input: CreateSessionInput): NewParticipant[] {
-  const hostIndex = Math.max(
-    0,
-    input.all_signers.findIndex((s) => s.is_shared_device_owner === true),
-  );
+  const hostIndex = hostIndexOf(input);
   const signers = input.all_signers.map(({ email, first_name, last_name, ...details }, index) => ({
     role: 'signer' as const,
     index,
@@ -48,6 +45,13 @@ export function participantsOf(input: CreateSessionInput): NewParticipant[] {
     }),
   );
   return [...signers, ...witnesses];
+}
+
+export function hostIndexOf(input: CreateSessionInput): number {
+  return Math.max(
+    0,
+    input.all_signers.findIndex((s) => s.is_shared_device_owner === true),
+  );
 }
 
 function tokenPair() {

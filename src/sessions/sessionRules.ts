@@ -5,13 +5,7 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { conflict, refused, type DomainError } from '../domain/errors';
-import {
-  ALREADY_DONE,
-  REFUSED,
-  type ActionResult,
-  type Refusal,
-  type SessionWorkflowInput,
-} from '../../workflows/sessionDefinitions';
+import { ALREADY_DONE, REFUSED, type ActionResult, type Refusal } from '../../workflows/sessionDefinitions';
 import type { SessionPlan, SessionState, Verdict } from '../../workflows/sessionMachine';
 import type { SessionRow } from './presenter';
 
@@ -35,21 +29,13 @@ export function verdictOfUpdateFailure(err: unknown): Verdict | undefined {
   return undefined;
 }
 
-export function planOfInput(input: SessionWorkflowInput): SessionPlan {
-  return {
-    holdInvitesUntilPretagged: input.holdInvitesUntilPretagged,
-    startAt: input.startAt ? Date.parse(input.startAt) : undefined,
-    notary: input.notary,
-    deliveryMode: input.deliveryMode,
-  };
-}
-
 /** The plan as the session's row keeps it. */
 export function planOfRow(row: SessionRow): SessionPlan {
   const options = row.options as {
     send_invite_after_pretagging?: boolean;
     final_documents_delivery_mode?: SessionPlan['deliveryMode'];
     state_specific_notary?: string | null;
+    witnesses?: { number_of_service_witnesses?: number };
   };
   return {
     holdInvitesUntilPretagged: Boolean(options.send_invite_after_pretagging),
@@ -58,6 +44,9 @@ export function planOfRow(row: SessionRow): SessionPlan {
       ? { kind: 'team', memberId: row.notary_member_id }
       : { kind: 'network', state: options.state_specific_notary ?? undefined },
     deliveryMode: options.final_documents_delivery_mode ?? 'immediately',
+    primarySignerIndex: 0,
+    // Judging a recorded state never needs the witness rule: a start is judged by the workflow.
+    witnessesRequired: 0,
   };
 }
 

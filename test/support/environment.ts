@@ -48,6 +48,9 @@ export function testSettings(dataDir: string): Record<string, string> {
     // Receivers in tests listen on loopback; the refusal of such targets is tested with its own app.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     NOTARY_RETRY_INTERVAL: '1s',
+    // Short enough for the tests of an unanswered offer and of a notary who does not start.
+    NOTARY_OFFER_TIMEOUT: '5s',
+    NOTARY_START_TIMEOUT: '8s',
     WEBHOOK_TIMEOUT: '2s',
     FINALIZE_ATTEMPTS: '2',
     // Every test calls from 127.0.0.1; the per-client limit has its own test with its own app.

@@ -8,6 +8,8 @@ import {
   type SessionPlan,
   type SessionRequest,
   type Verdict,
+  judgeAccept,
+  signerIsWaiting,
 } from '../../workflows/sessionMachine';
 import type { DocumentsStatus, Joiner, SessionStatus } from '../../workflows/sessionDefinitions';
 
@@ -16,6 +18,8 @@ const plan: SessionPlan = {
   holdInvitesUntilPretagged: false,
   notary: { kind: 'team', memberId: 'm1' },
   deliveryMode: 'notary_manual',
+  primarySignerIndex: 0,
+  witnessesRequired: 0,
 };
 const signer: Joiner = {
   role: 'signer',
@@ -124,12 +128,69 @@ describe('session machine (pure rules)', () => {
   it('actors: an admin does all, a pretagger only pretagged, a notary only on their sessions', () => {
     const member = (role: 'admin' | 'notary' | 'pretagger', memberId = 'm1') =>
       ({ kind: 'member', role, memberId }) as const;
-    assert.equal(short(judgeActor({ kind: 'account' }, null, 'cancel')), 'ok');
-    assert.equal(short(judgeActor(member('admin', 'm9'), 'm1', 'start')), 'ok');
-    assert.equal(short(judgeActor(member('pretagger'), 'm1', 'pretagged')), 'ok');
-    assert.equal(short(judgeActor(member('pretagger'), 'm1', 'start')), 'no');
-    assert.equal(short(judgeActor(member('notary'), 'm1', 'start')), 'ok');
-    assert.equal(short(judgeActor(member('notary', 'm2'), 'm1', 'start')), 'no');
+    const team = { memberId: 'm1', networkNotaryId: null };
+    assert.equal(
+      short(judgeActor({ kind: 'account' }, { memberId: null, networkNotaryId: null }, 'cancel')),
+      'ok',
+    );
+    assert.equal(short(judgeActor(member('admin', 'm9'), team, 'start')), 'ok');
+    assert.equal(short(judgeActor(member('pretagger'), team, 'pretagged')), 'ok');
+    assert.equal(short(judgeActor(member('pretagger'), team, 'start')), 'no');
+    assert.equal(short(judgeActor(member('notary'), team, 'start')), 'ok');
+    assert.equal(short(judgeActor(member('notary', 'm2'), team, 'start')), 'no');
+  });
+
+  it("actors: a network notary does the notary's part of the sessions they accepted, and nothing else", () => {
+    const theirs = { memberId: null, networkNotaryId: 'n1' };
+    const notary = (notaryId: string) => ({ kind: 'network_notary', notaryId }) as const;
+    for (const request of ['pretagged', 'start', 'complete', 'release_documents'] as const)
+      assert.equal(short(judgeActor(notary('n1'), theirs, request)), 'ok', request);
+    assert.equal(short(judgeActor(notary('n1'), theirs, 'cancel')), 'no', "cancelling is the integrator's");
+    assert.equal(short(judgeActor(notary('n2'), theirs, 'start')), 'no', "another notary's session");
+    assert.equal(short(judgeActor(notary('n1'), { memberId: 'm1', networkNotaryId: null }, 'start')), 'no');
+  });
+
+  it('an accept wins only on the open offer made to that notary; a retried accept is already done', () => {
+    const waiting = {
+      status: 'awaiting_notary' as const,
+      documentsStatus: 'pending' as const,
+      joined: [signer],
+    };
+    assert.equal(short(judgeAccept(waiting, 'n1', undefined, 'n1')), 'ok');
+    assert.equal(short(judgeAccept(waiting, 'n1', undefined, 'n2')), 'no');
+    assert.equal(short(judgeAccept(waiting, undefined, undefined, 'n1')), 'no', 'the offer expired');
+    const ready = { ...waiting, status: 'ready' as const };
+    assert.equal(short(judgeAccept(ready, undefined, 'n1', 'n1')), 'done');
+    assert.equal(short(judgeAccept(ready, undefined, 'n1', 'n2')), 'no');
+  });
+
+  it('an on-demand session goes to the network once its primary signer (or same-device host) waits', () => {
+    const state = (joined: Joiner[]) => ({
+      status: 'awaiting_notary' as const,
+      documentsStatus: 'pending' as const,
+      joined,
+    });
+    assert.equal(signerIsWaiting(state([]), plan), false);
+    assert.equal(signerIsWaiting(state([{ ...signer, index: 1 }]), plan), false);
+    assert.equal(signerIsWaiting(state([signer]), plan), true);
+    assert.equal(signerIsWaiting(state([{ ...signer, index: 2 }]), { ...plan, primarySignerIndex: 2 }), true);
+  });
+
+  it('start waits for every required witness, invited and from the network', () => {
+    const witness = (index: number): Joiner => ({ ...signer, role: 'witness', index });
+    const ready = (joined: Joiner[]) => ({
+      status: 'ready' as const,
+      documentsStatus: 'pending' as const,
+      joined,
+    });
+    const two = { ...plan, witnessesRequired: 2 };
+    const refused = judgeRequest(ready([signer, witness(0)]), two, 'start', NOW);
+    assert.equal(short(refused), 'no');
+    assert.match(
+      refused.outcome === 'refused' ? refused.refusal.reason : '',
+      /before its witnesses have joined \(1 of 2\)/,
+    );
+    assert.equal(short(judgeRequest(ready([signer, witness(0), witness(1)]), two, 'start', NOW)), 'ok');
   });
 
   it('the first state: pretag hold, then schedule, then a named notary is ready at once', () => {

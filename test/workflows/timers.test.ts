@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Activities } from '../../activities';
-import type { NotaryAssignment } from '../../activities/sessions';
 import { sessionWorkflow } from '../../workflows/session';
 import { webhookDeliveryWorkflow } from '../../workflows/webhookDelivery';
 import {
+  acceptOfferUpdate,
   cancelUpdate,
   completeUpdate,
   joinUpdate,
@@ -27,13 +27,23 @@ const signer = {
   isHost: false,
 };
 
+/** What the network answers the n-th offer attempt: a notary, or none free (ask again later). */
+type NetworkAnswer =
+  { notaryId: string; retryAfterMs?: undefined } | { notaryId?: undefined; retryAfterMs: number };
+
 /** Activities that record what the workflow asked of them, in the test server's time. */
-function mockActivities(env: TestWorkflowEnvironment, network: (attempt: number) => NotaryAssignment) {
+function mockActivities(
+  env: TestWorkflowEnvironment,
+  network: (attempt: number) => NetworkAnswer,
+  timing = { offerTimeoutMs: HOUR, startTimeoutMs: DAY },
+) {
   const record = {
     statuses: [] as Array<{ status: SessionStatus; at: number }>,
     events: [] as string[],
     networkAttemptsAt: [] as number[],
     webhookAttemptsAt: [] as number[],
+    closedOffers: [] as string[],
+    released: 0,
   };
   const now = () => env.currentTimeMs();
   const activities: Partial<Activities> = {
@@ -51,9 +61,25 @@ function mockActivities(env: TestWorkflowEnvironment, network: (attempt: number)
       notary: { email: 'n@example.com', name: 'Nora Notary', source: 'team' },
       retryAfterMs: 0,
     }),
-    assignNetworkNotary: async () => {
+    offerToNetworkNotary: async () => {
       record.networkAttemptsAt.push(await now());
-      return network(record.networkAttemptsAt.length);
+      const answer = network(record.networkAttemptsAt.length);
+      const offer = answer.notaryId
+        ? {
+            offerId: `offer-${record.networkAttemptsAt.length}`,
+            notaryId: answer.notaryId,
+            email: `${answer.notaryId}@example.com`,
+            name: 'Net Notary',
+          }
+        : null;
+      return { offer, retryAfterMs: answer.retryAfterMs ?? 0, ...timing };
+    },
+    closeOffer: async ({ outcome }) => {
+      record.closedOffers.push(outcome);
+    },
+    acceptOffer: async () => undefined,
+    releaseNetworkNotary: async () => {
+      record.released++;
     },
     listDocumentsToFinalize: async () => [],
     recordJournal: async () => undefined,
@@ -65,7 +91,7 @@ function mockActivities(env: TestWorkflowEnvironment, network: (attempt: number)
   return { activities, record };
 }
 
-const neverANotary = (): NotaryAssignment => ({ notary: null, retryAfterMs: 12 * HOUR });
+const neverANotary = (): NetworkAnswer => ({ retryAfterMs: 12 * HOUR });
 
 describe('workflow timers, in time-skipping (mocked activities)', function () {
   this.timeout(60_000);
@@ -166,16 +192,57 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
     });
   });
 
+  it('an idle on-demand session asks nobody: the network is asked once its signer waits', async () => {
+    const { activities, record } = mockActivities(env, () => ({ notaryId: 'n1' }));
+    await withMockedWorker(env, taskQueue, activities, async () => {
+      const handle = await start({ notary: { kind: 'network', state: 'TX' } });
+      await env.sleep(7 * DAY);
+      assert.equal(record.networkAttemptsAt.length, 0, 'a week without a signer: no offer');
+      assert.equal((await handle.query(snapshotQuery)).status, 'awaiting_notary');
+      await handle.executeUpdate(joinUpdate, { args: [signer] });
+      await eventually(
+        () => record.networkAttemptsAt.length,
+        (n) => n === 1,
+        'an offer once the signer waits',
+      );
+      await handle.executeUpdate(cancelUpdate, { args: [{}] });
+      assert.equal(await handle.result(), 'cancelled');
+      assert.deepEqual(record.closedOffers, ['withdrawn']);
+    });
+  });
+
+  it('an unanswered offer moves on after the offer timeout; a notary who does not start is released', async () => {
+    const timing = { offerTimeoutMs: 2 * 60_000, startTimeoutMs: 15 * 60_000 };
+    const { activities, record } = mockActivities(env, (n) => ({ notaryId: `n${n}` }), timing);
+    await withMockedWorker(env, taskQueue, activities, async () => {
+      const handle = await start({ notary: { kind: 'network' } });
+      await handle.executeUpdate(joinUpdate, { args: [signer] });
+      await env.sleep(timing.offerTimeoutMs + 30_000);
+      assert.deepEqual(record.closedOffers, ['expired']);
+      assert.equal((await handle.query(snapshotQuery)).offeredTo, 'n2');
+      const accepted = await handle.executeUpdate(acceptOfferUpdate, { args: [{ notaryId: 'n2' }] });
+      assert.equal(accepted.status, 'ready');
+      await env.sleep(timing.startTimeoutMs + 30_000);
+      assert.equal(record.released, 1);
+      assert.equal((await handle.query(snapshotQuery)).status, 'awaiting_notary');
+      assert.ok(record.events.includes('notary_released'));
+      assert.equal((await handle.query(snapshotQuery)).offeredTo, 'n3', 'back in the queue');
+      await handle.executeUpdate(cancelUpdate, { args: [{}] });
+      assert.equal(await handle.result(), 'cancelled');
+    });
+  });
+
   it('the network is asked again every retry interval until a notary is free', async () => {
     const interval = 10 * 60_000;
     const { activities, record } = mockActivities(env, (attempt) =>
-      attempt < 4
-        ? { notary: null, retryAfterMs: interval }
-        : { notary: { email: 'w@example.com', name: 'Net Notary', source: 'network' }, retryAfterMs: 0 },
+      attempt < 4 ? { retryAfterMs: interval } : { notaryId: 'n1' },
     );
     await withMockedWorker(env, taskQueue, activities, async () => {
       const handle = await start({ notary: { kind: 'network', state: 'TX' } });
+      await handle.executeUpdate(joinUpdate, { args: [signer] });
       await env.sleep(interval * 3 + 60_000);
+      assert.equal((await handle.query(snapshotQuery)).offeredTo, 'n1');
+      await handle.executeUpdate(acceptOfferUpdate, { args: [{ notaryId: 'n1' }] });
       assert.equal((await handle.query(snapshotQuery)).status, 'ready');
       const gaps = record.networkAttemptsAt.slice(1).map((t, i) => t - record.networkAttemptsAt[i]);
       assert.equal(gaps.length, 3);
@@ -190,20 +257,15 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
     this.timeout(240_000);
     const attempts = 2_000;
     const { activities, record } = mockActivities(env, (attempt) =>
-      attempt < attempts
-        ? { notary: null, retryAfterMs: 100 }
-        : { notary: { email: 'w@example.com', name: 'Net Notary', source: 'network' }, retryAfterMs: 0 },
+      attempt < attempts ? { retryAfterMs: 100 } : { notaryId: 'n1' },
     );
     await withMockedWorker(env, taskQueue, activities, async () => {
       const handle = await start({ notary: { kind: 'network' } });
-      await eventually(
-        () => record.networkAttemptsAt.length,
-        (n) => n > 0,
-        'the first network attempt',
-      );
       await handle.executeUpdate(joinUpdate, { args: [signer] });
       // The test server skips the 100 ms waits as fast as the worker runs the attempts.
       await env.sleep(attempts * 100 + 60_000);
+      assert.equal((await handle.query(snapshotQuery)).offeredTo, 'n1');
+      await handle.executeUpdate(acceptOfferUpdate, { args: [{ notaryId: 'n1' }] });
       assert.equal((await handle.query(snapshotQuery)).status, 'ready');
       // The signer who joined in an earlier run is still known: the session starts and completes.
       await handle.executeUpdate(startUpdate);

@@ -1,0 +1,199 @@
+import type { ActivityDependencies } from './dependencies';
+import { execute, queryRows } from '../src/db/query';
+import { NETWORK_NOTARY_NAME } from '../src/db/sessionNotary';
+
+export interface NotaryOffer {
+  offerId: string;
+  notaryId: string;
+  email: string;
+  name: string;
+}
+
+export interface OfferAttempt {
+  /** Null when no eligible notary is free: ask again after `retryAfterMs`. */
+  offer: NotaryOffer | null;
+  retryAfterMs: number;
+  /** How long the offer stays open, and how long the notary then has to start (configuration). */
+  offerTimeoutMs: number;
+  startTimeoutMs: number;
+}
+
+export interface AssignedWitness {
+  index: number;
+  email: string;
+  name: string;
+}
+
+/** A session that is not over: its notary and witnesses are taken. */
+const LIVE = `s.status NOT IN ('completed', 'expired', 'cancelled')`;
+
+/**
+ * The on-demand network's bookkeeping: offers to notaries and the assignment of network witnesses.
+ * The workflow decides when; each activity is one transaction whose retry finds its own earlier work.
+ */
+export function networkActivities({ sequelize, config }: ActivityDependencies) {
+  return {
+    /**
+     * Offers the session to one eligible network notary: unexpired commission, in the requested state,
+     * no open offer and no live session. Notaries this session has asked least, and then those offered
+     * anything longest ago, come first, so an unanswered offer moves on to the next notary. Row locks
+     * with SKIP LOCKED and the one-open-offer-per-notary index keep two sessions off the same notary.
+     */
+    async offerToNetworkNotary({
+      sessionId,
+      state,
+    }: {
+      sessionId: string;
+      state?: string;
+    }): Promise<OfferAttempt> {
+      const timing = {
+        retryAfterMs: config.notaryRetryIntervalMs,
+        offerTimeoutMs: config.notaryOfferTimeoutMs,
+        startTimeoutMs: config.notaryStartTimeoutMs,
+      };
+      const offer = await sequelize.transaction(async (transaction) => {
+        const [open] = await queryRows<NotaryOffer>(
+          sequelize,
+          `SELECT o.id AS "offerId", n.id AS "notaryId", n.email, ${NETWORK_NOTARY_NAME} AS name
+             FROM notary_offers o JOIN network_notaries n ON n.id = o.notary_id
+            WHERE o.session_id = $1 AND o.outcome = 'open'`,
+          { bind: [sessionId], transaction },
+        );
+        if (open) return open;
+        const [candidate] = await queryRows<{ id: string; email: string; name: string }>(
+          sequelize,
+          `SELECT n.id, n.email, ${NETWORK_NOTARY_NAME} AS name FROM network_notaries n
+            WHERE n.commission_expires_on >= current_date
+              AND ($2::text IS NULL OR n.state = $2)
+              AND NOT EXISTS (SELECT 1 FROM notary_offers o WHERE o.notary_id = n.id AND o.outcome = 'open')
+              AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.network_notary_id = n.id AND ${LIVE})
+            ORDER BY (SELECT count(*) FROM notary_offers o WHERE o.notary_id = n.id AND o.session_id = $1),
+                     (SELECT max(o.offered_at) FROM notary_offers o WHERE o.notary_id = n.id) NULLS FIRST,
+                     n.created_at, n.id
+            LIMIT 1
+            FOR UPDATE OF n SKIP LOCKED`,
+          { bind: [sessionId, state ?? null], transaction },
+        );
+        if (!candidate) return null;
+        const [created] = await queryRows<{ id: string }>(
+          sequelize,
+          `INSERT INTO notary_offers (session_id, notary_id, expires_at)
+             VALUES ($1, $2, now() + make_interval(secs => $3)) RETURNING id`,
+          { bind: [sessionId, candidate.id, config.notaryOfferTimeoutMs / 1000], transaction },
+        );
+        return { offerId: created.id, notaryId: candidate.id, email: candidate.email, name: candidate.name };
+      });
+      return { offer, ...timing };
+    },
+
+    /** The offer ends unanswered (`expired`) or because the session ended (`withdrawn`). */
+    async closeOffer({
+      offerId,
+      outcome,
+    }: {
+      offerId: string;
+      outcome: 'expired' | 'withdrawn';
+    }): Promise<void> {
+      await execute(
+        sequelize,
+        `UPDATE notary_offers SET outcome = $2, decided_at = now() WHERE id = $1 AND outcome = 'open'`,
+        { bind: [offerId, outcome] },
+      );
+    },
+
+    /** The notary who accepted becomes the session's notary, in one transaction with the offer's outcome. */
+    async acceptOffer({ offerId, sessionId }: { offerId: string; sessionId: string }): Promise<void> {
+      await sequelize.transaction(async (transaction) => {
+        await execute(
+          sequelize,
+          `UPDATE notary_offers SET outcome = 'accepted', decided_at = coalesce(decided_at, now())
+            WHERE id = $1 AND outcome IN ('open', 'accepted')`,
+          { bind: [offerId], transaction },
+        );
+        await execute(
+          sequelize,
+          `UPDATE sessions SET network_notary_id = o.notary_id, updated_at = now()
+             FROM notary_offers o WHERE o.id = $1 AND sessions.id = $2`,
+          { bind: [offerId, sessionId], transaction },
+        );
+      });
+    },
+
+    /** A notary who accepted and did not start: the session lets them go and goes back to the queue. */
+    async releaseNetworkNotary({
+      offerId,
+      sessionId,
+    }: {
+      offerId: string;
+      sessionId: string;
+    }): Promise<void> {
+      await sequelize.transaction(async (transaction) => {
+        await execute(
+          sequelize,
+          `UPDATE notary_offers SET outcome = 'released', decided_at = now()
+            WHERE id = $1 AND outcome = 'accepted'`,
+          { bind: [offerId], transaction },
+        );
+        await execute(
+          sequelize,
+          `UPDATE sessions SET network_notary_id = NULL, updated_at = now()
+            WHERE id = $1 AND network_notary_id = (SELECT notary_id FROM notary_offers WHERE id = $2)`,
+          { bind: [sessionId, offerId], transaction },
+        );
+      });
+    },
+
+    /**
+     * Fills the session's network-witness places with witnesses who are in no other live session; each
+     * becomes a witness participant after the invited ones. Returns those it added now and how many
+     * places are still open.
+     */
+    async assignNetworkWitnesses({
+      sessionId,
+      count,
+    }: {
+      sessionId: string;
+      count: number;
+    }): Promise<{ added: AssignedWitness[]; missing: number; retryAfterMs: number }> {
+      const added = await sequelize.transaction(async (transaction) => {
+        // One assignment at a time per session: the row lock orders two attempts of this activity.
+        await execute(sequelize, 'SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE', {
+          bind: [sessionId],
+          transaction,
+        });
+        const [{ assigned }] = await queryRows<{ assigned: number }>(
+          sequelize,
+          `SELECT count(*)::int AS assigned FROM participants
+            WHERE session_id = $1 AND network_witness_id IS NOT NULL`,
+          { bind: [sessionId], transaction },
+        );
+        if (assigned >= count) return [];
+        return queryRows<AssignedWitness>(
+          sequelize,
+          `WITH free AS (
+             SELECT w.* FROM network_witnesses w
+              WHERE NOT EXISTS (SELECT 1 FROM participants p JOIN sessions s ON s.id = p.session_id
+                                 WHERE p.network_witness_id = w.id AND ${LIVE})
+              ORDER BY w.created_at, w.id
+              LIMIT $2
+              FOR UPDATE OF w SKIP LOCKED
+           ), next AS (
+             SELECT coalesce(max(index) + 1, 0) AS first FROM participants WHERE session_id = $1 AND role = 'witness'
+           )
+           INSERT INTO participants (session_id, role, index, email, first_name, last_name, network_witness_id)
+           SELECT $1, 'witness', next.first + row_number() OVER (ORDER BY free.created_at, free.id) - 1,
+                  free.email, free.first_name, free.last_name, free.id
+             FROM free, next
+           RETURNING index, email, first_name || ' ' || last_name AS name`,
+          { bind: [sessionId, count - assigned], transaction },
+        );
+      });
+      const [{ assigned }] = await queryRows<{ assigned: number }>(
+        sequelize,
+        `SELECT count(*)::int AS assigned FROM participants WHERE session_id = $1 AND network_witness_id IS NOT NULL`,
+        { bind: [sessionId] },
+      );
+      return { added, missing: Math.max(0, count - assigned), retryAfterMs: config.notaryRetryIntervalMs };
+    },
+  };
+}

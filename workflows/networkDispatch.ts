@@ -1,0 +1,83 @@
+import { condition, sleep } from '@temporalio/workflow';
+import { signerIsWaiting, type SessionPlan } from './sessionMachine';
+import { io } from './sessionActivities';
+import type { SessionRun } from './sessionRun';
+
+export type DispatchOutcome = 'started' | 'ended' | 'continue_as_new';
+
+/**
+ * An on-demand session finds its notary: once its signer waits, it offers itself to one eligible network
+ * notary at a time; an offer not accepted in time goes to the next notary, and a notary who accepts but
+ * does not start in time is released and the session goes back to the queue. With nobody waiting it
+ * asks nobody, so an idle session never holds a notary. Ends when the notary has started the session,
+ * the session ended, or its history is long enough to continue as new (only between offers).
+ */
+export async function dispatchToNetwork(
+  run: SessionRun,
+  plan: SessionPlan,
+  sessionId: string,
+  historyIsLong: () => boolean,
+): Promise<DispatchOutcome> {
+  const { requested } = run;
+  const ended = () => requested.cancel || run.expired();
+  const state = plan.notary.kind === 'network' ? plan.notary.state : undefined;
+  for (;;) {
+    if (!(await run.waitFor(() => signerIsWaiting(run.state(), plan)))) return 'ended';
+    run.waitingSince ??= Date.now();
+    const attempt = await io.offerToNetworkNotary({ sessionId, state });
+    const { offer } = attempt;
+    if (!offer) {
+      await run.waitFor(() => false, Date.now() + attempt.retryAfterMs);
+      if (ended()) return 'ended';
+      if (historyIsLong()) return 'continue_as_new';
+      continue;
+    }
+
+    run.openOffer = { offerId: offer.offerId, notaryId: offer.notaryId };
+    const accepted = await run.waitFor(
+      () => requested.acceptedBy === offer.notaryId,
+      Date.now() + attempt.offerTimeoutMs,
+    );
+    run.openOffer = undefined;
+    if (!accepted) {
+      await io.closeOffer({ offerId: offer.offerId, outcome: ended() ? 'withdrawn' : 'expired' });
+      if (ended()) return 'ended';
+      continue;
+    }
+
+    await io.acceptOffer({ offerId: offer.offerId, sessionId });
+    run.notaryAssigned = true;
+    const notary = { email: offer.email, name: offer.name, source: 'network' };
+    await run.enter('ready', 'notary_assigned', { notary });
+    // Set once the session is recorded ready: the accept's answer waits for it.
+    run.networkNotaryId = offer.notaryId;
+    if (await run.waitFor(() => requested.start, Date.now() + attempt.startTimeoutMs)) return 'started';
+    if (ended()) return 'ended';
+
+    await io.releaseNetworkNotary({ offerId: offer.offerId, sessionId });
+    run.networkNotaryId = undefined;
+    run.notaryAssigned = false;
+    requested.acceptedBy = undefined;
+    await run.enter('awaiting_notary', 'notary_released', { notary });
+  }
+}
+
+/**
+ * Fills the session's places for network witnesses once its signer waits, asking again while too few
+ * are free. Runs beside the main flow; `busy` lets the flow continue as new only between attempts.
+ */
+export function staffNetworkWitnesses(run: SessionRun, plan: SessionPlan, sessionId: string, count: number) {
+  const status = { busy: false };
+  void (async () => {
+    await condition(() => signerIsWaiting(run.state(), plan));
+    for (;;) {
+      status.busy = true;
+      const { added, missing, retryAfterMs } = await io.assignNetworkWitnesses({ sessionId, count });
+      for (const witness of added) run.queue('witness_assigned', { role: 'witness', ...witness });
+      status.busy = false;
+      if (!missing) return;
+      await sleep(retryAfterMs);
+    }
+  })();
+  return status;
+}
