@@ -116,6 +116,7 @@ type Cluster = Awaited<ReturnType<typeof productionCluster>>['cluster'];
 interface Json {
   bn_session_id: string;
   bn_signing_url: string;
+  witnessess_signing_urls: Array<{ bn_signing_url: string }>;
   status: string;
   documents_status: string;
   documents: Array<{ download_url: string }>;
@@ -274,7 +275,12 @@ async function longestCertificate(
   await waitFor('ready', 30_000, async () =>
     (await apiJson(sessionUrl, auth)).status === 'ready' ? true : undefined,
   );
-  await postFrom(`${api}${created.bn_signing_url}/join`, '', {}, '127.0.0.4');
+  // The signer and every witness: the notary starts only once the witnesses are in.
+  for (const link of [
+    created.bn_signing_url,
+    ...created.witnessess_signing_urls.map((w) => w.bn_signing_url),
+  ])
+    await postFrom(`${api}${link}/join`, '', {}, '127.0.0.4');
   await apiJson(`${sessionUrl}/start`, auth, 'POST', {});
   await apiJson(`${sessionUrl}/complete`, auth, 'POST', {});
   await waitFor('released', 60_000, async () =>

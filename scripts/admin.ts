@@ -15,6 +15,8 @@ import {
 import type { Sequelize } from 'sequelize';
 import { readAuditTrail, verifyChain } from '../src/audit/auditChain';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { DomainError } from '../src/domain/errors';
+import { addNetworkWitness, createNetworkLoginLink } from '../src/network/networkPeople';
 import { connectTemporal } from '../src/temporal/client';
 import { retryFinalizationUpdate } from '../workflows/sessionDefinitions';
 import { queryRows, rowExists } from '../src/db/query';
@@ -81,7 +83,8 @@ function print(result: unknown): void {
 
 const program = new Command('admin')
   .description(
-    'Provision accounts, keys and network notaries; verify audit chains; retry failed finalizations',
+    'Provision accounts, keys and the network (notaries, witnesses, their login links); verify audit chains; ' +
+      'retry failed finalizations',
   )
   .exitOverride()
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
@@ -141,6 +144,33 @@ program
       print(await withDatabase((sequelize) => addNetworkNotary(sequelize, opts)));
     },
   );
+
+program
+  .command('add-network-witness')
+  .description("Add a witness to the service's network (for sessions' number_of_service_witnesses)")
+  .requiredOption('--email <email>', 'e-mail', email)
+  .requiredOption('--first-name <name>', 'first name')
+  .requiredOption('--last-name <name>', 'last name')
+  .action(async (opts: { email: string; firstName: string; lastName: string }) => {
+    print(await withDatabase((sequelize) => addNetworkWitness(sequelize, opts)));
+  });
+
+program
+  .command('network-login-link')
+  .description('A 12-hour login link for a network notary or witness: it signs them in to the notary console')
+  .requiredOption('--email <email>', 'e-mail of the network notary or witness', email)
+  .action(async (opts: { email: string }) => {
+    const config = loadConfig();
+    print(
+      await withDatabase((sequelize) =>
+        createNetworkLoginLink(
+          sequelize,
+          { frontUrl: config.frontUrl, lifetimeSeconds: config.loginLinkLifetimeSeconds },
+          opts.email,
+        ),
+      ),
+    );
+  });
 
 program
   .command('rotate-key')
@@ -222,7 +252,8 @@ async function main(): Promise<void> {
       process.exit(0);
     }
     const usage = e.code?.startsWith('commander.') || err instanceof UsageError;
-    const known = usage || err instanceof NotFoundError || err instanceof ConflictError;
+    const known =
+      usage || err instanceof NotFoundError || err instanceof ConflictError || err instanceof DomainError;
     process.stderr.write(
       `${JSON.stringify({ error: known ? e.message.replace(/^error: /, '') : String(e.stack ?? e) })}\n`,
     );

@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { rowExists } from '../db/query';
 import { keyById, keyByPrefix, type ApiKey, type KeyKind } from './keyStore';
 import { parseKey, secretMatches } from './keys';
-import type { TeamMemberClaims, TokenService } from './tokens';
+import type { NetworkPersonClaims, TeamMemberClaims, TokenService } from './tokens';
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
@@ -53,6 +53,19 @@ export class Authenticator {
       { bind: [claims.memberId, claims.accountId, claims.role] },
     );
     return linked ? claims : null;
+  }
+
+  /** A network notary's or witness's token, while they are still in the network. */
+  async networkPersonFor(credential: string): Promise<NetworkPersonClaims | null> {
+    if (!JWT_SHAPE.test(credential)) return null;
+    const claims = await this.tokens.verifyNetworkToken(credential);
+    if (!claims) return null;
+    const table = claims.role === 'notary' ? 'network_notaries' : 'network_witnesses';
+    return (await rowExists(this.sequelize, `SELECT 1 FROM ${table} WHERE id = $1`, {
+      bind: [claims.personId],
+    }))
+      ? claims
+      : null;
   }
 
   /** A key of any kind, given as the key itself (the token exchange accepts no tokens). */

@@ -33,6 +33,12 @@ export interface TeamMemberClaims {
   role: 'notary' | 'pretagger' | 'admin';
 }
 
+/** A notary or witness of the service's own network, signed in through their login link. */
+export interface NetworkPersonClaims {
+  personId: string;
+  role: 'notary' | 'witness';
+}
+
 /**
  * The signing secret: JWT_SECRET in production; elsewhere one generated once under DATA_DIR, so
  * tokens survive restarts of a development server.
@@ -108,6 +114,18 @@ export class TokenService {
     if (!payload || payload.knd !== 'team_member' || typeof payload.acc !== 'string') return null;
     if (role !== 'notary' && role !== 'pretagger' && role !== 'admin') return null;
     return { accountId: payload.acc, memberId: payload.sub!, role };
+  }
+
+  mintNetworkToken(claims: NetworkPersonClaims): Promise<string> {
+    return this.sign(claims.personId, { knd: 'network', role: claims.role });
+  }
+
+  /** Claims of a network person's token, or null; the caller still checks they are in the network. */
+  async verifyNetworkToken(token: string): Promise<NetworkPersonClaims | null> {
+    const payload = await this.verify(token);
+    const role = payload?.role;
+    if (!payload || payload.knd !== 'network' || (role !== 'notary' && role !== 'witness')) return null;
+    return { personId: payload.sub!, role };
   }
 
   get accessTokenTtlSeconds(): number {

@@ -27,6 +27,8 @@ import { registerAuthRoutes } from './routes/auth';
 import { registerSessionRoutes } from './routes/sessions';
 import { registerTemplateRoutes } from './routes/templates';
 import { registerSigningRoutes } from './routes/signing';
+import { registerMeRoutes } from './routes/me';
+import { registerConsolePage } from './routes/console';
 import { SessionService } from '../sessions/sessionService';
 import { DocumentPool } from '../documents/documentPool';
 import { SigningService } from '../sessions/signingService';
@@ -98,14 +100,22 @@ export function createApp(deps: AppDependencies): App {
   );
   registerSignedDocumentRoutes(api, sessions, new SignedDocumentService(deps.sequelize, downloadUrls));
   registerTemplateRoutes(api, deps.sequelize, documents);
-  registerSigningRoutes(site, new SigningService(deps.sequelize, deps.temporal));
+  const signing = new SigningService(deps.sequelize, deps.temporal);
+  registerSigningRoutes(site, signing);
+  registerConsolePage(site);
+  registerMeRoutes(api, {
+    sequelize: deps.sequelize,
+    temporal: deps.temporal,
+    signing,
+    metrics: deps.metrics,
+  });
   registerWebhookRoutes(api, new WebhookEndpointService(deps.sequelize, deps.temporal, deps.config));
   const team = new TeamService(deps.sequelize, {
     frontUrl: deps.config.frontUrl,
     lifetimeSeconds: deps.config.loginLinkLifetimeSeconds,
   });
   registerTeamRoutes(api, team);
-  registerLoginLinkRoutes(site, api, team, deps.tokens);
+  registerLoginLinkRoutes(site, api, team, deps.tokens, deps.sequelize);
 
   koa.use(requestId(deps.logger));
   koa.use(accessLog());

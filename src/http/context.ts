@@ -2,6 +2,7 @@ import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { Logger } from '../logger';
 import type { KeyKind } from '../auth/keyStore';
 import type { BeforeCommit } from '../db/beforeCommit';
+import type { NetworkPerson } from '../network/networkPeople';
 
 export interface Principal {
   accountId: string;
@@ -16,6 +17,7 @@ export interface AppState {
   requestId: string;
   log: Logger;
   principal?: Principal;
+  networkPerson?: NetworkPerson;
   /** SHA-256 of the raw request body, for idempotency keys. */
   bodySha256?: string;
   /** Set while a request holds an Idempotency-Key: stores its answer inside the service's transaction. */
@@ -38,6 +40,12 @@ export type AppMiddleware = RouterMiddleware<AppState>;
  */
 export function idempotentAnswerWithin(ctx: AppContext, status: number): BeforeCommit<unknown> | undefined {
   return ctx.state.idempotency?.answerWithin(status);
+}
+
+/** The signed-in network person; routes behind `requireNetworkPerson` always have one. */
+export function networkPersonOf(ctx: AppContext): NetworkPerson {
+  if (!ctx.state.networkPerson) throw new Error('route is missing its authentication middleware');
+  return ctx.state.networkPerson;
 }
 
 /** The authenticated caller; routes behind `requireKey` always have one. */

@@ -11,7 +11,7 @@ export function escapeHtml(value: unknown): string {
 }
 
 /** A minimal, self-contained page: no external assets, strict CSP-friendly inline style only. */
-export function page(title: string, body: string, script = ''): string {
+export function page(title: string, body: string, script = '', style = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -19,7 +19,7 @@ export function page(title: string, body: string, script = ''): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#222}
-button{font-size:1rem;padding:.6rem 1.2rem}.muted{color:#666}</style>
+button{font-size:1rem;padding:.6rem 1.2rem}.muted{color:#595959}${style}</style>
 </head>
 <body>
 ${body}

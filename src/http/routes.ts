@@ -7,7 +7,7 @@ import { VALIDATION_OPTIONS } from '../validation/options';
 import { unstorableTextError, unstorableTextPath } from '../validation/text';
 import { jsonBody } from './middleware/jsonBody';
 import type { RateLimitKind } from './middleware/rateLimit';
-import { requireKey, requireSessionActor, requireTeamMember } from './middleware/auth';
+import { requireKey, requirePerson, requireSessionActor, requireTeamMember } from './middleware/auth';
 import type { AppContext, AppMiddleware, AppState } from './context';
 
 export type HttpMethod = 'get' | 'post' | 'delete';
@@ -34,8 +34,11 @@ export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
   summary: string;
   description?: string;
   tags: string[];
-  /** `session_actor`: the API key or a team member's token (notary actions); `team_member`: the token only. */
-  auth: KeyKind | 'session_actor' | 'team_member' | 'none';
+  /**
+   * `session_actor`: the API key, a team member's or a network notary's token (notary actions);
+   * `team_member`: the member's token only; `person`: a team member's or network person's own token.
+   */
+  auth: KeyKind | 'session_actor' | 'team_member' | 'person' | 'none';
   params?: Joi.ObjectSchema<P>;
   query?: Joi.ObjectSchema<Q>;
   body?: Joi.Schema<B>;
@@ -101,6 +104,8 @@ export class ApiRoutes {
       chain.push(requireSessionActor(authenticator));
     } else if (def.auth === 'team_member') {
       chain.push(requireTeamMember(authenticator));
+    } else if (def.auth === 'person') {
+      chain.push(requirePerson(authenticator));
     } else if (def.auth !== 'none') {
       chain.push(requireKey(authenticator, def.auth));
     }

@@ -8,7 +8,7 @@ import { conflict, unavailable, DomainError } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
 import { queueInvitations } from '../mail/invitations';
 import { addDocumentsUpdate, workflowIdOf } from '../../workflows/sessionDefinitions';
-import { initialStatus, judgeRequest } from '../../workflows/sessionMachine';
+import { initialStatus, planOfInput, judgeRequest } from '../../workflows/sessionMachine';
 import { addDocumentsSchema, type DocumentInput } from './createRequest';
 import { MAX_DOCUMENTS_PER_SESSION } from './vocabulary';
 import {
@@ -29,6 +29,7 @@ import { sessionOptions, workflowInputOf } from './creationPlan';
 import { startSessionWorkflow, TEMPORAL_DEADLINE_MS, terminateQuietly } from './sessionWorkflows';
 import { insertParticipants, participantsOf, signingPath, type NewParticipant } from './participants';
 import { findAccountNotary } from './notaries';
+import { networkNotarySession } from '../network/workQueue';
 import { commissionProblem } from '../team/commissions';
 import { VALIDATION_OPTIONS } from '../validation/options';
 import { presentSession, type SessionRow } from './presenter';
@@ -39,13 +40,7 @@ import {
   sessionParticipants,
   type SessionFilters,
 } from './sessionReads';
-import {
-  planOfInput,
-  planOfRow,
-  recordedState,
-  throwIfRefused,
-  verdictOfUpdateFailure,
-} from './sessionRules';
+import { planOfRow, recordedState, throwIfRefused, verdictOfUpdateFailure } from './sessionRules';
 import { execute, queryRows } from '../db/query';
 
 const UNAVAILABLE = 'The service is temporarily unavailable; retry the request';
@@ -204,6 +199,11 @@ export class SessionService {
   }
 
   /** One session of the account; another account's, unknown and malformed ids are all "not found". */
+  /** A session a network notary was offered or accepted; any other is "not found" to them. */
+  findRowForNetworkNotary(notaryId: string, sessionId: string): Promise<SessionRow> {
+    return networkNotarySession(this.sequelize, notaryId, sessionId);
+  }
+
   findRow(accountId: string, sessionId: string): Promise<SessionRow> {
     return findSessionRow(this.sequelize, accountId, sessionId);
   }

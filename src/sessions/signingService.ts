@@ -8,6 +8,7 @@ import { joinUpdate, type Joiner, type SessionStatus } from '../../workflows/ses
 import { isFinal, judgeJoin } from '../../workflows/sessionMachine';
 import { throwIfRefused, verdictOfUpdateFailure } from './sessionRules';
 import { queryRows } from '../db/query';
+import { isUuid } from '../ids';
 
 interface ParticipantSession {
   participant_id: string;
@@ -60,17 +61,32 @@ export class SigningService {
 
   private async find(token: string): Promise<ParticipantSession> {
     if (!TOKEN.test(token)) throw notFound('Signing link not found');
-    const rows = await queryRows<ParticipantSession>(
+    const [participant] = await this.participantWhere('p.token_hash = $1', [sha256(token)]);
+    if (!participant) throw notFound('Signing link not found');
+    return participant;
+  }
+
+  private participantWhere(condition: string, bind: unknown[]): Promise<ParticipantSession[]> {
+    return queryRows<ParticipantSession>(
       this.sequelize,
       `SELECT p.id AS participant_id, p.role, p.index, p.email, p.first_name, p.last_name, p.is_host, p.joined_at,
               s.id AS session_id, s.status, s.session_timing, s.workflow_id,
               s.options -> 'session_configurations' ->> 'same_device_signing_mode' AS same_device_signing_mode
          FROM participants p JOIN sessions s ON s.id = p.session_id
-        WHERE p.token_hash = $1`,
-      { bind: [sha256(token)] },
+        WHERE ${condition}`,
+      { bind },
     );
-    if (!rows.length) throw notFound('Signing link not found');
-    return rows[0];
+  }
+
+  /** A network witness joins a session they are assigned to, as a participant with a link would. */
+  async joinAsNetworkWitness(witnessId: string, sessionId: string): Promise<ParticipantView> {
+    const [participant] = isUuid(sessionId)
+      ? await this.participantWhere('p.network_witness_id = $1 AND p.session_id = $2', [witnessId, sessionId])
+      : [];
+    if (!participant) throw notFound('Session not found');
+    return this.joinParticipant(participant, () =>
+      this.participantWhere('p.id = $1', [participant.participant_id]),
+    );
   }
 
   /**
@@ -104,7 +120,13 @@ export class SigningService {
    * participant's row keeps when they first joined. Sessions that have ended are judged on their record.
    */
   async join(token: string): Promise<ParticipantView> {
-    const participant = await this.find(token);
+    return this.joinParticipant(await this.find(token), async () => [await this.find(token)]);
+  }
+
+  private async joinParticipant(
+    participant: ParticipantSession,
+    reread: () => Promise<ParticipantSession[]>,
+  ): Promise<ParticipantView> {
     const joiner: Joiner = {
       role: participant.role,
       index: participant.index,
@@ -136,7 +158,7 @@ export class SigningService {
       if (verdict) throwIfRefused(verdict);
       else if (err instanceof WorkflowNotFoundError) {
         // Closed since the row was read: a closed session recorded its last status before closing.
-        judgeOnRecord((await this.find(token)).status);
+        judgeOnRecord((await reread())[0].status);
         throw conflict('Session has ended');
       } else if (isUnavailable(err)) throw unavailable('The session could not be reached; retry joining');
       else throw err;

@@ -89,14 +89,20 @@ export async function readySession(apiKey: string, body: Record<string, unknown>
   return created.body;
 }
 
-/** ready → signer joins → start → in_progress. */
+/** ready → the signer and every invited witness join → start → in_progress. */
 export async function inProgressSession(apiKey: string, body: Record<string, unknown>) {
   const created = await readySession(apiKey, body);
-  const joined = await request(`/sign/${tokenOf(created.bn_signing_url)}/join`, {
-    method: 'POST',
-    headers: { accept: 'application/json' },
-  });
-  assert.equal(joined.status, 200, `join: ${joined.text}`);
+  const links = [
+    created.bn_signing_url,
+    ...(created.witnessess_signing_urls ?? []).map((w: any) => w.bn_signing_url),
+  ];
+  for (const link of links) {
+    const joined = await request(`/sign/${tokenOf(link)}/join`, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+    });
+    assert.equal(joined.status, 200, `join: ${joined.text}`);
+  }
   const started = await action(apiKey, created.bn_session_id, 'start');
   assert.equal(started.status, 200, `start: ${started.text}`);
   await waitForSession(apiKey, created.bn_session_id, (s) => s.status === 'in_progress', 30_000);

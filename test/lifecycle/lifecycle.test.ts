@@ -14,10 +14,9 @@ import {
 } from '../support/sessions';
 import { WebhookReceiver } from '../support/webhookReceiver';
 import { testEnvironment } from '../support/environment';
-import { addNetworkNotary } from '../../src/services/accounts';
 import { recordHistory } from '../support/histories';
 import { startUpdate } from '../../workflows/sessionDefinitions';
-import { eventually, letTimePass } from '../support/eventually';
+import { eventually } from '../support/eventually';
 
 async function registerWebhook(apiKey: string, url: string, events?: string[]) {
   const res = await request('/api/integrationsv2/webhooks', {
@@ -235,55 +234,6 @@ describe('session lifecycle', () => {
       ],
     );
     await recordHistory('session-pretag-hold', `session-${id}`);
-  });
-
-  it('on-demand: assigns a network notary commissioned in the requested state, waiting until one exists', async () => {
-    const account = await createTestAccount();
-    await registerWebhook(account.api_key, url, ['notary_assigned']);
-    // Vermont is used by no other test, so no other session competes for these notaries.
-    await addNetworkNotary(testEnvironment().runtime.sequelize, {
-      email: `expired-vt-${Date.now()}@example.com`,
-      firstName: 'Old',
-      lastName: 'Commission',
-      state: 'VT',
-      commissionNumber: 'VT-1',
-      commissionExpiresOn: '2020-01-01',
-    });
-    await addNetworkNotary(testEnvironment().runtime.sequelize, {
-      email: `nh-${Date.now()}@example.com`,
-      firstName: 'Other',
-      lastName: 'State',
-      state: 'NH',
-      commissionNumber: 'NH-1',
-      commissionExpiresOn: '2099-01-01',
-    });
-    const created = await createSession(
-      account.api_key,
-      await sessionBody({ state_specific_notary: 'Vermont' }),
-    );
-    const id = created.body.bn_session_id;
-    await waitForSession(account.api_key, id, (s) => s.status === 'awaiting_notary');
-    await letTimePass(1_500);
-    assert.equal(
-      (await request(`/api/integrationsv2/sessions/${id}`, { auth: account.api_key })).body.status,
-      'awaiting_notary',
-    );
-
-    const email = `vt-${Date.now()}@example.com`;
-    await addNetworkNotary(testEnvironment().runtime.sequelize, {
-      email,
-      firstName: 'Valid',
-      lastName: 'Vermonter',
-      state: 'VT',
-      commissionNumber: 'VT-2',
-      commissionExpiresOn: '2099-01-01',
-    });
-    const ready = await waitForSession(account.api_key, id, (s) => s.status === 'ready');
-    assert.deepEqual(ready.notary, { email, name: 'Valid Vermonter', source: 'network' });
-    const [assigned] = await receiver.waitFor((r) => r.length >= 1);
-    assert.equal(assigned.json.data.notary.email, email);
-    await action(account.api_key, id, 'cancel');
-    await recordHistory('session-network-notary-wait', `session-${id}`);
   });
 
   it('expires an unfinished session at auto_expire_session_on; its links stop working', async () => {

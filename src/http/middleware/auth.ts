@@ -17,8 +17,8 @@ export function requireKey(authenticator: Authenticator, kind: KeyKind) {
 }
 
 /**
- * Notary actions: the account's API key (or a token minted from it), or a team member's token from a
- * login-link sign-in; what a team member may do is decided per session by the route.
+ * Notary actions: the account's API key (or a token minted from it), a team member's token from a
+ * login-link sign-in, or a network notary's token; what each may do is decided per session.
  */
 export function requireSessionActor(authenticator: Authenticator) {
   return async (ctx: AppContext, next: Next) => {
@@ -30,9 +30,41 @@ export function requireSessionActor(authenticator: Authenticator) {
         return next();
       }
       if (await signInTeamMember(authenticator, ctx, credential)) return next();
+      if (await signInNetworkPerson(authenticator, ctx, credential, 'notary')) return next();
     }
     throw unauthenticated();
   };
+}
+
+/**
+ * Routes where a notary or witness acts for themself (`/me/...`): a team member's token or a network
+ * person's token.
+ */
+export function requirePerson(authenticator: Authenticator) {
+  return async (ctx: AppContext, next: Next) => {
+    const credential = credentialOf(ctx.get('authorization'));
+    if (
+      !credential ||
+      !(
+        (await signInTeamMember(authenticator, ctx, credential)) ||
+        (await signInNetworkPerson(authenticator, ctx, credential))
+      )
+    )
+      throw unauthenticated();
+    await next();
+  };
+}
+
+async function signInNetworkPerson(
+  authenticator: Authenticator,
+  ctx: AppContext,
+  credential: string,
+  role?: 'notary' | 'witness',
+) {
+  const person = await authenticator.networkPersonFor(credential);
+  if (!person || (role && person.role !== role)) return false;
+  ctx.state.networkPerson = { id: person.personId, role: person.role };
+  return true;
 }
 
 /** Routes where a team member acts for themself: their access token only. */

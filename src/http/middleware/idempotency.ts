@@ -78,7 +78,8 @@ export function idempotency(sequelize: Sequelize, sealer: JsonSealer) {
 
   return async (ctx: AppContext, next: Next) => {
     const key = ctx.get('idempotency-key');
-    if (!key) return next();
+    // A network person belongs to no account; their actions are retry-safe on their own (already done → 200).
+    if (!key || !ctx.state.principal) return next();
     if (!KEY.test(key)) throw malformed('Idempotency-Key must be 1 to 255 printable ASCII characters');
     const { accountId, kind, keyId } = principalOf(ctx);
     const scope: Scope = { accountId, principal: `${kind}:${keyId}`, key };

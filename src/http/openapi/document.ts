@@ -24,7 +24,14 @@ const SECURITY: Record<string, { scheme: string; description: string }> = {
     description:
       "The account's API key (or a token minted from it), or a team member's access token from " +
       'POST /auth/login_link: a notary for sessions assigned to them, a pretagger for `pretagged` only, an admin for ' +
-      "all of the vendor's sessions (403 otherwise).",
+      "all of the vendor's sessions (403 otherwise). A network notary's token acts (pretagged, start, complete, " +
+      'release_documents) on the sessions they accepted; any other session of theirs is 403, one never offered to them 404.',
+  },
+  person: {
+    scheme: 'Person',
+    description:
+      "A notary's or witness's own access token from POST /auth/login_link: a team member's, or a network notary's " +
+      "or witness's (their login links come from the admin CLI's `network-login-link`).",
   },
   team_member: {
     scheme: 'TeamMember',

@@ -1,5 +1,7 @@
 import { API_PREFIX } from '../../publicPaths';
 import Joi from 'joi';
+import type { Sequelize } from 'sequelize';
+import { networkPersonForLoginLink } from '../../network/networkPeople';
 import type { TeamService } from '../../team/teamService';
 import { presentMember } from '../../team/members';
 import type { TokenService } from '../../auth/tokens';
@@ -25,12 +27,15 @@ function autoLoginPage(linkId: string, key: string): string {
   const body = await res.json();
   if (!res.ok) { status.textContent = 'This login link is not valid: ' + body.response_message; status.dataset.state = 'failed'; return; }
   sessionStorage.setItem('access_token', body.access_token);
-  status.textContent = 'Signed in as ' + body.team_member.name + ' (' + body.team_member.business_role + ')';
+  const who = body.team_member ? { name: body.team_member.name, role: body.team_member.business_role } : body.network_member;
+  status.textContent = 'Signed in as ' + who.name + ' (' + who.role + ')';
   status.dataset.state = 'signed-in';
+  document.getElementById('console').hidden = false;
 })();`;
   return page(
     'Signing in',
-    `<h1>Signing in</h1><p id="status" role="status" data-state="pending">Verifying your login link${escapeHtml('…')}</p>`,
+    `<h1>Signing in</h1><p id="status" role="status" data-state="pending">Verifying your login link${escapeHtml('…')}</p>
+<p id="console" hidden><a href="/notary">Open your sessions</a></p>`,
     script,
   );
 }
@@ -40,6 +45,7 @@ export function registerLoginLinkRoutes(
   api: ApiRoutes,
   team: TeamService,
   tokens: TokenService,
+  sequelize: Sequelize,
 ): void {
   site.add<unknown, { key: string }, { id: string }>({
     method: 'get',
@@ -68,7 +74,7 @@ export function registerLoginLinkRoutes(
     path: '/auth/login_link',
     rateLimit: 'credentials',
     operationId: 'loginWithLink',
-    summary: "Exchange a login link for the team member's access token",
+    summary: 'Exchange a login link for an access token (a team member, or a network notary or witness)',
     description:
       'The token authorises notary actions within the member’s role. 401 for an unknown, wrong-key or expired link.',
     tags: ['Login links', 'Authentication'],
@@ -84,14 +90,30 @@ export function registerLoginLinkRoutes(
           access_token: Joi.string(),
           token_type: Joi.string().valid('Bearer'),
           expires_in: Joi.number().integer(),
-          team_member: Joi.object().unknown(true),
+          team_member: Joi.object().unknown(true).description('For a team member’s link'),
+          network_member: Joi.object({
+            id: Joi.string().guid(),
+            email: Joi.string(),
+            name: Joi.string(),
+            role: Joi.string().valid('notary', 'witness'),
+          }).description('For a network notary’s or witness’s link (admin CLI `network-login-link`)'),
         }),
       },
       401: { description: 'Unknown, wrong key or expired', schema: failBodySchema },
     },
     handler: async (ctx, { body }) => {
       const member = await team.memberForLoginLink(body.login_link_id, body.key);
-      if (!member || !member.business_role) throw unauthenticated();
+      if (!member || !member.business_role) {
+        const person = await networkPersonForLoginLink(sequelize, body.login_link_id, body.key);
+        if (!person) throw unauthenticated();
+        ctx.body = {
+          access_token: await tokens.mintNetworkToken({ personId: person.id, role: person.role }),
+          token_type: 'Bearer',
+          expires_in: tokens.accessTokenTtlSeconds,
+          network_member: person,
+        };
+        return;
+      }
       ctx.body = {
         access_token: await tokens.mintTeamMemberToken({
           accountId: member.account_id,

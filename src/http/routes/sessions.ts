@@ -15,7 +15,7 @@ import {
 } from '../../sessions/schemas';
 import { failBodySchema } from '../openapi/document';
 import { createFailure, messageOf } from '../../sessions/createRules';
-import { idempotentAnswerWithin, principalOf, type Principal } from '../context';
+import { idempotentAnswerWithin, principalOf, type AppContext } from '../context';
 import type { Actor } from '../../../workflows/sessionMachine';
 import type { ApiRoutes } from '../routes';
 
@@ -34,8 +34,14 @@ const idempotencyConflict = {
   schema: failBodySchema,
 };
 
-/** Who acts: the account's key (or a token minted from it), or a team member signed in with a login link. */
-function actorOf(principal: Principal): Actor {
+/**
+ * Who acts: the account's key (or a token minted from it), a team member signed in with a login link,
+ * or a network notary.
+ */
+function actorOf(ctx: AppContext): Actor {
+  const person = ctx.state.networkPerson;
+  if (person) return { kind: 'network_notary', notaryId: person.id };
+  const principal = principalOf(ctx);
   return principal.member
     ? { kind: 'member', role: principal.member.role, memberId: principal.member.id }
     : { kind: 'account' };
@@ -158,7 +164,10 @@ export function registerSessionRoutes(
       body: Joi.object({}).unknown(true),
       responses: {
         200: { description: 'Done', schema: actionResponse },
-        403: { description: 'A team member acting outside their role', schema: failBodySchema },
+        403: {
+          description: 'A team member acting outside their role; a network notary on a session not theirs',
+          schema: failBodySchema,
+        },
         404: notFound,
         409: {
           description:
@@ -174,9 +183,12 @@ export function registerSessionRoutes(
         503: unavailable,
       },
       handler: async (ctx, { params }) => {
-        const principal = principalOf(ctx);
-        const session = await sessions.findRow(principal.accountId, params.id);
-        const result = await runNotaryAction(temporal, session, action, actorOf(principal), () =>
+        const actor = actorOf(ctx);
+        const session =
+          actor.kind === 'network_notary'
+            ? await sessions.findRowForNetworkNotary(actor.notaryId, params.id)
+            : await sessions.findRow(principalOf(ctx).accountId, params.id);
+        const result = await runNotaryAction(temporal, session, action, actor, () =>
           action === 'start' ? sessions.assertNotaryMayStart(session) : Promise.resolve(),
         );
         ctx.body = {

@@ -1,0 +1,101 @@
+import { API_PREFIX } from '../../publicPaths';
+import { page } from '../html';
+
+/**
+ * The notary console: a notary (team or network) or network witness signed in by their login link
+ * (the token the auto-login page keeps in sessionStorage) sees their sessions and acts on them through
+ * the same API an integration calls. Everything shown is set as text, never as HTML.
+ */
+const SCRIPT = `(() => {
+  const API = '${API_PREFIX}';
+  const token = sessionStorage.getItem('access_token');
+  const list = document.getElementById('sessions');
+  const notice = document.getElementById('notice');
+  const el = (tag, text, attrs = {}) => {
+    const node = document.createElement(tag);
+    if (text !== undefined) node.textContent = text;
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    return node;
+  };
+  const say = (text, state) => { notice.textContent = text; notice.dataset.state = state; };
+  if (!token) { say('You are not signed in: open the login link you were sent.', 'signed-out'); return; }
+  const call = (method, path) => fetch(API + path, {
+    method,
+    headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' },
+    body: method === 'POST' ? '{}' : undefined,
+  });
+  const ACTIONS = [
+    { label: 'Accept', when: (s) => s.relation === 'offered', path: (id) => '/me/sessions/' + id + '/accept', done: 'You are the notary of this session.' },
+    { label: 'Join as witness', when: (s) => s.relation === 'witness' && ['awaiting_notary', 'ready', 'in_progress'].includes(s.status), path: (id) => '/me/sessions/' + id + '/join', done: 'You have joined as witness.' },
+    { label: 'Mark pretagged', when: (s) => s.relation === 'assigned' && s.status === 'awaiting_pretag', path: (id) => '/sessions/' + id + '/pretagged', done: 'Marked pretagged.' },
+    { label: 'Start', when: (s) => s.relation === 'assigned' && s.status === 'ready', path: (id) => '/sessions/' + id + '/start', done: 'Session started.' },
+    { label: 'Complete', when: (s) => s.relation === 'assigned' && s.status === 'in_progress', path: (id) => '/sessions/' + id + '/complete', done: 'Session completed.' },
+    { label: 'Release documents', when: (s) => s.relation === 'assigned' && s.status === 'completed' && s.documents_status === 'held', path: (id) => '/sessions/' + id + '/release_documents', done: 'Documents released.' },
+  ];
+  const people = (title, all) => {
+    const wrap = el('div');
+    wrap.append(el('h3', title));
+    const ul = el('ul');
+    for (const p of all) ul.append(el('li', (p.name || 'Unnamed') + (p.source === 'network' ? ' (network)' : '') + ' — ' + (p.joined ? 'joined' : 'not joined yet')));
+    if (!all.length) ul.append(el('li', 'None'));
+    wrap.append(ul);
+    return wrap;
+  };
+  const render = (sessions) => {
+    list.replaceChildren();
+    if (!sessions.length) list.append(el('p', 'No sessions for you right now.', { class: 'muted' }));
+    for (const s of sessions) {
+      const title = 'Session ' + (s.notarization_id || s.bn_session_id.slice(0, 8));
+      const card = el('section', undefined, { class: 'session', 'data-session-id': s.bn_session_id, 'data-status': s.status, 'data-relation': s.relation, 'aria-label': title });
+      card.append(el('h2', title));
+      const facts = s.relation === 'offered'
+        ? 'Offered to you until ' + new Date(s.offer_expires_at).toLocaleTimeString()
+        : 'Status: ' + s.status.replace(/_/g, ' ') + (s.status === 'completed' ? ', documents ' + s.documents_status : '');
+      card.append(el('p', facts, { class: 'status' }));
+      card.append(people('Signers', s.signers));
+      if (s.witnesses.length) card.append(people('Witnesses', s.witnesses));
+      const docs = el('div');
+      docs.append(el('h3', 'Documents'));
+      const ul = el('ul');
+      for (const d of s.documents) ul.append(el('li', d.name));
+      docs.append(ul);
+      card.append(docs);
+      for (const action of ACTIONS.filter((a) => a.when(s))) {
+        const button = el('button', action.label, { type: 'button', 'aria-label': action.label + ': ' + title });
+        button.addEventListener('click', async () => {
+          button.disabled = true;
+          const res = await call('POST', action.path(s.bn_session_id));
+          const body = await res.json().catch(() => ({}));
+          say(res.ok ? action.done : action.label + ' refused: ' + (body.response_message || res.status), res.ok ? 'done' : 'refused');
+          await refresh();
+        });
+        card.append(button);
+      }
+      list.append(card);
+    }
+  };
+  const refresh = async () => {
+    const res = await call('GET', '/me/sessions');
+    if (res.status === 401) { say('Your sign-in has expired: open your login link again.', 'signed-out'); return; }
+    if (!res.ok) return;
+    render((await res.json()).sessions);
+    list.dataset.loaded = 'true';
+  };
+  refresh();
+  setInterval(refresh, 3000);
+})();`;
+
+export function notaryConsolePage(): string {
+  return page(
+    'Your sessions',
+    `<header><h1>Your sessions</h1>
+<p class="muted">Offers to accept, sessions to run, documents to release. The list refreshes by itself.</p></header>
+<p id="notice" role="status" aria-live="polite"></p>
+<main id="sessions" aria-busy="false"></main>`,
+    SCRIPT,
+    `.session{border:1px solid #bbb;border-radius:.5rem;padding:0 1rem 1rem;margin:1rem 0}
+.session h2{font-size:1.15rem}.session h3{font-size:1rem;margin:.8rem 0 .2rem}
+.session ul{margin:.2rem 0;padding-left:1.2rem}.session button{margin:.6rem .6rem 0 0}
+#notice[data-state=refused]{color:#a00000}#notice[data-state=done]{color:#0a5a0a}`,
+  );
+}

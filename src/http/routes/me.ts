@@ -1,0 +1,148 @@
+import Joi from 'joi';
+import type { Sequelize } from 'sequelize';
+import { Histogram, type Registry } from 'prom-client';
+import type { TemporalHandle } from '../../temporal/client';
+import type { SigningService } from '../../sessions/signingService';
+import { refused } from '../../domain/errors';
+import { acceptOffer } from '../../network/offers';
+import { workList, type Worker } from '../../network/workQueue';
+import { actionResponse, sessionIdParams } from '../../sessions/schemas';
+import { failBodySchema } from '../openapi/document';
+import type { AppContext } from '../context';
+import type { ApiRoutes } from '../routes';
+
+const BASE = '/me/sessions';
+const notFound = {
+  description: 'A session never offered or assigned to you: `Session not found`',
+  schema: failBodySchema,
+};
+const unavailable = { description: 'PostgreSQL or Temporal unreachable; retry', schema: failBodySchema };
+
+function workerOf(ctx: AppContext): Worker {
+  const person = ctx.state.networkPerson;
+  if (person) return { kind: 'network', person };
+  const { accountId, member } = ctx.state.principal!;
+  return { kind: 'member', accountId, memberId: member!.id, role: member!.role };
+}
+
+function networkPerson(ctx: AppContext, role: 'notary' | 'witness') {
+  const person = ctx.state.networkPerson;
+  if (person?.role !== role) throw refused(`Only a network ${role} does this`);
+  return person;
+}
+
+const person = Joi.object({
+  index: Joi.number().integer(),
+  name: Joi.string().allow(''),
+  joined: Joi.boolean(),
+  source: Joi.string().valid('invited', 'network'),
+});
+const workListResponse = Joi.object({
+  sessions: Joi.array().items(
+    Joi.object({
+      bn_session_id: Joi.string().guid(),
+      notarization_id: Joi.string().allow(null),
+      status: Joi.string(),
+      documents_status: Joi.string(),
+      relation: Joi.string()
+        .valid('offered', 'assigned', 'witness')
+        .description('`offered`: yours to accept until `offer_expires_at`; `assigned`: yours to act on'),
+      offer_expires_at: Joi.string().isoDate().allow(null),
+      session_timing: Joi.string().isoDate().allow(null),
+      updated_at: Joi.string().isoDate(),
+      signers: Joi.array().items(person),
+      witnesses: Joi.array().items(person),
+      documents: Joi.array().items(Joi.object({ id: Joi.string().guid(), name: Joi.string() })),
+    }),
+  ),
+});
+
+/** The signed-in notary's or witness's own work: what the notary console shows and does. */
+export function registerMeRoutes(
+  api: ApiRoutes,
+  deps: { sequelize: Sequelize; temporal: TemporalHandle; signing: SigningService; metrics: Registry },
+): void {
+  const timeToNotary = new Histogram({
+    name: 'notary_time_to_accept_seconds',
+    help: 'From an on-demand session’s signer waiting to a network notary accepting it',
+    buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600],
+    registers: [deps.metrics],
+  });
+
+  api.add({
+    method: 'get',
+    path: BASE,
+    operationId: 'listMySessions',
+    summary: 'The sessions offered to you, assigned to you, or that you witness',
+    description:
+      'A network notary sees the sessions offered to them (`relation: offered`, until `offer_expires_at`) and those ' +
+      'they accepted; a network witness the sessions they are assigned to; a team notary their sessions, a pretagger ' +
+      'the sessions awaiting pretagging, an admin the account’s sessions. Unfinished first, newest first, at most 50.',
+    tags: ['Notary console'],
+    auth: 'person',
+    responses: { 200: { description: 'Your sessions', schema: workListResponse } },
+    handler: async (ctx) => {
+      ctx.body = await workList(deps.sequelize, workerOf(ctx));
+    },
+  });
+
+  api.add<unknown, unknown, { id: string }>({
+    method: 'post',
+    path: `${BASE}/{id}/accept`,
+    operationId: 'acceptOffer',
+    summary: 'Accept a session offered to you (network notaries)',
+    description:
+      'The session offers itself to one network notary at a time, for NOTARY_OFFER_TIMEOUT (default 2 minutes): ' +
+      'the accept of the notary it is offered to makes them its notary at once (`ready`, event `notary_assigned`). ' +
+      'After the offer has moved on: 409 `This session is no longer offered to you`. A retried accept answers 200. ' +
+      'The notary then has NOTARY_START_TIMEOUT (default 15 minutes) to start, or the session goes back to the ' +
+      'queue (event `notary_released`).',
+    tags: ['Notary console'],
+    auth: 'person',
+    params: sessionIdParams,
+    body: Joi.object({}).unknown(true),
+    responses: {
+      200: { description: 'You are the session’s notary', schema: actionResponse },
+      403: { description: 'Not a network notary', schema: failBodySchema },
+      404: notFound,
+      409: { description: 'The offer has moved on or the session has ended', schema: failBodySchema },
+      503: unavailable,
+    },
+    handler: async (ctx, { params }) => {
+      const notary = networkPerson(ctx, 'notary');
+      const result = await acceptOffer(deps.sequelize, deps.temporal, notary.id, params.id);
+      if (result.waitedMs !== undefined) timeToNotary.observe(result.waitedMs / 1000);
+      ctx.body = {
+        response: 'Pass',
+        bn_session_id: params.id,
+        status: result.status,
+        documents_status: result.documentsStatus,
+      };
+    },
+  });
+
+  api.add<unknown, unknown, { id: string }>({
+    method: 'post',
+    path: `${BASE}/{id}/join`,
+    operationId: 'witnessJoin',
+    summary: 'Join a session you are assigned to witness (network witnesses)',
+    description:
+      'Network witnesses have no signing URL (spec 2.3): they join with their own token. The same rules as ' +
+      'POST /sign/{token}/join; the session cannot start until its witnesses have joined.',
+    tags: ['Notary console'],
+    auth: 'person',
+    params: sessionIdParams,
+    body: Joi.object({}).unknown(true),
+    responses: {
+      200: { description: 'Joined (or had already joined)', schema: Joi.object().unknown(true) },
+      403: { description: 'Not a network witness', schema: failBodySchema },
+      404: notFound,
+      409: { description: 'The session is not open for joining now', schema: failBodySchema },
+      503: unavailable,
+    },
+    handler: async (ctx, { params }) => {
+      const witness = networkPerson(ctx, 'witness');
+      ctx.body = { response: 'Pass', ...(await deps.signing.joinAsNetworkWitness(witness.id, params.id)) };
+    },
+  });
+}

@@ -1,0 +1,111 @@
+import crypto from 'node:crypto';
+import { UniqueConstraintError, type Sequelize } from 'sequelize';
+import { generateOpaqueToken, sha256 } from '../auth/keys';
+import { isUuid } from '../ids';
+import { conflict, notFound } from '../domain/errors';
+import { execute, queryRows } from '../db/query';
+import type { LoginLinkSettings } from '../team/loginLinks';
+
+export type NetworkRole = 'notary' | 'witness';
+
+/** A notary or witness of the service's network, signed in: they belong to no account. */
+export interface NetworkPerson {
+  id: string;
+  role: NetworkRole;
+}
+
+export interface NetworkPersonView {
+  id: string;
+  email: string;
+  name: string;
+  role: NetworkRole;
+}
+
+const TABLE: Record<NetworkRole, string> = { notary: 'network_notaries', witness: 'network_witnesses' };
+const LINK_COLUMN: Record<NetworkRole, string> = { notary: 'notary_id', witness: 'witness_id' };
+
+/** A witness of the service's own network, whom sessions with `number_of_service_witnesses` are given. */
+export async function addNetworkWitness(
+  sequelize: Sequelize,
+  input: { email: string; firstName: string; lastName: string },
+): Promise<{ witness_id: string }> {
+  try {
+    const [witness] = await queryRows<{ id: string }>(
+      sequelize,
+      'INSERT INTO network_witnesses (email, first_name, last_name) VALUES ($1, $2, $3) RETURNING id',
+      { bind: [input.email, input.firstName, input.lastName] },
+    );
+    return { witness_id: witness.id };
+  } catch (err) {
+    if (err instanceof UniqueConstraintError)
+      throw conflict(`A network witness with e-mail ${input.email} already exists`);
+    throw err;
+  }
+}
+
+async function findPerson(
+  sequelize: Sequelize,
+  role: NetworkRole,
+  where: string,
+  value: string,
+): Promise<NetworkPersonView | undefined> {
+  const [person] = await queryRows<Omit<NetworkPersonView, 'role'>>(
+    sequelize,
+    `SELECT id, email, first_name || ' ' || last_name AS name FROM ${TABLE[role]} WHERE ${where}`,
+    { bind: [value] },
+  );
+  return person && { ...person, role };
+}
+
+/** A 12-hour login link for a network notary or witness, like a team member's (spec 4.9). */
+export async function createNetworkLoginLink(
+  sequelize: Sequelize,
+  settings: LoginLinkSettings,
+  email: string,
+): Promise<{ login_link: string; expires_in: number; role: NetworkRole }> {
+  const person =
+    (await findPerson(sequelize, 'notary', 'lower(email) = lower($1)', email)) ??
+    (await findPerson(sequelize, 'witness', 'lower(email) = lower($1)', email));
+  if (!person) throw notFound(`No network notary or witness has e-mail ${email}`);
+  const { token: key, hash } = generateOpaqueToken();
+  const [link] = await queryRows<{ id: string }>(
+    sequelize,
+    `INSERT INTO network_login_links (${LINK_COLUMN[person.role]}, key_hash, expires_at)
+       VALUES ($1, $2, now() + make_interval(secs => $3)) RETURNING id`,
+    { bind: [person.id, hash, settings.lifetimeSeconds] },
+  );
+  const url = new URL(`${settings.frontUrl}/auto/${encodeURIComponent(link.id)}`);
+  url.searchParams.set('key', key);
+  return { login_link: url.toString(), expires_in: settings.lifetimeSeconds, role: person.role };
+}
+
+/** The network person a login link stands for; an expired link is deleted on the spot. */
+export async function networkPersonForLoginLink(
+  sequelize: Sequelize,
+  linkId: string,
+  key: string,
+): Promise<NetworkPersonView | undefined> {
+  if (!isUuid(linkId)) return undefined;
+  const [link] = await queryRows<{
+    notary_id: string | null;
+    witness_id: string | null;
+    key_hash: Buffer;
+    expired: boolean;
+  }>(
+    sequelize,
+    `SELECT notary_id, witness_id, key_hash, expires_at <= now() AS expired
+       FROM network_login_links WHERE id = $1`,
+    { bind: [linkId] },
+  );
+  if (!link) return undefined;
+  if (link.expired) {
+    await execute(sequelize, 'DELETE FROM network_login_links WHERE id = $1', { bind: [linkId] });
+    return undefined;
+  }
+  const candidate = sha256(key);
+  if (candidate.length !== link.key_hash.length || !crypto.timingSafeEqual(candidate, link.key_hash))
+    return undefined;
+  return link.notary_id
+    ? findPerson(sequelize, 'notary', 'id = $1', link.notary_id)
+    : findPerson(sequelize, 'witness', 'id = $1', link.witness_id!);
+}

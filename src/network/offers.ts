@@ -1,0 +1,64 @@
+import { WorkflowNotFoundError } from '@temporalio/common';
+import type { Sequelize } from 'sequelize';
+import type { TemporalHandle } from '../temporal/client';
+import { conflict, unavailable } from '../domain/errors';
+import { isUnavailable } from '../infra/unavailable';
+import { acceptOfferUpdate, type ActionResult } from '../../workflows/sessionDefinitions';
+import { recordedResult, throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
+import { networkNotarySession } from './workQueue';
+import { rowExists } from '../db/query';
+
+const DEADLINE_MS = 15_000;
+
+/**
+ * A network notary accepts a session offered to them. The session's workflow judges it (its open offer
+ * must be theirs): the first accept of the one open offer wins, and a retried accept answers with the
+ * session's state. `waitedMs` is how long the signer had waited for a notary, when this accept won.
+ */
+export async function acceptOffer(
+  sequelize: Sequelize,
+  temporal: TemporalHandle,
+  notaryId: string,
+  sessionId: string,
+): Promise<ActionResult & { waitedMs?: number }> {
+  const session = await networkNotarySession(sequelize, notaryId, sessionId);
+  const deadline = Date.now() + DEADLINE_MS;
+  for (;;) {
+    try {
+      return await temporal.connection.withDeadline(deadline, () =>
+        temporal.client.workflow
+          .getHandle(session.workflow_id)
+          .executeUpdate(acceptOfferUpdate, { args: [{ notaryId }] }),
+      );
+    } catch (err) {
+      const verdict = verdictOfUpdateFailure(err);
+      if (verdict?.outcome === 'refused' && Date.now() < deadline - CATCH_UP_MS) {
+        // The offer is written before the workflow hears of it: a notary quick enough to accept in
+        // between is answered once it has.
+        if (await offerIsOpen(sequelize, notaryId, sessionId)) {
+          await new Promise((r) => setTimeout(r, CATCH_UP_MS));
+          continue;
+        }
+      }
+      if (verdict) {
+        throwIfRefused(verdict);
+        return recordedResult(session);
+      }
+      if (err instanceof WorkflowNotFoundError) throw conflict('This session is no longer offered to you');
+      if (isUnavailable(err))
+        throw unavailable('The session could not be reached in time; retry the request');
+      throw err;
+    }
+  }
+}
+
+const CATCH_UP_MS = 100;
+
+function offerIsOpen(sequelize: Sequelize, notaryId: string, sessionId: string): Promise<boolean> {
+  return rowExists(
+    sequelize,
+    `SELECT 1 FROM notary_offers
+      WHERE session_id = $1 AND notary_id = $2 AND outcome = 'open' AND expires_at > now()`,
+    { bind: [sessionId, notaryId] },
+  );
+}

@@ -1,0 +1,140 @@
+import type { Sequelize } from 'sequelize';
+import { isUuid } from '../ids';
+import { notFound } from '../domain/errors';
+import { queryRows } from '../db/query';
+import { SESSION_NOTARY_JOINS, MEMBER_NAME, NETWORK_NOTARY_NAME } from '../db/sessionNotary';
+import type { SessionRow } from '../sessions/presenter';
+import type { NetworkPerson } from './networkPeople';
+
+/** Whose work list: a team member of an account, or a person of the network. */
+export type Worker =
+  | { kind: 'member'; accountId: string; memberId: string; role: 'notary' | 'pretagger' | 'admin' }
+  | { kind: 'network'; person: NetworkPerson };
+
+interface WorkRow {
+  id: string;
+  notarization_id: string | null;
+  status: string;
+  documents_status: string;
+  session_timing: Date | null;
+  updated_at: Date;
+  offer_expires_at: Date | null;
+  relation: 'offered' | 'assigned' | 'witness';
+}
+
+const LIST_LIMIT = 50;
+
+/**
+ * Which sessions a person sees, and how they relate to each: the open offers made to a network notary
+ * and the sessions they accepted; a network witness's assignments; a team notary's sessions, a
+ * pretagger's sessions awaiting pretagging, an admin's account's sessions.
+ */
+function scopeOf(worker: Worker): { from: string; where: string; relation: string; bind: unknown[] } {
+  if (worker.kind === 'network' && worker.person.role === 'notary')
+    return {
+      from: `LEFT JOIN notary_offers o
+               ON o.session_id = s.id AND o.outcome = 'open' AND o.notary_id = $1 AND o.expires_at > now()`,
+      where: 'o.id IS NOT NULL OR s.network_notary_id = $1',
+      relation: `CASE WHEN o.id IS NOT NULL THEN 'offered' ELSE 'assigned' END`,
+      bind: [worker.person.id],
+    };
+  const noOffer = 'LEFT JOIN notary_offers o ON false';
+  if (worker.kind === 'network')
+    return {
+      from: noOffer,
+      where: 'EXISTS (SELECT 1 FROM participants p WHERE p.session_id = s.id AND p.network_witness_id = $1)',
+      relation: `'witness'`,
+      bind: [worker.person.id],
+    };
+  const own = {
+    notary: 's.notary_member_id = $2',
+    pretagger: `s.status = 'awaiting_pretag'`,
+    admin: 'true',
+  }[worker.role];
+  return {
+    from: noOffer,
+    where: `s.account_id = $1 AND (${own})`,
+    relation: `'assigned'`,
+    bind: worker.role === 'notary' ? [worker.accountId, worker.memberId] : [worker.accountId],
+  };
+}
+
+/** The sessions a notary (team or network) or network witness works on, unfinished first, newest first. */
+export async function workList(sequelize: Sequelize, worker: Worker) {
+  const scope = scopeOf(worker);
+  const sessions = await queryRows<WorkRow>(
+    sequelize,
+    `SELECT s.id, s.notarization_id, s.status, s.documents_status, s.session_timing, s.updated_at,
+            o.expires_at AS offer_expires_at, ${scope.relation} AS relation
+       FROM sessions s ${scope.from}
+      WHERE ${scope.where}
+      ORDER BY s.status IN ('completed', 'expired', 'cancelled'), s.updated_at DESC, s.id
+      LIMIT ${LIST_LIMIT}`,
+    { bind: scope.bind },
+  );
+  const ids = sessions.map((s) => s.id);
+  const participants = await queryRows<{
+    session_id: string;
+    role: 'signer' | 'witness';
+    index: number;
+    first_name: string | null;
+    last_name: string | null;
+    joined_at: Date | null;
+    network: boolean;
+  }>(
+    sequelize,
+    `SELECT session_id, role, index, first_name, last_name, joined_at, network_witness_id IS NOT NULL AS network
+       FROM participants WHERE session_id = ANY($1::uuid[]) ORDER BY role DESC, index`,
+    { bind: [ids] },
+  );
+  const documents = await queryRows<{ session_id: string; id: string; name: string }>(
+    sequelize,
+    'SELECT session_id, id, name FROM documents WHERE session_id = ANY($1::uuid[]) ORDER BY position',
+    { bind: [ids] },
+  );
+  return {
+    sessions: sessions.map((s) => {
+      const people = participants.filter((p) => p.session_id === s.id);
+      const person = (p: (typeof people)[number]) => ({
+        index: p.index,
+        name: [p.first_name, p.last_name].filter(Boolean).join(' '),
+        joined: p.joined_at !== null,
+        ...(p.role === 'witness' ? { source: p.network ? 'network' : 'invited' } : {}),
+      });
+      return {
+        bn_session_id: s.id,
+        notarization_id: s.notarization_id,
+        status: s.status,
+        documents_status: s.documents_status,
+        relation: s.relation,
+        offer_expires_at: s.offer_expires_at ? new Date(s.offer_expires_at).toISOString() : null,
+        session_timing: s.session_timing ? new Date(s.session_timing).toISOString() : null,
+        updated_at: new Date(s.updated_at).toISOString(),
+        signers: people.filter((p) => p.role === 'signer').map(person),
+        witnesses: people.filter((p) => p.role === 'witness').map(person),
+        documents: documents.filter((d) => d.session_id === s.id).map((d) => ({ id: d.id, name: d.name })),
+      };
+    }),
+  };
+}
+
+/** A session a network notary was offered or accepted; any other is "not found" to them. */
+export async function networkNotarySession(
+  sequelize: Sequelize,
+  notaryId: string,
+  sessionId: string,
+): Promise<SessionRow> {
+  if (!isUuid(sessionId)) throw notFound('Session not found');
+  const [row] = await queryRows<SessionRow>(
+    sequelize,
+    `SELECT s.*, u.email AS notary_email, ${MEMBER_NAME} AS notary_name,
+            n.email AS network_notary_email, ${NETWORK_NOTARY_NAME} AS network_notary_name
+       FROM sessions s ${SESSION_NOTARY_JOINS}
+      WHERE s.id = $1
+        AND (s.network_notary_id = $2
+             OR EXISTS (SELECT 1 FROM notary_offers o WHERE o.session_id = s.id AND o.notary_id = $2))`,
+    { bind: [sessionId, notaryId] },
+  );
+  if (!row) throw notFound('Session not found');
+  return row;
+}

@@ -1,0 +1,240 @@
+import assert from 'node:assert/strict';
+import { createTestAccount } from '../support/accounts';
+import { action, getSession, tokenOf, waitForSession } from '../support/sessions';
+import { eventually, letTimePass } from '../support/eventually';
+import { request } from '../support/http';
+import { WebhookReceiver, subscribe, type ReceivedWebhook } from '../support/webhookReceiver';
+import { recordHistory } from '../support/histories';
+import { testEnvironment } from '../support/environment';
+import {
+  meAction,
+  mySessions,
+  networkNotary,
+  networkWitness,
+  offersTo,
+  onDemandSession,
+  signIn,
+  signerJoins,
+  waitForRelation,
+} from './helpers';
+
+// Each test uses US states no other test uses, so only its own sessions ask for its notaries (sessions
+// left waiting by other tests without a state may still be offered them: assertions allow for that).
+describe('the on-demand network: dispatch when a signer waits, offers, accepts and releases (issue 11)', function () {
+  this.timeout(90_000);
+  const receiver = new WebhookReceiver();
+  let hookUrl: string;
+  before(async () => {
+    hookUrl = await receiver.start();
+  });
+  after(() => receiver.stop());
+
+  it('with one notary and three sessions, only the one whose signer waits is offered; an accept makes it ready at once', async () => {
+    const account = await createTestAccount();
+    await subscribe(account.api_key, hookUrl, ['notary_assigned', 'session_started', 'session_completed']);
+    const notary = await networkNotary('WY');
+    const [idleA, waiting, idleC] = [
+      await onDemandSession(account.api_key, 'WY'),
+      await onDemandSession(account.api_key, 'WY'),
+      await onDemandSession(account.api_key, 'WY'),
+    ];
+    assert.equal((await signerJoins(waiting)).status, 200);
+    await waitForRelation(notary.token, waiting.bn_session_id, 'offered');
+
+    const started = performance.now();
+    const accepted = await meAction(notary.token, waiting.bn_session_id, 'accept');
+    const acceptMs = performance.now() - started;
+    assert.equal(accepted.status, 200, accepted.text);
+    assert.equal(accepted.body.status, 'ready', 'the accept answers once the session is ready');
+    assert.ok(acceptMs < 1_000, `ready ${Math.round(acceptMs)} ms after the accept`);
+    const session = (await getSession(account.api_key, waiting.bn_session_id)).body;
+    assert.equal(session.status, 'ready');
+    assert.equal(session.notary.source, 'network');
+    assert.equal(session.notary.email, notary.email);
+
+    for (const idle of [idleA, idleC]) {
+      const s = (await getSession(account.api_key, idle.bn_session_id)).body;
+      assert.equal(s.status, 'awaiting_notary', 'a session whose signer is not there waits');
+      assert.equal(s.notary, null, 'an idle session holds no notary');
+    }
+    const listed = (await mySessions(notary.token)).body.sessions.map((s: any) => s.bn_session_id);
+    assert.ok(!listed.includes(idleA.bn_session_id) && !listed.includes(idleC.bn_session_id));
+
+    assert.equal(
+      (
+        await request(`/api/integrationsv2/sessions/${waiting.bn_session_id}/start`, {
+          auth: notary.token,
+          body: {},
+        })
+      ).status,
+      200,
+    );
+    assert.equal(
+      (
+        await request(`/api/integrationsv2/sessions/${waiting.bn_session_id}/complete`, {
+          auth: notary.token,
+          body: {},
+        })
+      ).status,
+      200,
+    );
+    await waitForSession(
+      account.api_key,
+      waiting.bn_session_id,
+      (s) => s.documents_status === 'released',
+      60_000,
+    );
+    const events = await receiver.waitFor(
+      (r) => r.filter((h) => h.json.bn_session_id === waiting.bn_session_id).length >= 3,
+    );
+    assert.deepEqual(
+      events.filter((h) => h.json.bn_session_id === waiting.bn_session_id).map((h) => h.json.event),
+      ['notary_assigned', 'session_started', 'session_completed'],
+    );
+    const metrics = await (await fetch(`${testEnvironment().apiUrl}/metrics`)).text();
+    assert.match(metrics, /notary_time_to_accept_seconds_count [1-9]/);
+    for (const idle of [idleA, idleC]) await action(account.api_key, idle.bn_session_id, 'cancel');
+    await recordHistory('session-network-offer-accepted', `session-${waiting.bn_session_id}`);
+  });
+
+  it('offers only notaries with an unexpired commission in the requested state', async () => {
+    const account = await createTestAccount();
+    const expired = await networkNotary('VT', '2020-01-01');
+    const elsewhere = await networkNotary('NH');
+    const session = await onDemandSession(account.api_key, 'Vermont');
+    await signerJoins(session);
+    await letTimePass(2_500);
+    assert.ok(!(await offersTo(expired.token)).includes(session.bn_session_id));
+    assert.ok(!(await offersTo(elsewhere.token)).includes(session.bn_session_id));
+    const valid = await networkNotary('VT');
+    await waitForRelation(valid.token, session.bn_session_id, 'offered');
+    await action(account.api_key, session.bn_session_id, 'cancel');
+  });
+
+  it('an offer not accepted in time goes to the next notary; the first can no longer take it', async () => {
+    const account = await createTestAccount();
+    const notaries = [await networkNotary('MT'), await networkNotary('MT')];
+    const session = await onDemandSession(account.api_key, 'MT');
+    await signerJoins(session);
+    const first = await eventually(
+      async () => {
+        for (const n of notaries) if ((await offersTo(n.token)).includes(session.bn_session_id)) return n;
+        return undefined;
+      },
+      (n) => n !== undefined,
+      'the first offer',
+    );
+    const next = notaries.find((n) => n !== first)!;
+    await waitForRelation(next.token, session.bn_session_id, 'offered');
+    const late = await meAction(first!.token, session.bn_session_id, 'accept');
+    assert.equal(late.status, 409);
+    assert.equal(late.body.response_message, 'This session is no longer offered to you');
+    assert.equal((await meAction(next.token, session.bn_session_id, 'accept')).status, 200);
+    const again = await meAction(next.token, session.bn_session_id, 'accept');
+    assert.equal(again.status, 200, 'a retried accept is answered with the state');
+    assert.equal(again.body.status, 'ready');
+    await action(account.api_key, session.bn_session_id, 'cancel');
+    await recordHistory('session-network-offer-moved-on', `session-${session.bn_session_id}`);
+  });
+
+  it('a notary who accepts and does not start is released, and the session goes back to the queue', async () => {
+    const account = await createTestAccount();
+    await subscribe(account.api_key, hookUrl, ['notary_released']);
+    const notary = await networkNotary('ND');
+    const session = await onDemandSession(account.api_key, 'ND');
+    await signerJoins(session);
+    await waitForRelation(notary.token, session.bn_session_id, 'offered');
+    assert.equal((await meAction(notary.token, session.bn_session_id, 'accept')).status, 200);
+    const released = await waitForSession(
+      account.api_key,
+      session.bn_session_id,
+      (s) => s.status === 'awaiting_notary' && s.notary === null,
+      30_000,
+    );
+    assert.equal(released.status, 'awaiting_notary');
+    const isRelease = (h: ReceivedWebhook) =>
+      h.json.bn_session_id === session.bn_session_id && h.json.event === 'notary_released';
+    const [event] = (await receiver.waitFor((r) => r.some(isRelease))).filter(isRelease);
+    assert.equal(event.json.data.notary.email, notary.email);
+    const refused = await request(`/api/integrationsv2/sessions/${session.bn_session_id}/start`, {
+      auth: notary.token,
+      body: {},
+    });
+    assert.equal(refused.status, 403, 'a released notary no longer acts on it');
+    await waitForRelation(notary.token, session.bn_session_id, 'offered');
+    await action(account.api_key, session.bn_session_id, 'cancel');
+    await recordHistory('session-network-notary-released', `session-${session.bn_session_id}`);
+  });
+
+  it('a network notary acts only on the sessions they accepted', async () => {
+    const account = await createTestAccount();
+    const mine = await networkNotary('SD');
+    const other = await networkNotary('NE');
+    const session = await onDemandSession(account.api_key, 'SD');
+    await signerJoins(session);
+    await waitForRelation(mine.token, session.bn_session_id, 'offered');
+    const startPath = `/api/integrationsv2/sessions/${session.bn_session_id}/start`;
+    const beforeAccept = await request(startPath, { auth: mine.token, body: {} });
+    assert.equal(beforeAccept.status, 403, 'an offer is not an assignment');
+    assert.equal((await meAction(mine.token, session.bn_session_id, 'accept')).status, 200);
+
+    const stranger = await request(startPath, { auth: other.token, body: {} });
+    assert.equal(stranger.status, 404, 'a session never offered to them does not exist for them');
+    assert.equal((await meAction(other.token, session.bn_session_id, 'accept')).status, 404);
+    const cancel = await request(`/api/integrationsv2/sessions/${session.bn_session_id}/cancel`, {
+      auth: mine.token,
+      body: {},
+    });
+    assert.equal(cancel.status, 403, 'cancelling stays the integrator’s');
+    const integratorsRoute = await request('/api/integrationsv2/sessions', { auth: mine.token });
+    assert.equal(integratorsRoute.status, 401, 'a network token is no API key');
+    assert.equal((await request(startPath, { auth: mine.token, body: {} })).status, 200);
+    await action(account.api_key, session.bn_session_id, 'cancel');
+  });
+
+  it('witnesses, invited and from the network, must have joined before the notary starts', async () => {
+    const account = await createTestAccount();
+    await subscribe(account.api_key, hookUrl, ['witness_assigned', 'join_session']);
+    const notary = await networkNotary('RI');
+    for (let i = 0; i < 3; i++) await networkWitness();
+    const session = await onDemandSession(account.api_key, 'RI', {
+      witnesses: {
+        number_of_service_witnesses: 1,
+        invited_witness_details: [
+          { email: 'invited-witness@example.com', firstname: 'Ivy', lastname: 'Invited' },
+        ],
+      },
+    });
+    await signerJoins(session);
+    const networkWitnessOf = (s: any) =>
+      s.participants.find((p: any) => p.role === 'witness' && p.index === 1);
+    const assigned = await waitForSession(account.api_key, session.bn_session_id, (s) => networkWitnessOf(s));
+    const networkWitnessEmail = networkWitnessOf(assigned).email;
+    const isAssignment = (h: ReceivedWebhook) =>
+      h.json.bn_session_id === session.bn_session_id && h.json.event === 'witness_assigned';
+    const [hook] = (await receiver.waitFor((r) => r.some(isAssignment))).filter(isAssignment);
+    assert.equal(hook.json.data.email, networkWitnessEmail);
+
+    await waitForRelation(notary.token, session.bn_session_id, 'offered');
+    assert.equal((await meAction(notary.token, session.bn_session_id, 'accept')).status, 200);
+    const startPath = `/api/integrationsv2/sessions/${session.bn_session_id}/start`;
+    const none = await request(startPath, { auth: notary.token, body: {} });
+    assert.equal(none.status, 409);
+    assert.equal(
+      none.body.response_message,
+      'Session cannot be started before its witnesses have joined (0 of 2)',
+    );
+    const invitedUrl = session.witnessess_signing_urls![0].bn_signing_url;
+    assert.equal((await request(`/sign/${tokenOf(invitedUrl)}/join`, { method: 'POST' })).status, 200);
+    const one = await request(startPath, { auth: notary.token, body: {} });
+    assert.match(one.body.response_message, /\(1 of 2\)/);
+
+    const witness = await signIn(networkWitnessEmail);
+    await waitForRelation(witness.token, session.bn_session_id, 'witness');
+    assert.equal((await meAction(witness.token, session.bn_session_id, 'accept')).status, 403);
+    assert.equal((await meAction(witness.token, session.bn_session_id, 'join')).status, 200);
+    assert.equal((await request(startPath, { auth: notary.token, body: {} })).status, 200);
+    await action(account.api_key, session.bn_session_id, 'cancel');
+    await recordHistory('session-network-witnesses', `session-${session.bn_session_id}`);
+  });
+});
