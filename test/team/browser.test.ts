@@ -1,45 +1,15 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, onTestServer } from '../support/browser';
 import { createTestAccount } from '../support/accounts';
-import { testEnvironment } from '../support/environment';
 import { invited, loginLink } from './helpers';
-
-const CHROMIUM = '/usr/bin/chromium';
-
-/** FRONT_URL is a fake host in tests: the same path and query on the API under test. */
-function onTestServer(link: string): string {
-  const original = new URL(link);
-  const url = new URL(testEnvironment().apiUrl);
-  url.pathname = original.pathname;
-  url.search = original.search;
-  return url.toString();
-}
 
 describe('the login-link page in a real browser (spec 4.9)', function () {
   this.timeout(60_000);
   let browser: Browser;
 
   before(async () => {
-    if (!fs.existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium is not installed at ${CHROMIUM}: install it with \`apt-get update && apt-get install -y chromium\` ` +
-          '(CI installs it); this test never skips.',
-      );
-    }
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchBrowser();
   });
 
   after(async () => {

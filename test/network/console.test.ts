@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, onTestServer } from '../support/browser';
+import { admin } from '../support/adminCli';
+import { createTestAccount } from '../support/accounts';
+import { getSession } from '../support/sessions';
+import { WebhookReceiver, subscribe } from '../support/webhookReceiver';
+import { onDemandSession, signerJoins } from './helpers';
+
+const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots');
+
+describe('the notary console in a real browser (issue 11)', function () {
+  this.timeout(120_000);
+  let browser: Browser;
+  const receiver = new WebhookReceiver();
+  let hookUrl: string;
+
+  before(async () => {
+    browser = await launchBrowser();
+    hookUrl = await receiver.start();
+  });
+  after(async () => {
+    await browser?.close();
+    await receiver.stop();
+  });
+
+  const shot = (page: Page, name: string) =>
+    page.screenshot({ path: path.join(SCREENSHOTS, `console-${name}.png`), fullPage: true });
+
+  it('a network notary signs in by link, accepts an offered session, starts and completes it', async () => {
+    const account = await createTestAccount();
+    await subscribe(account.api_key, hookUrl, ['notary_assigned', 'session_started', 'session_completed']);
+    const email = `console-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const added = await admin([
+      'add-network-notary',
+      `--email=${email}`,
+      '--first-name=Connie',
+      '--last-name=Console',
+      '--state=AK',
+      '--commission-number=AK-77',
+      '--commission-expires-on=2099-12-31',
+    ]);
+    assert.equal(added.code, 0, added.stderr);
+    const link = await admin(['network-login-link', `--email=${email}`]);
+    assert.equal(link.code, 0, link.stderr);
+    assert.equal(link.json.role, 'notary');
+    const session = await onDemandSession(account.api_key, 'AK', { notarization_id: 'LOAN2291' });
+    assert.equal((await signerJoins(session)).status, 200);
+
+    // A phone-sized screen: the console is used from one as much as from a desk.
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(onTestServer(link.json.login_link));
+      await page.locator('#status[data-state="signed-in"]').waitFor({ timeout: 15_000 });
+      assert.match((await page.locator('#status').textContent()) ?? '', /Connie Console \(notary\)/);
+      await page.getByRole('link', { name: 'Open your sessions' }).click();
+
+      const card = page.locator(`section[data-session-id="${session.bn_session_id}"]`);
+      await card.and(page.locator('[data-relation="offered"]')).waitFor({ timeout: 30_000 });
+      assert.match((await card.textContent()) ?? '', /Session LOAN2291/);
+      assert.match((await card.textContent()) ?? '', /deed\.pdf/);
+      await shot(page, '1-offered');
+
+      await card.getByRole('button', { name: 'Accept: Session LOAN2291' }).click();
+      await page.locator('#notice[data-state="done"]').waitFor();
+      await card.and(page.locator('[data-status="ready"]')).waitFor({ timeout: 15_000 });
+      await shot(page, '2-accepted');
+
+      await card.getByRole('button', { name: /^Start/ }).click();
+      await card.and(page.locator('[data-status="in_progress"]')).waitFor({ timeout: 15_000 });
+      await card.getByRole('button', { name: /^Complete/ }).click();
+      await card.and(page.locator('[data-status="completed"]')).waitFor({ timeout: 15_000 });
+      await shot(page, '3-completed');
+      assert.equal((await getSession(account.api_key, session.bn_session_id)).body.status, 'completed');
+
+      const forSession = (r: Array<{ json: any }>) =>
+        r.filter((h) => h.json.bn_session_id === session.bn_session_id).map((h) => h.json.event);
+      const events = forSession(await receiver.waitFor((r) => forSession(r).length >= 3));
+      assert.deepEqual(events, ['notary_assigned', 'session_started', 'session_completed']);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows why an action is refused', async () => {
+    const account = await createTestAccount();
+    const email = `console-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    await admin([
+      'add-network-notary',
+      `--email=${email}`,
+      '--first-name=Rita',
+      '--last-name=Refused',
+      '--state=HI',
+      '--commission-number=HI-1',
+      '--commission-expires-on=2099-12-31',
+    ]);
+    const link = await admin(['network-login-link', `--email=${email}`]);
+    const session = await onDemandSession(account.api_key, 'HI', {
+      notarization_id: 'WIT1',
+      witnesses: { invited_witness_details: [{ email: 'absent-witness@example.com' }] },
+    });
+    await signerJoins(session);
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(onTestServer(link.json.login_link));
+      await page.locator('#status[data-state="signed-in"]').waitFor({ timeout: 15_000 });
+      await page.goto(onTestServer(`${link.json.login_link.split('/auto/')[0]}/notary`));
+      const card = page.locator(`section[data-session-id="${session.bn_session_id}"]`);
+      await card.and(page.locator('[data-relation="offered"]')).waitFor({ timeout: 30_000 });
+      await card.getByRole('button', { name: /^Accept/ }).click();
+      await card.and(page.locator('[data-status="ready"]')).waitFor({ timeout: 15_000 });
+      await card.getByRole('button', { name: /^Start/ }).click();
+      const notice = page.locator('#notice[data-state="refused"]');
+      await notice.waitFor();
+      assert.equal(
+        await notice.textContent(),
+        'Start refused: Session cannot be started before its witnesses have joined (0 of 1)',
+      );
+      await shot(page, '4-refused');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('without a sign-in, says how to sign in', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(onTestServer('https://x.test/notary'));
+      const notice = page.locator('#notice[data-state="signed-out"]');
+      await notice.waitFor();
+      assert.match((await notice.textContent()) ?? '', /open the login link you were sent/);
+    } finally {
+      await context.close();
+    }
+  });
+});

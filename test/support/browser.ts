@@ -1,0 +1,37 @@
+import fs from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { testEnvironment } from './environment';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+/** Headless Chromium for the tests of pages; it never skips: a missing browser fails the test. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}: install it with \`apt-get update && apt-get install -y chromium\` ` +
+        '(CI installs it); this test never skips.',
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** FRONT_URL is a fake host in tests: the same path and query on the API under test. */
+export function onTestServer(link: string): string {
+  const original = new URL(link);
+  const url = new URL(testEnvironment().apiUrl);
+  url.pathname = original.pathname;
+  url.search = original.search;
+  return url.toString();
+}
