@@ -7,7 +7,8 @@ import { loadConfig } from '../src/config';
 import { provideBackingServices } from '../src/infra/services';
 import { createDatabase } from '../src/db/database';
 import { migrateExclusively } from '../src/db/migrator';
-import { createAccount } from '../src/services/accounts';
+import { addNetworkNotary, createAccount } from '../src/services/accounts';
+import { createNetworkLoginLink } from '../src/network/networkPeople';
 import { loadSigningIdentity } from '../src/signing/identity';
 import { pdfBytes, MB10 } from '../test/support/documents';
 import { WebhookReceiver } from '../test/support/webhookReceiver';
@@ -276,6 +277,95 @@ async function main() {
       `event-to-receiver latency, one session at a time (20 sessions): p50 ${fmt(percentile(idleLatencies, 50))}, max ${fmt(Math.max(...idleLatencies))}`,
     );
     await receiver.stop();
+
+    // 5. Time to notary on the on-demand network: from the signer's join to the offer a network notary
+    // sees, and to the session being ready once they accept (10 sessions, one notary, one at a time).
+    const networkEmail = 'bench-network@example.com';
+    await addNetworkNotary(sequelize, {
+      email: networkEmail,
+      firstName: 'Bench',
+      lastName: 'Network',
+      state: 'OK',
+      commissionNumber: 'OK-1',
+      commissionExpiresOn: '2099-12-31',
+    });
+    const link = new URL(
+      (await createNetworkLoginLink(sequelize, { frontUrl: apiUrl, lifetimeSeconds: 3600 }, networkEmail))
+        .login_link,
+    );
+    const signedIn = (await (
+      await fetch(`${apiUrl}/api/integrationsv2/auth/login_link`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          login_link_id: link.pathname.split('/').at(-1),
+          key: link.searchParams.get('key'),
+        }),
+      })
+    ).json()) as { access_token: string };
+    const notaryAuth = {
+      authorization: `Bearer ${signedIn.access_token}`,
+      'content-type': 'application/json',
+    };
+    const toOffer: number[] = [];
+    const toReady: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const onDemand = JSON.parse(bodyOf().replace(big, small));
+      delete onDemand.session_notary_email;
+      onDemand.state_specific_notary = 'OK';
+      const created = (await (
+        await fetch(`${apiUrl}/api/integrationsv2/sessions`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify(onDemand),
+        })
+      ).json()) as { bn_session_id: string; bn_signing_url: string };
+      const joinedAt = performance.now();
+      await fetch(`${apiUrl}${created.bn_signing_url}/join`, { method: 'POST' });
+      for (;;) {
+        const mine = (await (
+          await fetch(`${apiUrl}/api/integrationsv2/me/sessions`, { headers: notaryAuth })
+        ).json()) as {
+          sessions: Array<{ bn_session_id: string; relation: string }>;
+        };
+        if (mine.sessions.some((s) => s.bn_session_id === created.bn_session_id && s.relation === 'offered'))
+          break;
+        if (performance.now() - joinedAt > 60_000) throw new Error('no offer within a minute');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      toOffer.push(performance.now() - joinedAt);
+      const accepted = await fetch(
+        `${apiUrl}/api/integrationsv2/me/sessions/${created.bn_session_id}/accept`,
+        {
+          method: 'POST',
+          headers: notaryAuth,
+          body: '{}',
+        },
+      );
+      if (((await accepted.json()) as { status: string }).status !== 'ready')
+        throw new Error('accept did not make the session ready');
+      toReady.push(performance.now() - joinedAt);
+      await fetch(`${apiUrl}/api/integrationsv2/sessions/${created.bn_session_id}/cancel`, {
+        method: 'POST',
+        headers: auth,
+        body: '{}',
+      });
+      // The notary is free for the next session once the cancellation is recorded.
+      while (
+        (
+          (await (
+            await fetch(`${apiUrl}/api/integrationsv2/sessions/${created.bn_session_id}`, { headers: auth })
+          ).json()) as {
+            status: string;
+          }
+        ).status !== 'cancelled'
+      )
+        await new Promise((r) => setTimeout(r, 20));
+    }
+    results.push(
+      `time to notary on the network (10 on-demand sessions, one free notary): signer joins → offer visible p50 ${fmt(percentile(toOffer, 50))}, max ${fmt(Math.max(...toOffer))}; ` +
+        `signer joins → accepted and ready p50 ${fmt(percentile(toReady, 50))}, max ${fmt(Math.max(...toReady))} (a real notary's reaction time comes on top)`,
+    );
   } finally {
     api.kill('SIGTERM');
     worker.kill('SIGTERM');
