@@ -1,6 +1,5 @@
-import crypto from 'node:crypto';
 import { UniqueConstraintError, type Sequelize } from 'sequelize';
-import { generateOpaqueToken, sha256 } from '../auth/keys';
+import { generateOpaqueToken, secretMatches } from '../auth/keys';
 import { isUuid } from '../ids';
 import { conflict, notFound } from '../domain/errors';
 import { execute, queryRows } from '../db/query';
@@ -102,9 +101,7 @@ export async function networkPersonForLoginLink(
     await execute(sequelize, 'DELETE FROM network_login_links WHERE id = $1', { bind: [linkId] });
     return undefined;
   }
-  const candidate = sha256(key);
-  if (candidate.length !== link.key_hash.length || !crypto.timingSafeEqual(candidate, link.key_hash))
-    return undefined;
+  if (!secretMatches(key, link.key_hash)) return undefined;
   return link.notary_id
     ? findPerson(sequelize, 'notary', 'id = $1', link.notary_id)
     : findPerson(sequelize, 'witness', 'id = $1', link.witness_id!);

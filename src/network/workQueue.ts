@@ -1,8 +1,6 @@
 import type { Sequelize } from 'sequelize';
-import { isUuid } from '../ids';
-import { notFound } from '../domain/errors';
 import { queryRows } from '../db/query';
-import { SESSION_NOTARY_JOINS, MEMBER_NAME, NETWORK_NOTARY_NAME } from '../db/sessionNotary';
+import { sessionRowWhere } from '../sessions/sessionReads';
 import type { SessionRow } from '../sessions/presenter';
 import type { NetworkPerson } from './networkPeople';
 
@@ -119,22 +117,16 @@ export async function workList(sequelize: Sequelize, worker: Worker) {
 }
 
 /** A session a network notary was offered or accepted; any other is "not found" to them. */
-export async function networkNotarySession(
+export function networkNotarySession(
   sequelize: Sequelize,
   notaryId: string,
   sessionId: string,
 ): Promise<SessionRow> {
-  if (!isUuid(sessionId)) throw notFound('Session not found');
-  const [row] = await queryRows<SessionRow>(
+  return sessionRowWhere(
     sequelize,
-    `SELECT s.*, u.email AS notary_email, ${MEMBER_NAME} AS notary_name,
-            n.email AS network_notary_email, ${NETWORK_NOTARY_NAME} AS network_notary_name
-       FROM sessions s ${SESSION_NOTARY_JOINS}
-      WHERE s.id = $1
-        AND (s.network_notary_id = $2
-             OR EXISTS (SELECT 1 FROM notary_offers o WHERE o.session_id = s.id AND o.notary_id = $2))`,
-    { bind: [sessionId, notaryId] },
+    sessionId,
+    `s.network_notary_id = $2
+     OR EXISTS (SELECT 1 FROM notary_offers o WHERE o.session_id = s.id AND o.notary_id = $2)`,
+    notaryId,
   );
-  if (!row) throw notFound('Session not found');
-  return row;
 }

@@ -14,10 +14,23 @@ export interface SessionFilters {
 }
 
 /** One session of the account; another account's, unknown and malformed ids are all "not found". */
-export async function findSessionRow(
+export function findSessionRow(
   sequelize: Sequelize,
   accountId: string,
   sessionId: string,
+): Promise<SessionRow> {
+  return sessionRowWhere(sequelize, sessionId, 's.account_id = $2', accountId);
+}
+
+/**
+ * The session `sessionId` with its notary's name and e-mail, if `condition` (on `s`, with `$2` bound to
+ * `value`) holds for the caller; "not found" otherwise, so another tenant's session looks like none.
+ */
+export async function sessionRowWhere(
+  sequelize: Sequelize,
+  sessionId: string,
+  condition: string,
+  value: string,
 ): Promise<SessionRow> {
   if (!isUuid(sessionId)) throw notFound('Session not found');
   const [row] = await queryRows<SessionRow>(
@@ -25,8 +38,8 @@ export async function findSessionRow(
     `SELECT s.*, u.email AS notary_email, ${MEMBER_NAME} AS notary_name,
             n.email AS network_notary_email, ${NETWORK_NOTARY_NAME} AS network_notary_name
        FROM sessions s ${SESSION_NOTARY_JOINS}
-      WHERE s.id = $1 AND s.account_id = $2`,
-    { bind: [sessionId, accountId] },
+      WHERE s.id = $1 AND (${condition})`,
+    { bind: [sessionId, value] },
   );
   if (!row) throw notFound('Session not found');
   return row;

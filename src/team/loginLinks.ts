@@ -1,8 +1,7 @@
-import crypto from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { isUuid } from '../ids';
 import { notFound } from '../domain/errors';
-import { generateOpaqueToken, sha256 } from '../auth/keys';
+import { generateOpaqueToken, secretMatches } from '../auth/keys';
 import { execute, queryRows } from '../db/query';
 import { findMember, type MemberRow } from './members';
 import { TEAM_MESSAGES } from './teamErrors';
@@ -64,8 +63,6 @@ export async function memberForLoginLink(
     await execute(sequelize, 'DELETE FROM login_links WHERE id = $1', { bind: [linkId] });
     return undefined;
   }
-  const candidate = sha256(key);
-  if (candidate.length !== link.key_hash.length || !crypto.timingSafeEqual(candidate, link.key_hash))
-    return undefined;
+  if (!secretMatches(key, link.key_hash)) return undefined;
   return findMember(sequelize, link.account_id, link.member_id);
 }
