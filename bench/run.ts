@@ -66,6 +66,8 @@ async function main() {
   const port = await freePort();
   const settings = {
     NODE_ENV: 'production',
+    // No identity vendor is configured here: the sandbox stands in, as in a staging deployment.
+    ALLOW_SANDBOX_IDENTITY: 'true',
     LOG_LEVEL: 'warn',
     DATA_DIR: dataDir,
     PORT: String(port),
@@ -139,7 +141,14 @@ async function main() {
         notarization_timing_type: 'notarize_now',
         session_type: 'gnw',
         session_notary_email: notaryEmail,
-        all_signers: [{ email: 'signer@example.com', first_name: 'Sam', last_name: 'Signer' }],
+        all_signers: [
+          {
+            email: 'signer@example.com',
+            first_name: 'Sam',
+            last_name: 'Signer',
+            authentication_type: 'skip',
+          },
+        ],
         session_documents: [{ name: 'deed.pdf', base64Doc: big }],
       });
     const createLatencies: number[] = [];

@@ -189,6 +189,8 @@ export async function productionCluster(
   const identity = loadSigningIdentity(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development' }));
   const all = {
     NODE_ENV: 'production',
+    // No identity vendor is configured here: the sandbox stands in, as in a staging deployment.
+    ALLOW_SANDBOX_IDENTITY: 'true',
     LOG_LEVEL: 'warn',
     DATA_DIR: dataDir,
     HOST: '127.0.0.1',

@@ -122,7 +122,12 @@ export class Integrator {
           session_notary_email: notaryEmail,
           final_documents_delivery_mode: manual ? 'notary_manual' : 'immediately',
           all_signers: [
-            { email: `signer-${index}@example.com`, first_name: 'Sam', last_name: `Signer${index}` },
+            {
+              email: `signer-${index}@example.com`,
+              first_name: 'Sam',
+              last_name: `Signer${index}`,
+              authentication_type: 'skip',
+            },
           ],
           session_documents: [{ name: `deed-${index}.pdf`, base64Doc: PDF_BASE64 }],
         },

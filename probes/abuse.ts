@@ -186,7 +186,9 @@ async function networkWait(
     notarization_timing_type: 'notarize_now',
     session_type: 'gnw',
     state_specific_notary: 'TX',
-    all_signers: [{ email: 'wait@example.com', first_name: 'Wren', last_name: 'Waiting' }],
+    all_signers: [
+      { email: 'wait@example.com', first_name: 'Wren', last_name: 'Waiting', authentication_type: 'skip' },
+    ],
     session_documents: [{ name: 'p.pdf', base64Doc: b64(await pdfBytes(1)) }],
   });
   const sessionUrl = `${api}/api/integrationsv2/sessions/${created.bn_session_id}`;
@@ -287,6 +289,7 @@ async function longestCertificate(
       email: `s${i}@example.com`,
       first_name: n.first,
       last_name: n.last,
+      authentication_type: 'skip',
     })),
     witnesses: {
       invited_witness_details: witnesses.map((n, i) => ({
@@ -371,8 +374,8 @@ async function main() {
         session_type: 'gnw',
         session_notary_email: notaryEmail,
         all_signers: [
-          { email: 'a@example.com', first_name: 'Ann', last_name: 'Signer' },
-          { email: 'b@example.com', first_name: 'Bo', last_name: 'Signer' },
+          { email: 'a@example.com', first_name: 'Ann', last_name: 'Signer', authentication_type: 'skip' },
+          { email: 'b@example.com', first_name: 'Bo', last_name: 'Signer', authentication_type: 'skip' },
         ],
         session_documents: documents,
         ...extra,

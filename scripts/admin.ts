@@ -20,6 +20,7 @@ import { addNetworkWitness, createNetworkLoginLink } from '../src/network/networ
 import { connectTemporal } from '../src/temporal/client';
 import { retryFinalizationUpdate } from '../workflows/sessionDefinitions';
 import { queryRows, rowExists } from '../src/db/query';
+import { delayThresholdSchema } from '../src/sessions/createRequest';
 
 /**
  * Operator CLI: `npm run admin -- <command>`. Prints one JSON object on stdout; errors go to stderr
@@ -50,6 +51,24 @@ function usState(value: string): string {
   const code = stateCode(value);
   if (!code) throw new InvalidArgumentError('must be a US state name or abbreviation');
   return code;
+}
+
+function brandColor(value: string): string {
+  if (!/^#[0-9a-fA-F]{6}$/.test(value)) throw new InvalidArgumentError('must be a colour as #rrggbb');
+  return value;
+}
+
+/** The late-notary modal as JSON, held to the same rules as a session's delay_threshold. */
+function delayThreshold(value: string): object {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new InvalidArgumentError('must be JSON: {"title","message","actions":[{"label","url"}]}');
+  }
+  const { error, value: valid } = delayThresholdSchema.validate(parsed);
+  if (error) throw new InvalidArgumentError(error.message);
+  return valid as object;
 }
 
 function email(value: string): string {
@@ -97,6 +116,12 @@ program
   .option('--base-url <url>', 'white-label base URL for signing links', absoluteUrl)
   .option('--completion-redirect-url <url>', 'where participants go after completion', absoluteUrl)
   .option('--admin-email <email>', "the owner admin's e-mail", email)
+  .option('--brand-color <#rrggbb>', "the participant pages' brand colour", brandColor)
+  .option(
+    '--delay-threshold <json>',
+    'the default late-notary modal: {"title","message","actions"}',
+    delayThreshold,
+  )
   .action(
     async (opts: {
       name: string;
@@ -104,6 +129,8 @@ program
       baseUrl?: string;
       completionRedirectUrl?: string;
       adminEmail?: string;
+      brandColor?: string;
+      delayThreshold?: object;
     }) => {
       if (!opts.name.trim()) throw new UsageError('--name must not be empty');
       const created = await withDatabase((sequelize) =>
@@ -113,6 +140,8 @@ program
           whiteLabelBaseUrl: opts.baseUrl,
           completionRedirectUrl: opts.completionRedirectUrl,
           ownerEmail: opts.adminEmail,
+          brandColor: opts.brandColor,
+          delayThreshold: opts.delayThreshold,
         }),
       );
       print({

@@ -66,6 +66,33 @@ export interface Config {
   /** How often the Temporal Schedule removes expired login links. */
   loginLinkCleanupIntervalMs: number;
   shutdownGraceMs: number;
+  /** Identity proofing of participants: the provider, and the rules (Texas's by default). */
+  identity: IdentityConfig;
+  /** How long after a participant is admitted (or a scheduled session opens) the notary counts as late. */
+  notaryLateAfterMs: number;
+}
+
+export interface IdentityConfig {
+  /** `sandbox`: the deterministic provider of development and tests. */
+  provider: 'sandbox';
+  /** Production without ALLOW_SANDBOX_IDENTITY=true: the API refuses to start on the sandbox. */
+  refuseSandbox: boolean;
+  policy: IdentityPolicy;
+}
+
+/** Texas Administrative Code §87.70: 5 questions of 5 choices, 80 % in 2 minutes, one retake in 24 hours. */
+export interface IdentityPolicy {
+  kbaQuestions: number;
+  kbaChoices: number;
+  kbaPassPercent: number;
+  kbaTimeLimitMs: number;
+  /** Share of a retake's questions that were not asked in the attempt before it. */
+  kbaRetakeNewPercent: number;
+  /** Attempts (the first and its retakes) before a lockout. */
+  attempts: number;
+  /** A retake counts with the attempt before it when started within this window. */
+  retakeWindowMs: number;
+  lockoutMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -167,6 +194,34 @@ export function loadConfig(env: Env = process.env): Config {
       optional(env, 'LOGIN_LINK_CLEANUP_INTERVAL') ?? '15m',
     ),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000),
+    identity: identityConfig(env, nodeEnv),
+    notaryLateAfterMs: duration('NOTARY_LATE_AFTER', optional(env, 'NOTARY_LATE_AFTER') ?? '5m'),
+  };
+}
+
+function identityConfig(env: Env, nodeEnv: string): IdentityConfig {
+  const provider = optional(env, 'IDENTITY_PROVIDER') ?? 'sandbox';
+  if (provider !== 'sandbox')
+    throw new ConfigError(`IDENTITY_PROVIDER: "${provider}" is not a provider; use sandbox`);
+  const kbaChoices = integer(env, 'KBA_CHOICES', 5);
+  const kbaQuestions = integer(env, 'KBA_QUESTIONS', 5);
+  const kbaPassPercent = integer(env, 'KBA_PASS_PERCENT', 80);
+  if (kbaQuestions < 1 || kbaQuestions > 10) throw new ConfigError('KBA_QUESTIONS must be between 1 and 10');
+  if (kbaChoices < 2 || kbaChoices > 6) throw new ConfigError('KBA_CHOICES must be between 2 and 6');
+  if (kbaPassPercent > 100) throw new ConfigError('KBA_PASS_PERCENT must be at most 100');
+  return {
+    provider,
+    refuseSandbox: nodeEnv === 'production' && optional(env, 'ALLOW_SANDBOX_IDENTITY') !== 'true',
+    policy: {
+      kbaQuestions,
+      kbaChoices,
+      kbaPassPercent,
+      kbaTimeLimitMs: duration('KBA_TIME_LIMIT', optional(env, 'KBA_TIME_LIMIT') ?? '2m'),
+      kbaRetakeNewPercent: Math.min(100, integer(env, 'KBA_RETAKE_NEW_PERCENT', 60)),
+      attempts: Math.max(1, integer(env, 'IDENTITY_ATTEMPTS', 2)),
+      retakeWindowMs: duration('IDENTITY_RETAKE_WINDOW', optional(env, 'IDENTITY_RETAKE_WINDOW') ?? '24h'),
+      lockoutMs: duration('IDENTITY_LOCKOUT', optional(env, 'IDENTITY_LOCKOUT') ?? '24h'),
+    },
   };
 }
 

@@ -17,5 +17,11 @@ export const EVENT_NAMES = [
   // was assigned.
   'notary_released',
   'witness_assigned',
+  // Identity proofing of participants: a pass, a failed quiz or ID check, and a lockout after the
+  // last allowed attempt.
+  'identity_verified',
+  'kba_failed',
+  'id_check_failed',
+  'participant_locked_out',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -13,6 +13,7 @@ import {
   alreadyDoneFailure,
   cancelUpdate,
   completeUpdate,
+  identityOutcomeUpdate,
   joinUpdate,
   participantJoinedSignal,
   pretaggedUpdate,
@@ -28,6 +29,7 @@ import {
   initialStatus,
   isFinal,
   judgeAccept,
+  judgeIdentityOutcome,
   judgeJoin,
   judgeRequest,
   openingStatus,
@@ -62,7 +64,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     input.resume ? 'awaiting_notary' : initialStatus(plan, Date.now(), readyAtOnce),
     input.expiresAt ? Date.parse(input.expiresAt) : undefined,
   );
-  run.restoreJoined(input.resume?.joined ?? []);
+  if (input.resume) run.restoreParticipants(input.resume);
   run.waitingSince = input.resume?.waitingSince;
   const { requested } = run;
 
@@ -88,6 +90,17 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
       return run.result();
     },
     { validator: (joiner) => enforce(judgeJoin(run.state(), joiner, startAt, Date.now()), 'refuse') },
+  );
+  setHandler(
+    identityOutcomeUpdate,
+    (check) => {
+      run.recordIdentity(check);
+      return run.result();
+    },
+    {
+      validator: (check) =>
+        enforce(judgeIdentityOutcome(run.state(), run.recordedChecks.includes(check.checkId)), 'refuse'),
+    },
   );
   setHandler(
     pretaggedUpdate,
@@ -282,7 +295,12 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     await run.flushEvents();
     return continueAsNew<typeof sessionWorkflow>({
       ...input,
-      resume: { joined: [...run.joined], waitingSince: run.waitingSince },
+      resume: {
+        joined: [...run.joined],
+        waitingSince: run.waitingSince,
+        verified: [...run.verified],
+        recordedChecks: [...run.recordedChecks],
+      },
     });
   }
 

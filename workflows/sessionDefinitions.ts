@@ -44,6 +44,8 @@ export interface SessionWorkflowInput {
   /** Witnesses who must have joined before the notary starts: the invited ones and the network's. */
   invitedWitnesses?: number;
   serviceWitnesses?: number;
+  /** Participants who must pass identity verification before they are admitted (signers by authentication_type, witnesses by need_id_auth). */
+  identityRequired?: ParticipantKey[];
   /** Set when a session waiting for a network notary continued as new: what it keeps from before. */
   resume?: ResumedSession;
 }
@@ -52,11 +54,17 @@ export interface ResumedSession {
   joined: ParticipantRef[];
   /** Epoch ms since which its signer has been waiting for a notary. */
   waitingSince?: number;
+  verified?: ParticipantKey[];
+  /** Identity checks already recorded, so a retried report records nothing twice. */
+  recordedChecks?: string[];
 }
 
-export interface ParticipantRef {
+export interface ParticipantKey {
   role: 'signer' | 'witness';
   index: number;
+}
+
+export interface ParticipantRef extends ParticipantKey {
   email: string;
 }
 
@@ -150,6 +158,28 @@ export interface AcceptResult extends ActionResult {
  * time, so the validator's check that the offer is theirs and still open is the whole race.
  */
 export const acceptOfferUpdate = defineUpdate<AcceptResult, [{ notaryId: string }]>('acceptOffer');
+
+/** The outcome of one identity check, decided by the API under the identity rules; the session records it. */
+export interface IdentityOutcome extends ParticipantRef {
+  checkId: string;
+  method: 'kba' | 'biometrics';
+  outcome: 'passed' | 'failed';
+  attempt: number;
+  /** KBA: right answers of the questions asked. */
+  correct?: number;
+  total?: number;
+  reasons: string[];
+  /** A failure that used the last attempt of its round: no new attempt before this instant (ISO 8601). */
+  lockedUntil?: string;
+  /** A failure that leaves a retake: it must start before this instant (ISO 8601). */
+  retakeUntil?: string;
+}
+
+/**
+ * Records an identity check's outcome: a pass admits the participant once joined; every outcome is an
+ * event. A repeated report of the same check is refused as `AlreadyDone`.
+ */
+export const identityOutcomeUpdate = defineUpdate<ActionResult, [IdentityOutcome]>('identityOutcome');
 
 export function workflowIdOf(sessionId: string): string {
   return `session-${sessionId}`;

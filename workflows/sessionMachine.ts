@@ -10,6 +10,7 @@ import type {
   Joiner,
   NotaryActionName,
   NotaryRequest,
+  ParticipantKey,
   ParticipantRef,
   Refusal,
   SessionStatus,
@@ -27,6 +28,8 @@ export interface SessionPlan {
   primarySignerIndex: number;
   /** Witnesses (invited and from the network) who must have joined before the session starts. */
   witnessesRequired: number;
+  /** Participants who must pass identity verification before they are admitted. */
+  identityRequired: readonly ParticipantKey[];
 }
 
 export function planOfInput(input: SessionWorkflowInput): SessionPlan {
@@ -38,6 +41,8 @@ export function planOfInput(input: SessionWorkflowInput): SessionPlan {
     // Sessions started before these were passed: the first signer, and no witness rule.
     primarySignerIndex: input.primarySignerIndex ?? 0,
     witnessesRequired: (input.invitedWitnesses ?? 0) + (input.serviceWitnesses ?? 0),
+    // Sessions started before identity checks existed need none.
+    identityRequired: input.identityRequired ?? [],
   };
 }
 
@@ -46,6 +51,8 @@ export interface SessionState {
   status: SessionStatus;
   documentsStatus: DocumentsStatus;
   joined: readonly ParticipantRef[];
+  /** Participants whose identity check passed. */
+  verified: readonly ParticipantKey[];
 }
 
 export type SessionRequest = NotaryActionName | 'add_documents' | 'retry_finalization';
@@ -158,9 +165,42 @@ export function judgeActor(actor: Actor, assigned: AssignedNotary, request: Sess
   return mayAct ? ALLOWED : refuse('forbidden', 'This team member may not do this on this session');
 }
 
-/** Whether the session's primary signer (or same-device host) is waiting: an on-demand session then asks the network. */
+const sameParticipant = (a: ParticipantKey) => (b: ParticipantKey) =>
+  a.role === b.role && a.index === b.index;
+
+/** Whether the participant has passed the identity check the session asks of them (or is asked none). */
+export function identityEstablished(state: SessionState, plan: SessionPlan, who: ParticipantKey): boolean {
+  return !plan.identityRequired.some(sameParticipant(who)) || state.verified.some(sameParticipant(who));
+}
+
+/**
+ * Whether the session's primary signer (or same-device host) is waiting: joined and, where asked,
+ * identity established. An on-demand session then asks the network, so no notary waits on a quiz.
+ */
 export function signerIsWaiting(state: SessionState, plan: SessionPlan): boolean {
-  return state.joined.some((p) => p.role === 'signer' && p.index === plan.primarySignerIndex);
+  const primary = { role: 'signer' as const, index: plan.primarySignerIndex };
+  return state.joined.some(sameParticipant(primary)) && identityEstablished(state, plan, primary);
+}
+
+/**
+ * Whether the notary is late for an admitted participant: the session has not started `lateAfterMs`
+ * after they were admitted, or after a scheduled session opened, whichever is later.
+ */
+export function notaryIsLate(
+  status: SessionStatus,
+  admittedAt: number,
+  opensAt: number | undefined,
+  lateAfterMs: number,
+  now: number,
+): boolean {
+  if (status !== 'awaiting_notary' && status !== 'ready') return false;
+  return now >= Math.max(admittedAt, opensAt ?? 0) + lateAfterMs;
+}
+
+/** Whether an identity check's outcome can be recorded: not after the session ended, and each check once. */
+export function judgeIdentityOutcome(state: SessionState, alreadyRecorded: boolean): Verdict {
+  if (alreadyRecorded) return ALREADY_DONE;
+  return isFinal(state.status) ? refuse('not_now', `Session has ended: it is ${state.status}`) : ALLOWED;
 }
 
 /**
@@ -199,12 +239,12 @@ export function judgeRequest(
         );
       if (!state.joined.some((p) => p.role === 'signer'))
         return refuse('not_now', 'Session cannot be started before a signer has joined');
-      return witnessesJoined(state) < plan.witnessesRequired
-        ? refuse(
-            'not_now',
-            `Session cannot be started before its witnesses have joined (${witnessesJoined(state)} of ${plan.witnessesRequired})`,
-          )
-        : ALLOWED;
+      if (witnessesJoined(state) < plan.witnessesRequired)
+        return refuse(
+          'not_now',
+          `Session cannot be started before its witnesses have joined (${witnessesJoined(state)} of ${plan.witnessesRequired})`,
+        );
+      return identityRefusal(state, plan) ?? ALLOWED;
     case 'complete':
       if (status === 'completed') return ALREADY_DONE;
       return status === 'in_progress'
@@ -257,6 +297,17 @@ export function judgeJoin(
   return state.joined.some((p) => p.role === joiner.role && p.index === joiner.index)
     ? ALREADY_DONE
     : ALLOWED;
+}
+
+function identityRefusal(state: SessionState, plan: SessionPlan): Verdict | undefined {
+  const required = plan.identityRequired.length;
+  const established = plan.identityRequired.filter((who) => state.verified.some(sameParticipant(who))).length;
+  return established < required
+    ? refuse(
+        'not_now',
+        `Session cannot be started before every participant has verified their identity (${established} of ${required})`,
+      )
+    : undefined;
 }
 
 const witnessesJoined = (state: SessionState) => state.joined.filter((p) => p.role === 'witness').length;

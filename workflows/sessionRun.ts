@@ -9,6 +9,8 @@ import type {
   ActionResult,
   BouncedMail,
   DocumentsStatus,
+  IdentityOutcome,
+  ParticipantKey,
   ParticipantRef,
   SessionStatus,
 } from './sessionDefinitions';
@@ -27,6 +29,8 @@ export class SessionRun {
   documentsStatus: DocumentsStatus = 'pending';
   notaryAssigned = false;
   readonly joined: ParticipantRef[] = [];
+  readonly verified: ParticipantKey[] = [];
+  readonly recordedChecks: string[] = [];
   /** The on-demand network: the offer open now, the notary who accepted, since when the signer waits. */
   openOffer?: { offerId: string; notaryId: string };
   networkNotaryId?: string;
@@ -50,9 +54,15 @@ export class SessionRun {
     private readonly expiresAt: number | undefined,
   ) {}
 
-  /** The participants who joined before the session continued as new. */
-  restoreJoined(joined: ParticipantRef[]): void {
-    this.joined.push(...joined);
+  /** What the session knew of its participants before it continued as new. */
+  restoreParticipants(resumed: {
+    joined: ParticipantRef[];
+    verified?: ParticipantKey[];
+    recordedChecks?: string[];
+  }): void {
+    this.joined.push(...resumed.joined);
+    this.verified.push(...(resumed.verified ?? []));
+    this.recordedChecks.push(...(resumed.recordedChecks ?? []));
   }
 
   result(): ActionResult {
@@ -60,7 +70,12 @@ export class SessionRun {
   }
 
   state(): SessionState {
-    return { status: this.status, documentsStatus: this.documentsStatus, joined: this.joined };
+    return {
+      status: this.status,
+      documentsStatus: this.documentsStatus,
+      joined: this.joined,
+      verified: this.verified,
+    };
   }
 
   expired(): boolean {
@@ -72,6 +87,29 @@ export class SessionRun {
     const { role, index, email } = participant;
     this.joined.push({ role, index, email });
     this.queue('join_session', { role, index, email });
+  }
+
+  /** An identity check's outcome: a pass admits the participant; each outcome is reported as events. */
+  recordIdentity(check: IdentityOutcome): void {
+    if (this.recordedChecks.includes(check.checkId)) return;
+    this.recordedChecks.push(check.checkId);
+    const { role, index, email, method, attempt } = check;
+    const who = { role, index, email };
+    if (check.outcome === 'passed') {
+      if (!this.verified.some((p) => p.role === role && p.index === index))
+        this.verified.push({ role, index });
+      this.queue('identity_verified', { ...who, method, attempt });
+      return;
+    }
+    this.queue(method === 'kba' ? 'kba_failed' : 'id_check_failed', {
+      ...who,
+      attempt,
+      ...(method === 'kba' ? { correct: check.correct, total: check.total } : {}),
+      reasons: check.reasons,
+      ...(check.retakeUntil ? { retake_until: check.retakeUntil } : {}),
+    });
+    if (check.lockedUntil)
+      this.queue('participant_locked_out', { ...who, method, locked_until: check.lockedUntil });
   }
 
   queue(event: EventName, data: Record<string, unknown>): void {

@@ -30,6 +30,15 @@ function imageSize(bytes: Buffer, kind: 'png' | 'jpg'): { width: number; height:
   return undefined;
 }
 
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** The size of a PNG or JPEG image from its header; undefined for anything else. */
+export function imageDimensions(bytes: Buffer): { width: number; height: number } | undefined {
+  if (bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return imageSize(bytes, 'png');
+  if (bytes[0] === 0xff && bytes[1] === 0xd8) return imageSize(bytes, 'jpg');
+  return undefined;
+}
+
 export function assertImageWithinLimits(bytes: Buffer, kind: 'png' | 'jpg', field: string): void {
   const size = imageSize(bytes, kind);
   if (size && size.width * size.height > DOCUMENT_LIMITS.imageMegapixels * 1_000_000) {

@@ -42,7 +42,8 @@ export const refused = (message: string, details?: Record<string, unknown>) =>
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const conflict = (message: string, retryAfterSeconds?: number) =>
   new DomainError('conflict', message, {}, retryAfterSeconds);
-export const gone = (message: string) => new DomainError('gone', message);
+export const gone = (message: string, details?: Record<string, unknown>) =>
+  new DomainError('gone', message, details);
 export const tooLarge = (message: string) => new DomainError('too_large', message);
 export const unsupportedMedia = (message: string) => new DomainError('unsupported_media', message);
 export const rateLimited = (retryAfterSeconds: number) =>

@@ -32,6 +32,9 @@ import { registerConsolePage } from './routes/console';
 import { SessionService } from '../sessions/sessionService';
 import { DocumentPool } from '../documents/documentPool';
 import { SigningService } from '../sessions/signingService';
+import { IdentityService } from '../identity/identityService';
+import { createIdentityProvider } from '../identity/createProvider';
+import { registerIdentityRoutes } from './routes/identity';
 import { registerWebhookRoutes } from './routes/webhooks';
 import { registerTeamRoutes } from './routes/team';
 import { registerLoginLinkRoutes } from './routes/loginLinks';
@@ -100,8 +103,15 @@ export function createApp(deps: AppDependencies): App {
   );
   registerSignedDocumentRoutes(api, sessions, new SignedDocumentService(deps.sequelize, downloadUrls));
   registerTemplateRoutes(api, deps.sequelize, documents);
-  const signing = new SigningService(deps.sequelize, deps.temporal);
+  const identity = new IdentityService(
+    deps.sequelize,
+    deps.temporal,
+    createIdentityProvider(deps.config.identity, deps.sequelize),
+    deps.config.identity.policy,
+  );
+  const signing = new SigningService(deps.sequelize, deps.temporal, identity, deps.config.notaryLateAfterMs);
   registerSigningRoutes(site, signing);
+  registerIdentityRoutes(site, api, identity);
   registerConsolePage(site);
   registerMeRoutes(api, {
     sequelize: deps.sequelize,

@@ -46,6 +46,8 @@ export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
   rateLimit?: RateLimitKind;
   /** Takes documents in its body: the large limit (MAX_BODY_BYTES) instead of SMALL_BODY_BYTES. */
   acceptsDocuments?: boolean;
+  /** A body limit of its own, for a route that takes something between a small body and documents (ID photos). */
+  bodyLimitBytes?: number;
   /** The handler validates the body itself (against `body`, which still documents it). */
   validatesBody?: boolean;
   /** Report every invalid field rather than the first (spec 7.3's `errors` list). */
@@ -111,7 +113,7 @@ export class ApiRoutes {
     }
     if (def.method === 'post') {
       // Only authenticated callers reach this, and only document routes may send a document-sized body.
-      chain.push(jsonBody(def.acceptsDocuments ? maxBodyBytes : SMALL_BODY_BYTES));
+      chain.push(jsonBody(def.bodyLimitBytes ?? (def.acceptsDocuments ? maxBodyBytes : SMALL_BODY_BYTES)));
       // Needs the caller's account and the body's hash, so it runs after both.
       if (def.auth !== 'none') chain.push(idempotent);
     }

@@ -9,6 +9,14 @@ export interface CreateAccountInput {
   whiteLabelBaseUrl?: string | null;
   completionRedirectUrl?: string | null;
   ownerEmail?: string;
+  /** The participant pages' brand colour (`#rrggbb`). */
+  brandColor?: string | null;
+  /** The late-notary modal of sessions that set no delay_threshold of their own. */
+  delayThreshold?: {
+    title?: string;
+    message?: string;
+    actions?: Array<{ label: string; url: string }>;
+  } | null;
 }
 
 export interface CreatedAccount {
@@ -40,14 +48,17 @@ export async function createAccount(
   return sequelize.transaction(async (transaction) => {
     const [account] = await queryRows<{ id: string }>(
       sequelize,
-      `INSERT INTO accounts (name, auto_onboarding, white_label_base_url, completion_redirect_url)
-       VALUES ($1, $2, $3, $4) RETURNING id`,
+      `INSERT INTO accounts (name, auto_onboarding, white_label_base_url, completion_redirect_url, brand_color,
+                             delay_threshold)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
       {
         bind: [
           input.name,
           input.autoOnboarding ?? false,
           input.whiteLabelBaseUrl ?? null,
           input.completionRedirectUrl ?? null,
+          input.brandColor ?? null,
+          input.delayThreshold ? JSON.stringify(input.delayThreshold) : null,
         ],
         transaction,
       },

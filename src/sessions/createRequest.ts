@@ -97,7 +97,12 @@ const signerSchema = Joi.object({
   zip: text(20).allow(''),
   contact_method: text(50).allow(''),
   contact_details: text(100).allow(''),
-  authentication_type: Joi.string().valid(...AUTHENTICATION_TYPES),
+  authentication_type: Joi.string()
+    .valid(...AUTHENTICATION_TYPES)
+    .description(
+      'How the signer proves their identity before the session admits them; `kba` when omitted. `skip` is ' +
+        'recorded as waived by the account that created the session.',
+    ),
   is_shared_device_owner: Joi.boolean(),
 }).label('Signer');
 
@@ -125,24 +130,27 @@ const loanDetailsSchema = Joi.object({
   }),
 }).label('LoanDetails');
 
+/** The late-notary modal (spec 2.5), of a session or, as its default, of an account. */
+export const delayThresholdSchema = Joi.object({
+  title: text(200),
+  message: paragraph(2000),
+  actions: Joi.array()
+    .items(
+      Joi.object({
+        label: text(100).min(1).required(),
+        url: Joi.string()
+          .uri({ scheme: ['http', 'https'] })
+          .required(),
+      }),
+    )
+    .max(2),
+}).label('DelayThreshold');
+
 const sessionConfigurationsSchema = Joi.object({
   auto_expire_session_on: offsetDateTime().description('ISO 8601 with offset; must be in the future'),
   notary_can_edit_documents: Joi.boolean().default(false),
   same_device_signing_mode: Joi.string().valid(...SAME_DEVICE_MODES),
-  delay_threshold: Joi.object({
-    title: text(200),
-    message: paragraph(2000),
-    actions: Joi.array()
-      .items(
-        Joi.object({
-          label: text(100).min(1).required(),
-          url: Joi.string()
-            .uri({ scheme: ['http', 'https'] })
-            .required(),
-        }),
-      )
-      .max(2),
-  }),
+  delay_threshold: delayThresholdSchema,
 }).label('SessionConfigurations');
 
 const notarizationTypes = Joi.string()

@@ -1,6 +1,7 @@
 import type { SessionWorkflowInput } from '../../workflows/sessionDefinitions';
 import type { CreateSessionInput } from './createRequest';
 import { hostIndexOf } from './participants';
+import { identityRequiredOf } from '../identity/requirements';
 
 /** Options kept with the session for later stages (display, completion, certificates). */
 export function sessionOptions(input: CreateSessionInput) {
@@ -44,6 +45,7 @@ export function workflowInputOf(
     primarySignerIndex: primarySignerIndex(input),
     invitedWitnesses: input.witnesses?.invited_witness_details?.length ?? 0,
     serviceWitnesses: input.witnesses?.number_of_service_witnesses ?? 0,
+    identityRequired: identityRequiredOf(input),
   };
 }
 

@@ -47,6 +47,7 @@ export function planOfRow(row: SessionRow): SessionPlan {
     primarySignerIndex: 0,
     // Judging a recorded state never needs the witness rule: a start is judged by the workflow.
     witnessesRequired: 0,
+    identityRequired: [],
   };
 }
 
@@ -56,7 +57,7 @@ export const recordedResult = (row: SessionRow): ActionResult => ({
 });
 
 export function recordedState(row: SessionRow, joined: SessionState['joined'] = []): SessionState {
-  return { ...recordedResult(row), joined };
+  return { ...recordedResult(row), joined, verified: [] };
 }
 
 /**

@@ -42,6 +42,7 @@ import {
 } from './sessionReads';
 import { planOfRow, recordedState, throwIfRefused, verdictOfUpdateFailure } from './sessionRules';
 import { execute, queryRows } from '../db/query';
+import { IdentityService } from '../identity/identityService';
 
 const UNAVAILABLE = 'The service is temporarily unavailable; retry the request';
 
@@ -140,6 +141,16 @@ export class SessionService {
           },
         );
         const ids = await insertParticipants(this.sequelize, sessionId, participants, transaction);
+        // authentication_type `skip` waives identity proofing: recorded as allowed by the account that asked.
+        await IdentityService.recordWaivers(
+          this.sequelize,
+          sessionId,
+          participants
+            .filter((p) => p.role === 'signer' && p.details.authentication_type === 'skip')
+            .map((p) => ({ participantId: ids.get(p)! })),
+          `account:${accountId}`,
+          transaction,
+        );
         const documents = [
           ...(await storeUploads(this.sequelize, accountId, uploads, transaction)),
           ...(await refusingBadDocuments(() =>

@@ -5,7 +5,8 @@ import { notFound, conflict, gone, unavailable } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { joinUpdate, type Joiner, type SessionStatus } from '../../workflows/sessionDefinitions';
-import { isFinal, judgeJoin } from '../../workflows/sessionMachine';
+import { isFinal, judgeJoin, notaryIsLate } from '../../workflows/sessionMachine';
+import type { IdentityService, IdentityState } from '../identity/identityService';
 import { throwIfRefused, verdictOfUpdateFailure } from './sessionRules';
 import { queryRows } from '../db/query';
 import { isUuid } from '../ids';
@@ -27,6 +28,21 @@ interface ParticipantSession {
 }
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+const isSettled = (identity: IdentityState) =>
+  identity.status === 'passed' || identity.status === 'waived' || identity.status === 'not_required';
+
+function journeyStep(
+  participant: ParticipantSession,
+  identity: IdentityState,
+  everyoneVerified: boolean,
+): JourneyStep {
+  if (participant.status === 'awaiting_pretag' || participant.status === 'scheduled') return 'not_open';
+  if (!participant.joined_at) return 'join';
+  if (identity.status === 'locked_out') return 'locked_out';
+  if (!everyoneVerified) return 'verify';
+  return participant.status === 'in_progress' ? 'in_session' : 'waiting';
+}
 
 export interface ParticipantView {
   bn_session_id: string;
@@ -52,12 +68,131 @@ function viewOf(p: ParticipantSession): ParticipantView {
   };
 }
 
+export interface DelayModal {
+  title: string;
+  message: string;
+  actions: Array<{ label: string; url: string }>;
+}
+
+/** Shown when neither the session nor its account has a delay_threshold of its own. */
+export const DEFAULT_DELAY_MODAL: DelayModal = {
+  title: 'Your notary is running late',
+  message:
+    'Thank you for waiting. Your notary has been delayed and will be with you as soon as possible. Keep this page ' +
+    'open: it moves on by itself when the notary is ready.',
+  actions: [],
+};
+
+/** Where the participant is on their way through the session, for the signing page. */
+export type JourneyStep = 'not_open' | 'join' | 'verify' | 'locked_out' | 'waiting' | 'in_session';
+
+export interface Journey extends ParticipantView {
+  step: JourneyStep;
+  account: { name: string; brand_color: string | null };
+  documents: Array<{ name: string; pages: number | null }>;
+  notary: { name: string } | null;
+  identity: IdentityState;
+  /** Same-device signing, for the host: each signer and their identity check, done on the host's device. */
+  same_device_signers: Array<{ index: number; name: string; identity: IdentityState }> | null;
+  notary_late: boolean;
+  delay_modal: DelayModal;
+}
+
+export interface CompletionFacts {
+  completion_redirect_url: string | null;
+  account_name: string;
+  status: SessionStatus;
+  documents_status: 'pending' | 'held' | 'released' | 'failed';
+  documents: string[];
+}
+
+interface JourneyFacts {
+  account_name: string;
+  brand_color: string | null;
+  account_delay: DelayModal | null;
+  session_delay: DelayModal | null;
+  notary_name: string | null;
+}
+
 /** A signing link's token is its participant's credential: it reaches that participant and no other. */
 export class SigningService {
   constructor(
     private readonly sequelize: Sequelize,
     private readonly temporal: TemporalHandle,
+    private readonly identity: IdentityService,
+    private readonly notaryLateAfterMs: number,
   ) {}
+
+  /**
+   * Everything the signing page shows: who asks, the documents, the notary once assigned, the identity
+   * check, the step the participant is at, and the late-notary modal once the notary is late.
+   */
+  async journey(token: string): Promise<Journey> {
+    const participant = await this.find(token);
+    if (isFinal(participant.status)) throw this.ended(participant.status);
+    const [facts] = await queryRows<JourneyFacts>(
+      this.sequelize,
+      `SELECT a.name AS account_name, a.brand_color, a.delay_threshold AS account_delay,
+              s.options -> 'session_configurations' -> 'delay_threshold' AS session_delay,
+              coalesce(m.first_name || ' ' || m.last_name, n.first_name || ' ' || n.last_name) AS notary_name
+         FROM sessions s JOIN accounts a ON a.id = s.account_id
+         LEFT JOIN account_members m ON m.id = s.notary_member_id AND s.status NOT IN ('awaiting_pretag', 'scheduled')
+         LEFT JOIN network_notaries n ON n.id = s.network_notary_id
+        WHERE s.id = $1`,
+      { bind: [participant.session_id] },
+    );
+    const documents = await queryRows<{ name: string; pages: number | null }>(
+      this.sequelize,
+      'SELECT name, page_count AS pages FROM documents WHERE session_id = $1 ORDER BY position',
+      { bind: [participant.session_id] },
+    );
+    const self = await this.identity.participantWhere('p.id = $1', [participant.participant_id]);
+    const identity = await this.identity.state(self);
+    const sameDevice =
+      participant.role === 'signer' && participant.is_host && participant.same_device_signing_mode === 'all';
+    const signers = sameDevice ? await this.sameDeviceSigners(participant) : null;
+    const everyoneHere = (signers?.map((s) => s.identity) ?? [identity]).every(isSettled);
+    const step = journeyStep(participant, identity, everyoneHere);
+    const admittedAt = Math.max(
+      participant.joined_at ? new Date(participant.joined_at).getTime() : Infinity,
+      ...(signers?.map((s) => s.identity) ?? [identity]).map((i) =>
+        i.verified_at ? Date.parse(i.verified_at) : 0,
+      ),
+    );
+    const opensAt = participant.session_timing ? new Date(participant.session_timing).getTime() : undefined;
+    return {
+      ...viewOf(participant),
+      step,
+      account: { name: facts.account_name, brand_color: facts.brand_color },
+      documents,
+      notary: facts.notary_name ? { name: facts.notary_name } : null,
+      identity,
+      same_device_signers: signers,
+      notary_late:
+        step === 'waiting' &&
+        notaryIsLate(participant.status, admittedAt, opensAt, this.notaryLateAfterMs, Date.now()),
+      delay_modal: { ...DEFAULT_DELAY_MODAL, ...(facts.account_delay ?? {}), ...(facts.session_delay ?? {}) },
+    };
+  }
+
+  private async sameDeviceSigners(host: ParticipantSession) {
+    const rows = await this.participantWhere("p.session_id = $1 AND p.role = 'signer' ORDER BY p.index", [
+      host.session_id,
+    ]);
+    return Promise.all(
+      rows.map(async (row) => ({
+        index: row.index,
+        name: [row.first_name, row.last_name].filter(Boolean).join(' ') || row.email,
+        identity: await this.identity.state(
+          await this.identity.participantWhere('p.id = $1', [row.participant_id]),
+        ),
+      })),
+    );
+  }
+
+  private ended(status: SessionStatus) {
+    return gone(`This signing link is no longer valid: the session is ${status}`, { status });
+  }
 
   private async find(token: string): Promise<ParticipantSession> {
     if (!TOKEN.test(token)) throw notFound('Signing link not found');
@@ -90,29 +225,23 @@ export class SigningService {
   }
 
   /**
-   * The account's completion redirect for the completion page: found by bn_session_id, or by a
-   * notarization_id that belongs to one account only (ids are the integrators' own, not unique).
+   * What the completion page needs, for the session found by bn_session_id or by a notarization_id that
+   * belongs to one account only (ids are the integrators' own, not unique): the account's redirect, and
+   * where the session and its documents are. Only statuses and names, never the documents themselves.
    */
-  async completionRedirect(query: {
+  async completion(query: {
     notarization_id?: string;
     bn_session_id?: string;
-  }): Promise<string | null> {
-    const rows = await queryRows<{ completion_redirect_url: string | null }>(
+  }): Promise<CompletionFacts | null> {
+    const rows = await queryRows<CompletionFacts>(
       this.sequelize,
-      `SELECT DISTINCT a.completion_redirect_url FROM sessions s JOIN accounts a ON a.id = s.account_id
+      `SELECT a.completion_redirect_url, a.name AS account_name, s.status, s.documents_status,
+              array(SELECT d.name FROM documents d WHERE d.session_id = s.id ORDER BY d.position) AS documents
+         FROM sessions s JOIN accounts a ON a.id = s.account_id
         WHERE ($1::uuid IS NOT NULL AND s.id = $1) OR ($1::uuid IS NULL AND s.notarization_id = $2)`,
       { bind: [query.bn_session_id ?? null, query.notarization_id ?? null] },
     );
-    return rows.length === 1 ? rows[0].completion_redirect_url : null;
-  }
-
-  /** The participant's view; the link dies with its session (completed, expired or cancelled: 410). */
-  async view(token: string): Promise<ParticipantView> {
-    const participant = await this.find(token);
-    if (isFinal(participant.status)) {
-      throw gone(`This signing link is no longer valid: the session is ${participant.status}`);
-    }
-    return viewOf(participant);
+    return rows.length === 1 ? rows[0] : null;
   }
 
   /**
@@ -137,7 +266,7 @@ export class SigningService {
     const judgeOnRecord = (status: SessionStatus) =>
       throwIfRefused(
         judgeJoin(
-          { status, documentsStatus: 'pending', joined: [] },
+          { status, documentsStatus: 'pending', joined: [], verified: [] },
           joiner,
           participant.session_timing ? new Date(participant.session_timing).getTime() : undefined,
           Date.now(),

@@ -5,14 +5,37 @@ import { stateName } from '../sessions/usStates';
 import type { NotarialActContext } from './notarize';
 import { queryRows } from '../db/query';
 
+/** What sessions from before identity checks were recorded asked for; they have no check to cite. */
 const IDENTITY_METHODS: Record<string, string> = {
   kba: 'knowledge-based authentication',
   biometrics: 'ID scan and biometric match',
   skip: 'no electronic identity verification',
 };
 
+interface SettledCheck {
+  method: 'kba' | 'biometrics' | 'skip';
+  attempt: number;
+  completed_at: Date;
+  provider: string | null;
+}
+
+/** How a participant's identity was established, as the certificate and the journal state it. */
+function identityStatement(check: SettledCheck, accountName: string): string {
+  const at = check.completed_at.toISOString().replace(/\.\d+Z$/, 'Z');
+  const by = `on attempt ${check.attempt}, ${at}`;
+  switch (check.method) {
+    case 'kba':
+      return `identity established by knowledge-based authentication, passed ${by}`;
+    case 'biometrics':
+      return `identity established by credential analysis of a government ID and a biometric match, passed ${by}`;
+    case 'skip':
+      return `no electronic identity verification: waived by ${accountName}`;
+  }
+}
+
 interface SessionFacts {
   account_id: string;
+  account_name: string;
   options: { notarization_types?: string };
   completed_at: Date | null;
   notary_name: string | null;
@@ -27,7 +50,7 @@ interface SessionFacts {
 export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
   const rows = await queryRows<SessionFacts>(
     sequelize,
-    `SELECT s.account_id, s.options, s.completed_at,
+    `SELECT s.account_id, (SELECT name FROM accounts WHERE id = s.account_id) AS account_name, s.options, s.completed_at,
             coalesce(c.first_name || ' ' || c.last_name, n.first_name || ' ' || n.last_name) AS notary_name,
             coalesce(c.state, n.state) AS notary_state, c.county AS notary_county,
             coalesce(c.commission_number, n.commission_number) AS commission_number,
@@ -44,11 +67,21 @@ export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
     last_name: string | null;
     email: string;
     details: Record<string, unknown>;
+    check: SettledCheck | null;
   }>(
     sequelize,
-    `SELECT role, first_name, last_name, email, details FROM participants WHERE session_id = $1 ORDER BY role DESC, index`,
+    `SELECT p.role, p.first_name, p.last_name, p.email, p.details,
+            (SELECT json_build_object('method', c.method, 'attempt', c.attempt, 'completed_at', c.completed_at,
+                                      'provider', c.provider)
+               FROM identity_checks c WHERE c.participant_id = p.id AND c.outcome IN ('passed', 'skipped')
+              ORDER BY c.completed_at LIMIT 1) AS "check"
+       FROM participants p WHERE p.session_id = $1 ORDER BY p.role DESC, p.index`,
     { bind: [sessionId] },
   );
+  const statementOf = (p: (typeof participants)[number]) =>
+    p.check
+      ? identityStatement({ ...p.check, completed_at: new Date(p.check.completed_at) }, facts.account_name)
+      : undefined;
   const nameOf = (p: (typeof participants)[number]) =>
     [p.first_name, p.last_name].filter(Boolean).join(' ') || p.email;
   // A certificate without the notary's commission would misstate a legal act: refuse rather than print one.
@@ -74,8 +107,11 @@ export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
       .filter((p) => p.role === 'signer')
       .map((p) => ({
         name: nameOf(p),
-        identityMethod: IDENTITY_METHODS[String(p.details.authentication_type)] ?? 'not specified',
+        identityMethod:
+          statementOf(p) ?? IDENTITY_METHODS[String(p.details.authentication_type)] ?? 'not specified',
       })),
-    witnesses: participants.filter((p) => p.role === 'witness').map((p) => ({ name: nameOf(p) })),
+    witnesses: participants
+      .filter((p) => p.role === 'witness')
+      .map((p) => ({ name: nameOf(p), identityMethod: statementOf(p) })),
   } satisfies Omit<NotarialActContext, 'sessionId' | 'document'> & { accountId: string };
 }

@@ -24,7 +24,7 @@ export interface NotarialActContext {
   notary: { name: string; commissionNumber: string; commissionExpiresOn: string };
   sealPng: Buffer;
   signers: Array<{ name: string; identityMethod: string }>;
-  witnesses: Array<{ name: string }>;
+  witnesses: Array<{ name: string; identityMethod?: string }>;
   document: { name: string; originalSha256: string; annotations: Annotation[] };
 }
 
@@ -131,7 +131,13 @@ function appendCertificate(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) 
     { text: 'Signers and how their identity was established:', bold: true },
     ...ctx.signers.map((signer) => ({ text: `${signer.name} (${signer.identityMethod})`, item: true })),
     ...(ctx.witnesses.length
-      ? [{ text: 'Witnesses:', bold: true }, ...ctx.witnesses.map((w) => ({ text: w.name, item: true }))]
+      ? [
+          { text: 'Witnesses:', bold: true },
+          ...ctx.witnesses.map((w) => ({
+            text: w.identityMethod ? `${w.name} (${w.identityMethod})` : w.name,
+            item: true,
+          })),
+        ]
       : []),
     { text: `Notary public: ${ctx.notary.name}`, bold: true },
     { text: `Commission number: ${ctx.notary.commissionNumber}` },

@@ -8,6 +8,7 @@ import { createTestAccount } from '../support/accounts';
 import { testEnvironment } from '../support/environment';
 import { request, type ApiResponse } from '../support/http';
 import { action, createSession, tokenOf, waitForSession } from '../support/sessions';
+import { establishIdentity, type KnownFacts } from '../support/identity';
 
 export const SESSIONS = '/api/integrationsv2/sessions';
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -89,19 +90,25 @@ export async function readySession(apiKey: string, body: Record<string, unknown>
   return created.body;
 }
 
-/** ready → the signer and every invited witness join → start → in_progress. */
+/**
+ * ready → every signer and invited witness joins and passes the identity check asked of them → start
+ * → in_progress.
+ */
 export async function inProgressSession(apiKey: string, body: Record<string, unknown>) {
   const created = await readySession(apiKey, body);
-  const links = [
-    created.bn_signing_url,
-    ...(created.witnessess_signing_urls ?? []).map((w: any) => w.bn_signing_url),
+  const signers = body.all_signers as KnownFacts[];
+  const witnesses = ((body.witnesses as any)?.invited_witness_details ?? []) as KnownFacts[];
+  const people: Array<[string, KnownFacts]> = [
+    ...created.signing_urls.map((s: any) => [s.bn_signing_url, signers[s.signer_index]]),
+    ...(created.witnessess_signing_urls ?? []).map((w: any, i: number) => [w.bn_signing_url, witnesses[i]]),
   ];
-  for (const link of links) {
+  for (const [link, facts] of people) {
     const joined = await request(`/sign/${tokenOf(link)}/join`, {
       method: 'POST',
       headers: { accept: 'application/json' },
     });
     assert.equal(joined.status, 200, `join: ${joined.text}`);
+    await establishIdentity(link, facts);
   }
   const started = await action(apiKey, created.bn_session_id, 'start');
   assert.equal(started.status, 200, `start: ${started.text}`);

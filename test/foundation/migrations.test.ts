@@ -207,7 +207,10 @@ describe('migrations', () => {
         VALUES ('00000000-0000-4000-8000-0000000000d1', '00000000-0000-4000-8000-0000000000c1', 'signer', 0,
                 's@example.com', '\\x01');`);
 
-      assert.deepEqual(await migrate(db), ['0008-network-dispatch']);
+      assert.deepEqual(
+        (await createMigrator(db).up({ to: '0008-network-dispatch' })).map((m) => m.name),
+        ['0008-network-dispatch'],
+      );
 
       assert.deepEqual(
         (await rows('SELECT network_notary_id, status FROM sessions')).map((r) => [
@@ -241,6 +244,47 @@ describe('migrations', () => {
         db.query(`INSERT INTO network_login_links (key_hash, expires_at) VALUES ('\\x00', now())`),
         /network_login_links_check/,
         'a login link is for a notary or a witness',
+      );
+    });
+  });
+  it('0009 adds identity checks, the sandbox provider and account branding, from the 0008 schema with rows', async () => {
+    await withScratchDatabase('migrate_0009', async (db) => {
+      const rows = async (sql: string) => ((await db.query(sql)) as [any[], unknown])[0];
+      await createMigrator(db).up({ to: '0008-network-dispatch' });
+      await db.query(`
+        INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A');
+        INSERT INTO sessions (id, account_id, status, signing_type, session_type, notarization_timing_type, options,
+                              workflow_id)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-00000000000a', 'ready', 'ron', 'gnw',
+                'notarize_now', '{}', 'session-00000000-0000-4000-8000-0000000000c1');
+        INSERT INTO participants (id, session_id, role, index, email, token_hash)
+        VALUES ('00000000-0000-4000-8000-0000000000d1', '00000000-0000-4000-8000-0000000000c1', 'signer', 0,
+                's@example.com', '\\x01');`);
+
+      assert.deepEqual(await migrate(db), ['0009-identity-checks']);
+
+      assert.deepEqual(await rows('SELECT name, brand_color, delay_threshold FROM accounts'), [
+        { name: 'A', brand_color: null, delay_threshold: null },
+      ]);
+      const check = () =>
+        db.query(`INSERT INTO identity_checks (session_id, participant_id, method, attempt)
+                  VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-0000000000d1', 'kba', 1)`);
+      await check();
+      await assert.rejects(
+        check(),
+        (err: any) => err.parent?.constraint === 'identity_checks_one_open',
+        'one open attempt per participant',
+      );
+      await assert.rejects(
+        db.query(`INSERT INTO identity_checks (session_id, participant_id, method, attempt, outcome)
+                  VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-0000000000d1', 'skip', 1, 'skipped')`),
+        /identity_checks_skip_says_who/,
+        'a waiver names who allowed it',
+      );
+      await assert.rejects(
+        db.query(`UPDATE accounts SET brand_color = 'red'`),
+        /accounts_brand_color_check/,
+        'a brand colour is #rrggbb',
       );
     });
   });

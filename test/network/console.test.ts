@@ -56,7 +56,9 @@ describe('the notary console in a real browser (issue 11)', function () {
       await page.goto(onTestServer(link.json.login_link));
       await page.locator('#status[data-state="signed-in"]').waitFor({ timeout: 15_000 });
       assert.match((await page.locator('#status').textContent()) ?? '', /Connie Console \(notary\)/);
-      await page.getByRole('link', { name: 'Open your sessions' }).click();
+      // The sign-in page takes them to their sessions by itself.
+      await page.waitForURL(/\/notary$/, { timeout: 15_000 });
+      assert.equal(await page.locator('#who').textContent(), 'Signed in as Connie Console (notary)');
 
       const card = page.locator(`section[data-session-id="${session.bn_session_id}"]`);
       await card.and(page.locator('[data-relation="offered"]')).waitFor({ timeout: 30_000 });

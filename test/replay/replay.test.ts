@@ -26,6 +26,11 @@ const EXPECTED = [
   // Ready at creation with a named notary (`named-notary-ready-at-once`), joined by update, released
   // while its documents were being finalized.
   'session-ready-at-once-released-while-finalizing',
+  // Identity proofing: outcomes recorded by update, a lockout, same-device checks, the network asked
+  // only once the signer verified.
+  'session-identity-kba-locked-out',
+  'session-identity-same-device',
+  'session-identity-then-network',
   'webhook-delivery-retries',
   'webhook-delivery-gone',
 ];

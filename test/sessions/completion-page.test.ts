@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { createSession, sessionBody } from '../support/sessions';
 import { testEnvironment } from '../support/environment';
+import { completedSession } from '../documents/helpers';
 
 /** GET without following redirects: the redirect target is another site. */
 async function completionPage(query: string) {
@@ -39,6 +40,29 @@ describe('completion page (contract §3)', () => {
     const html = await res.text();
     assert.match(html, /Thank you/);
     assert.ok(html.includes(created.body.notarization_id));
+  });
+
+  it('after a completed session: the documents, where they are (held by the notary), and what comes next', async () => {
+    const account = await createTestAccount();
+    const notary = await addTeamNotary(account.account_id);
+    const { created } = await completedSession(
+      account.api_key,
+      await sessionBody({
+        session_notary_email: notary.email,
+        final_documents_delivery_mode: 'notary_manual',
+      }),
+      'held',
+    );
+    const res = await completionPage(`bn_session_id=${created.bn_session_id}`);
+    assert.equal(res.status, 200);
+    const html = await res.text();
+    assert.match(html, /Thank you: your notarization is complete/);
+    assert.match(html, /<li>deed\.pdf<\/li>/);
+    assert.match(
+      html,
+      /data-status="held">Your notarized documents are ready and the notary will release them shortly/,
+    );
+    assert.match(html, /What happens next/);
   });
 
   it('escapes what it echoes and never redirects for an unknown reference', async () => {

@@ -14,6 +14,18 @@ const VIEW_KEYS = [
   'session_timing',
   'joined_at',
 ].sort();
+/** What the signing page shows beside the contract's fields (issue 12). */
+const JOURNEY_KEYS = [
+  ...VIEW_KEYS,
+  'step',
+  'account',
+  'documents',
+  'notary',
+  'identity',
+  'same_device_signers',
+  'notary_late',
+  'delay_modal',
+].sort();
 
 function participantOf(session: any, role: string, index: number) {
   return session.participants.find((p: any) => p.role === role && p.index === index);
@@ -35,8 +47,9 @@ describe('signing links (contract §3)', function () {
       const json = await signingView(token);
       assert.equal(json.status, 200, json.text);
       assert.match(json.headers.get('content-type') ?? '', /application\/json/);
-      assert.deepEqual(Object.keys(json.body).sort(), VIEW_KEYS, `JSON fields: ${json.text}`);
-      assert.deepEqual(json.body, {
+      assert.deepEqual(Object.keys(json.body).sort(), JOURNEY_KEYS, `JSON fields: ${json.text}`);
+      const contract = Object.fromEntries(VIEW_KEYS.map((key) => [key, json.body[key]]));
+      assert.deepEqual(contract, {
         bn_session_id: created.bn_session_id,
         status: 'ready',
         role: 'signer',
@@ -46,6 +59,9 @@ describe('signing links (contract §3)', function () {
         session_timing: null,
         joined_at: null,
       });
+      assert.equal(json.body.step, 'join');
+      assert.deepEqual(json.body.documents, [{ name: 'deed.pdf', pages: 2 }]);
+      assert.deepEqual(json.body.identity.status, 'waived', 'the test signer is asked no check (skip)');
     });
 
     it('each token reaches only its own participant', async () => {

@@ -6,6 +6,8 @@ export interface TestAccountOptions {
   autoOnboarding?: boolean;
   whiteLabelBaseUrl?: string;
   completionRedirectUrl?: string;
+  brandColor?: string;
+  delayThreshold?: { title?: string; message?: string; actions?: Array<{ label: string; url: string }> };
 }
 
 /** Each test works in an account of its own, so tests never see each other's data. */

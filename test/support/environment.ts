@@ -52,6 +52,8 @@ export function testSettings(dataDir: string): Record<string, string> {
     NOTARY_OFFER_TIMEOUT: '5s',
     NOTARY_START_TIMEOUT: '8s',
     WEBHOOK_TIMEOUT: '2s',
+    // The signing page's late-notary modal, soon enough for its browser test.
+    NOTARY_LATE_AFTER: '3s',
     FINALIZE_ATTEMPTS: '2',
     // Every test calls from 127.0.0.1; the per-client limit has its own test with its own app.
     RATE_LIMIT_PER_CLIENT_PER_MINUTE: '1000000',

@@ -9,6 +9,7 @@ import {
   type SessionRequest,
   type Verdict,
   judgeAccept,
+  judgeIdentityOutcome,
   signerIsWaiting,
 } from '../../workflows/sessionMachine';
 import type { DocumentsStatus, Joiner, SessionStatus } from '../../workflows/sessionDefinitions';
@@ -20,6 +21,7 @@ const plan: SessionPlan = {
   deliveryMode: 'notary_manual',
   primarySignerIndex: 0,
   witnessesRequired: 0,
+  identityRequired: [],
 };
 const signer: Joiner = {
   role: 'signer',
@@ -59,6 +61,7 @@ describe('session machine (pure rules)', () => {
     status,
     documentsStatus,
     joined: [signer],
+    verified: [],
   });
 
   for (const [status, row] of Object.entries(TABLE) as Array<
@@ -90,7 +93,12 @@ describe('session machine (pure rules)', () => {
 
   it('start needs a joined signer; a witness is not enough', () => {
     const verdict = judgeRequest(
-      { status: 'ready', documentsStatus: 'pending', joined: [{ role: 'witness', index: 0, email: 'w@x' }] },
+      {
+        status: 'ready',
+        documentsStatus: 'pending',
+        joined: [{ role: 'witness', index: 0, email: 'w@x' }],
+        verified: [],
+      },
       plan,
       'start',
       NOW,
@@ -118,7 +126,7 @@ describe('session machine (pure rules)', () => {
   });
 
   it('same-device signing: only the host signer joins; witnesses join as usual', () => {
-    const open = { status: 'ready' as const, documentsStatus: 'pending' as const, joined: [] };
+    const open = { status: 'ready' as const, documentsStatus: 'pending' as const, joined: [], verified: [] };
     const guest = { ...signer, sameDeviceAll: true, isHost: false };
     assert.equal(short(judgeJoin(open, guest, undefined, NOW)), 'no');
     assert.equal(short(judgeJoin(open, { ...guest, isHost: true }, undefined, NOW)), 'ok');
@@ -155,6 +163,7 @@ describe('session machine (pure rules)', () => {
       status: 'awaiting_notary' as const,
       documentsStatus: 'pending' as const,
       joined: [signer],
+      verified: [],
     };
     assert.equal(short(judgeAccept(waiting, 'n1', undefined, 'n1')), 'ok');
     assert.equal(short(judgeAccept(waiting, 'n1', undefined, 'n2')), 'no');
@@ -169,6 +178,7 @@ describe('session machine (pure rules)', () => {
       status: 'awaiting_notary' as const,
       documentsStatus: 'pending' as const,
       joined,
+      verified: [],
     });
     assert.equal(signerIsWaiting(state([]), plan), false);
     assert.equal(signerIsWaiting(state([{ ...signer, index: 1 }]), plan), false);
@@ -182,6 +192,7 @@ describe('session machine (pure rules)', () => {
       status: 'ready' as const,
       documentsStatus: 'pending' as const,
       joined,
+      verified: [],
     });
     const two = { ...plan, witnessesRequired: 2 };
     const refused = judgeRequest(ready([signer, witness(0)]), two, 'start', NOW);
@@ -191,6 +202,41 @@ describe('session machine (pure rules)', () => {
       /before its witnesses have joined \(1 of 2\)/,
     );
     assert.equal(short(judgeRequest(ready([signer, witness(0), witness(1)]), two, 'start', NOW)), 'ok');
+  });
+
+  it('identity: a signer asked to verify waits for the network only once verified; start waits for everyone asked', () => {
+    const witness: Joiner = { ...signer, role: 'witness', index: 0 };
+    const asked = {
+      ...plan,
+      identityRequired: [
+        { role: 'signer' as const, index: 0 },
+        { role: 'witness' as const, index: 0 },
+      ],
+    };
+    const at = (status: SessionStatus, verified: Array<{ role: 'signer' | 'witness'; index: number }>) => ({
+      status,
+      documentsStatus: 'pending' as const,
+      joined: [signer, witness],
+      verified,
+    });
+    assert.equal(signerIsWaiting(at('awaiting_notary', []), asked), false, 'joined, not verified');
+    assert.equal(signerIsWaiting(at('awaiting_notary', [{ role: 'signer', index: 0 }]), asked), true);
+    const refused = judgeRequest(at('ready', [{ role: 'signer', index: 0 }]), asked, 'start', NOW);
+    assert.deepEqual(refused, {
+      outcome: 'refused',
+      refusal: {
+        kind: 'not_now',
+        reason: 'Session cannot be started before every participant has verified their identity (1 of 2)',
+      },
+    });
+    const everyone = [
+      { role: 'signer' as const, index: 0 },
+      { role: 'witness' as const, index: 0 },
+    ];
+    assert.equal(short(judgeRequest(at('ready', everyone), asked, 'start', NOW)), 'ok');
+    assert.equal(short(judgeIdentityOutcome(at('ready', []), false)), 'ok');
+    assert.equal(short(judgeIdentityOutcome(at('ready', []), true)), 'done', 'the same check reported twice');
+    assert.equal(short(judgeIdentityOutcome(at('cancelled', []), false)), 'no');
   });
 
   it('the first state: pretag hold, then schedule, then a named notary is ready at once', () => {

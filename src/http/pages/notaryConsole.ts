@@ -19,6 +19,7 @@ const SCRIPT = `(() => {
   };
   const say = (text, state) => { notice.textContent = text; notice.dataset.state = state; };
   if (!token) { say('You are not signed in: open the login link you were sent.', 'signed-out'); return; }
+  document.getElementById('who').textContent = sessionStorage.getItem('signed_in_as') || '';
   const call = (method, path) => fetch(API + path, {
     method,
     headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' },
@@ -89,6 +90,7 @@ export function notaryConsolePage(): string {
   return page(
     'Your sessions',
     `<header><h1>Your sessions</h1>
+<p id="who"></p>
 <p class="muted">Offers to accept, sessions to run, documents to release. The list refreshes by itself.</p></header>
 <p id="notice" role="status" aria-live="polite"></p>
 <main id="sessions" aria-busy="false"></main>`,

@@ -28,14 +28,18 @@ function autoLoginPage(linkId: string, key: string): string {
   if (!res.ok) { status.textContent = 'This login link is not valid: ' + body.response_message; status.dataset.state = 'failed'; return; }
   sessionStorage.setItem('access_token', body.access_token);
   const who = body.team_member ? { name: body.team_member.name, role: body.team_member.business_role } : body.network_member;
-  status.textContent = 'Signed in as ' + who.name + ' (' + who.role + ')';
+  const signedInAs = 'Signed in as ' + who.name + ' (' + who.role + ')';
+  sessionStorage.setItem('signed_in_as', signedInAs);
+  status.textContent = signedInAs + '. Taking you to your sessions…';
   status.dataset.state = 'signed-in';
   document.getElementById('console').hidden = false;
+  // Long enough to read who is signed in; the link below goes at once.
+  setTimeout(() => location.replace('/notary'), 1500);
 })();`;
   return page(
     'Signing in',
     `<h1>Signing in</h1><p id="status" role="status" data-state="pending">Verifying your login link${escapeHtml('…')}</p>
-<p id="console" hidden><a href="/notary">Open your sessions</a></p>`,
+<p id="console" hidden><a href="/notary">Open your sessions now</a></p>`,
     script,
   );
 }

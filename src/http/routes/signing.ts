@@ -1,9 +1,9 @@
 import Joi from 'joi';
 import type { SigningService } from '../../sessions/signingService';
-import { SESSION_STATUSES } from '../../../workflows/sessionDefinitions';
+import { SESSION_STATUSES, type SessionStatus } from '../../../workflows/sessionDefinitions';
+import { completionPage, endedPage, signingPage } from '../pages/signingPage';
 import { failBodySchema } from '../openapi/document';
 import { DomainError } from '../../domain/errors';
-import { escapeHtml, page } from '../html';
 import type { ApiRoutes } from '../routes';
 import { answerTo } from '../middleware/errors';
 
@@ -18,15 +18,52 @@ const participantSchema = Joi.object({
   joined_at: Joi.string().isoDate().allow(null),
 }).label('Participant');
 
+const identityStateSchema = Joi.object({
+  method: Joi.string().valid('kba', 'biometrics', 'skip', 'none'),
+  status: Joi.string().valid('not_required', 'waived', 'pending', 'in_progress', 'passed', 'locked_out'),
+  attempts: Joi.number().integer(),
+  attempts_left: Joi.number().integer().allow(null),
+  locked_until: Joi.string().isoDate().allow(null),
+  open_check: Joi.object({ check_id: Joi.string().guid(), deadline: Joi.string().isoDate() }).allow(null),
+  last_failure: Joi.object({
+    attempt: Joi.number().integer(),
+    reasons: Joi.array().items(Joi.string()),
+  }).allow(null),
+  verified_at: Joi.string().isoDate().allow(null),
+}).label('IdentityState');
+
+const journeySchema = participantSchema
+  .keys({
+    step: Joi.string()
+      .valid('not_open', 'join', 'verify', 'locked_out', 'waiting', 'in_session')
+      .description('Where the participant is: join, then verify their identity, then wait for the notary'),
+    account: Joi.object({ name: Joi.string(), brand_color: Joi.string().allow(null) }),
+    documents: Joi.array().items(
+      Joi.object({ name: Joi.string(), pages: Joi.number().integer().allow(null) }),
+    ),
+    notary: Joi.object({ name: Joi.string() }).allow(null),
+    identity: identityStateSchema,
+    same_device_signers: Joi.array()
+      .items(Joi.object({ index: Joi.number().integer(), name: Joi.string(), identity: identityStateSchema }))
+      .allow(null)
+      .description(
+        "Same-device signing, for the host: every signer's identity check, done on the host's device",
+      ),
+    notary_late: Joi.boolean().description(
+      'The participant was admitted (or the scheduled session opened) NOTARY_LATE_AFTER (default 5 minutes) ago and ' +
+        'the session has not started: the page shows `delay_modal`',
+    ),
+    delay_modal: Joi.object({
+      title: Joi.string(),
+      message: Joi.string(),
+      actions: Joi.array().items(Joi.object({ label: Joi.string(), url: Joi.string() })),
+    }).description("The session's delay_threshold, else the account's, else the service's own"),
+  })
+  .label('ParticipantJourney');
+
 const tokenParams = Joi.object({
   token: Joi.string().description('The pre-authenticated token of one participant'),
 });
-
-const JOIN_SCRIPT = `document.getElementById('join').addEventListener('click', async () => {
-  const res = await fetch(location.pathname + '/join', { method: 'POST', headers: { accept: 'application/json' } });
-  const body = await res.json();
-  document.getElementById('result').textContent = res.ok ? 'You have joined the session.' : body.response_message;
-});`;
 
 export function registerSigningRoutes(api: ApiRoutes, signing: SigningService): void {
   api.add<unknown, unknown, { token: string }>({
@@ -39,37 +76,28 @@ export function registerSigningRoutes(api: ApiRoutes, signing: SigningService): 
     auth: 'none',
     params: tokenParams,
     responses: {
-      200: { description: 'The participant and their session', schema: participantSchema },
+      200: { description: 'The participant, their session and where they are in it', schema: journeySchema },
       404: { description: 'Unknown link', schema: failBodySchema },
       410: { description: 'The session has ended; the link no longer works', schema: failBodySchema },
     },
     handler: async (ctx, { params }) => {
       const wantsJson = ctx.accepts('html', 'json') === 'json';
-      let view;
+      let journey;
       try {
-        view = await signing.view(params.token);
+        journey = await signing.journey(params.token);
       } catch (err) {
         if (wantsJson || !(err instanceof DomainError)) throw err;
         ctx.status = answerTo(err).status;
         ctx.type = 'html';
-        ctx.body = page('Signing link', `<h1>Signing link</h1><p>${escapeHtml(err.message)}</p>`);
+        ctx.body = endedPage(err.details.status as SessionStatus | undefined, err.message);
         return;
       }
       if (wantsJson) {
-        ctx.body = view;
+        ctx.body = journey;
         return;
       }
-      const name = [view.first_name, view.last_name].filter(Boolean).join(' ');
       ctx.type = 'html';
-      ctx.body = page(
-        'Your notarization session',
-        `<h1>Your notarization session</h1>
-<p>Hello${name ? ` ${escapeHtml(name)}` : ''}. You are ${view.role === 'signer' ? `signer ${view.index + 1}` : `witness ${view.index + 1}`}.</p>
-<p class="muted">Session status: ${escapeHtml(view.status)}${view.session_timing ? `, scheduled for ${escapeHtml(view.session_timing)}` : ''}</p>
-<button id="join">Join the session</button>
-<p id="result" role="status"></p>`,
-        JOIN_SCRIPT,
-      );
+      ctx.body = signingPage(journey);
     },
   });
 
@@ -125,20 +153,15 @@ export function registerSigningRoutes(api: ApiRoutes, signing: SigningService): 
       },
     },
     handler: async (ctx, { query }) => {
-      const redirect = await signing.completionRedirect(query);
-      if (redirect) {
-        const target = new URL(redirect);
+      const facts = await signing.completion(query);
+      if (facts?.completion_redirect_url) {
+        const target = new URL(facts.completion_redirect_url);
         target.searchParams.set('notarization_id', query.notarization_id ?? '');
         ctx.redirect(target.toString());
         return;
       }
       ctx.type = 'html';
-      ctx.body = page(
-        'Notarization complete',
-        `<h1>Thank you</h1><p>Your notarization session is complete.</p>${
-          query.notarization_id ? `<p class="muted">Reference: ${escapeHtml(query.notarization_id)}</p>` : ''
-        }`,
-      );
+      ctx.body = completionPage(facts, query.notarization_id);
     },
   });
 }
