@@ -3,6 +3,7 @@ import { queryRows } from '../db/query';
 import { sessionRowWhere } from '../sessions/sessionReads';
 import type { SessionRow } from '../sessions/presenter';
 import type { NetworkPerson } from './networkPeople';
+import { checkAskedOf } from '../identity/requirements';
 
 /** Whose work list: a team member of an account, or a person of the network. */
 export type Worker =
@@ -78,13 +79,21 @@ export async function workList(sequelize: Sequelize, worker: Worker) {
     first_name: string | null;
     last_name: string | null;
     joined_at: Date | null;
-    network: boolean;
+    network_witness_id: string | null;
+    details: Record<string, unknown>;
+    witness_auth: boolean;
+    settled: 'passed' | 'skipped' | null;
   }>(
     sequelize,
-    `SELECT session_id, role, index, first_name, last_name, joined_at, network_witness_id IS NOT NULL AS network
-       FROM participants WHERE session_id = ANY($1::uuid[]) ORDER BY role DESC, index`,
+    `SELECT p.session_id, p.role, p.index, p.first_name, p.last_name, p.joined_at, p.network_witness_id, p.details,
+            coalesce((s.options -> 'witnesses' ->> 'service_witness_id_auth_required')::boolean, false) AS witness_auth,
+            (SELECT c.outcome FROM identity_checks c
+              WHERE c.participant_id = p.id AND c.outcome IN ('passed', 'skipped') LIMIT 1) AS settled
+       FROM participants p JOIN sessions s ON s.id = p.session_id
+      WHERE p.session_id = ANY($1::uuid[]) ORDER BY p.role DESC, p.index`,
     { bind: [ids] },
   );
+  const me = worker.kind === 'network' ? worker.person.id : undefined;
   const documents = await queryRows<{ session_id: string; id: string; name: string }>(
     sequelize,
     'SELECT session_id, id, name FROM documents WHERE session_id = ANY($1::uuid[]) ORDER BY position',
@@ -97,7 +106,10 @@ export async function workList(sequelize: Sequelize, worker: Worker) {
         index: p.index,
         name: [p.first_name, p.last_name].filter(Boolean).join(' '),
         joined: p.joined_at !== null,
-        ...(p.role === 'witness' ? { source: p.network ? 'network' : 'invited' } : {}),
+        identity: identityOf(p),
+        ...(p.role === 'witness'
+          ? { source: p.network_witness_id ? 'network' : 'invited', you: p.network_witness_id === me }
+          : {}),
       });
       return {
         bn_session_id: s.id,
@@ -114,6 +126,24 @@ export async function workList(sequelize: Sequelize, worker: Worker) {
       };
     }),
   };
+}
+
+/** Whether the notary can count on a participant's identity: verified, waived, not verified yet, or not asked. */
+function identityOf(p: {
+  role: 'signer' | 'witness';
+  details: Record<string, unknown>;
+  network_witness_id: string | null;
+  witness_auth: boolean;
+  settled: 'passed' | 'skipped' | null;
+}): 'verified' | 'waived' | 'not_verified' | 'not_asked' {
+  if (p.settled) return p.settled === 'passed' ? 'verified' : 'waived';
+  const asked = checkAskedOf({
+    role: p.role,
+    details: p.details ?? {},
+    isNetworkWitness: p.network_witness_id !== null,
+    serviceWitnessIdAuthRequired: p.witness_auth,
+  });
+  return asked === 'none' ? 'not_asked' : 'not_verified';
 }
 
 /** A session a network notary was offered or accepted; any other is "not found" to them. */

@@ -3,11 +3,19 @@ import crypto from 'node:crypto';
 import { request } from '../support/http';
 import { recordHistory } from '../support/histories';
 import { eventually, letTimePass } from '../support/eventually';
-import { action, signer, tokenOf } from '../support/sessions';
+import { action, signer, tokenOf, waitForSession } from '../support/sessions';
 import { WebhookReceiver, subscribe } from '../support/webhookReceiver';
 import { ID_FRONT, SELFIE, answers, passIdCheck, passKba, photo, type KnownFacts } from '../support/identity';
 import { join, query, readySession, signingView, teamAccount, teamBody } from '../sessions/helpers';
-import { meAction, mySessions, networkNotary, onDemandSession, signerJoins } from '../network/helpers';
+import {
+  meAction,
+  mySessions,
+  networkNotary,
+  networkWitness,
+  onDemandSession,
+  signIn,
+  signerJoins,
+} from '../network/helpers';
 
 const IDENTITY_EVENTS = ['identity_verified', 'kba_failed', 'id_check_failed', 'participant_locked_out'];
 
@@ -296,6 +304,63 @@ describe('identity verification (issue 12)', function () {
     await waitForEvent(s.id, 'identity_verified', 2);
     assert.equal((await action(s.apiKey, s.id, 'start')).status, 200);
     await recordHistory('session-identity-same-device', `session-${s.id}`);
+  });
+
+  it('a network witness of a session with service_witness_id_auth_required checks their ID through their own sign-in', async () => {
+    const notary = await networkNotary('NV');
+    await networkWitness();
+    const team = await teamAccount();
+    const created = await onDemandSession(team.apiKey, 'NV', {
+      witnesses: { number_of_service_witnesses: 1, service_witness_id_auth_required: true },
+    });
+    await signerJoins(created);
+    const assigned = await waitForSession(team.apiKey, created.bn_session_id, (x) =>
+      x.participants.some((p: any) => p.role === 'witness'),
+    );
+    const witness = await signIn(assigned.participants.find((p: any) => p.role === 'witness').email);
+    const listed = (await mySessions(witness.token)).body.sessions[0];
+    assert.deepEqual(
+      listed.witnesses.map((w: any) => [w.you, w.identity]),
+      [[true, 'not_verified']],
+    );
+    assert.equal((await meAction(witness.token, created.bn_session_id, 'join')).status, 200);
+    await eventually(
+      async () => (await mySessions(notary.token)).body.sessions,
+      (list: any[]) => list.some((x) => x.bn_session_id === created.bn_session_id),
+      'the offer',
+    );
+    assert.equal((await meAction(notary.token, created.bn_session_id, 'accept')).status, 200);
+    const startPath = `/api/integrationsv2/sessions/${created.bn_session_id}/start`;
+    const refused = await request(startPath, { auth: notary.token, body: {} });
+    assert.equal(
+      refused.body.response_message,
+      'Session cannot be started before every participant has verified their identity (0 of 1)',
+    );
+    const byNotary = await request(
+      `/api/integrationsv2/me/sessions/${created.bn_session_id}/identity/id_check`,
+      {
+        auth: notary.token,
+        body: { id_front: ID_FRONT.toString('base64'), selfie: SELFIE.toString('base64') },
+      },
+    );
+    assert.equal(byNotary.status, 403, 'only the witness checks their own ID');
+    const checked = await request(
+      `/api/integrationsv2/me/sessions/${created.bn_session_id}/identity/id_check`,
+      {
+        auth: witness.token,
+        body: { id_front: ID_FRONT.toString('base64'), selfie: SELFIE.toString('base64') },
+      },
+    );
+    assert.equal(checked.status, 200, checked.text);
+    assert.equal(checked.body.outcome, 'passed');
+    const seen = (await mySessions(notary.token)).body.sessions.find(
+      (x: any) => x.bn_session_id === created.bn_session_id,
+    );
+    assert.deepEqual(
+      seen.witnesses.map((w: any) => [w.you, w.identity]),
+      [[false, 'verified']],
+    );
+    assert.equal((await request(startPath, { auth: notary.token, body: {} })).status, 200);
   });
 
   it('on demand: the network is asked for a notary only once the signer has verified', async () => {

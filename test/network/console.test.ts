@@ -5,9 +5,10 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, onTestServer } from '../support/browser';
 import { admin } from '../support/adminCli';
 import { createTestAccount } from '../support/accounts';
-import { getSession } from '../support/sessions';
+import { getSession, waitForSession } from '../support/sessions';
+import { ID_FRONT, SELFIE } from '../support/identity';
 import { WebhookReceiver, subscribe } from '../support/webhookReceiver';
-import { onDemandSession, signerJoins } from './helpers';
+import { networkWitness, onDemandSession, signerJoins } from './helpers';
 
 const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots');
 
@@ -123,6 +124,45 @@ describe('the notary console in a real browser (issue 11)', function () {
         'Start refused: Session cannot be started before its witnesses have joined (0 of 1)',
       );
       await shot(page, '4-refused');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a network witness joins and checks their ID when the session asks it (issue 12)', async () => {
+    const account = await createTestAccount();
+    await networkWitness();
+    const session = await onDemandSession(account.api_key, 'ME', {
+      notarization_id: 'WITID',
+      witnesses: { number_of_service_witnesses: 1, service_witness_id_auth_required: true },
+    });
+    await signerJoins(session);
+    const assigned = await waitForSession(account.api_key, session.bn_session_id, (x) =>
+      x.participants.some((p: any) => p.role === 'witness'),
+    );
+    const email = assigned.participants.find((p: any) => p.role === 'witness').email;
+    const link = await admin(['network-login-link', `--email=${email}`]);
+    assert.equal(link.code, 0, link.stderr);
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(onTestServer(link.json.login_link));
+      await page.waitForURL(/\/notary$/, { timeout: 15_000 });
+      const card = page.getByRole('region', { name: 'Session WITID' });
+      await card.getByRole('button', { name: 'Join as witness: Session WITID' }).click();
+      const form = page.getByRole('form', { name: 'Check your ID: Session WITID' });
+      await form.waitFor({ timeout: 15_000 });
+      await shot(page, '5-witness-id-check');
+      await form
+        .getByLabel('Front of your ID')
+        .setInputFiles({ name: 'id.png', mimeType: 'image/png', buffer: ID_FRONT });
+      await form
+        .getByLabel('A photo of your face')
+        .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: SELFIE });
+      await form.getByRole('button', { name: 'Check my ID' }).click();
+      await page.locator('#notice[data-state="done"]', { hasText: 'Your identity is verified.' }).waitFor();
+      await card.getByText(/\(you\) — joined, identity verified/).waitFor({ timeout: 15_000 });
+      await shot(page, '6-witness-verified');
     } finally {
       await context.close();
     }

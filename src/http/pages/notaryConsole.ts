@@ -27,7 +27,7 @@ const SCRIPT = `(() => {
   });
   const ACTIONS = [
     { label: 'Accept', when: (s) => s.relation === 'offered', path: (id) => '/me/sessions/' + id + '/accept', done: 'You are the notary of this session.' },
-    { label: 'Join as witness', when: (s) => s.relation === 'witness' && ['awaiting_notary', 'ready', 'in_progress'].includes(s.status), path: (id) => '/me/sessions/' + id + '/join', done: 'You have joined as witness.' },
+    { label: 'Join as witness', when: (s) => s.relation === 'witness' && ['awaiting_notary', 'ready', 'in_progress'].includes(s.status) && !s.witnesses.some((w) => w.you && w.joined), path: (id) => '/me/sessions/' + id + '/join', done: 'You have joined as witness.' },
     { label: 'Mark pretagged', when: (s) => s.relation === 'assigned' && s.status === 'awaiting_pretag', path: (id) => '/sessions/' + id + '/pretagged', done: 'Marked pretagged.' },
     { label: 'Start', when: (s) => s.relation === 'assigned' && s.status === 'ready', path: (id) => '/sessions/' + id + '/start', done: 'Session started.' },
     { label: 'Complete', when: (s) => s.relation === 'assigned' && s.status === 'in_progress', path: (id) => '/sessions/' + id + '/complete', done: 'Session completed.' },
@@ -37,10 +37,53 @@ const SCRIPT = `(() => {
     const wrap = el('div');
     wrap.append(el('h3', title));
     const ul = el('ul');
-    for (const p of all) ul.append(el('li', (p.name || 'Unnamed') + (p.source === 'network' ? ' (network)' : '') + ' — ' + (p.joined ? 'joined' : 'not joined yet')));
+    const IDENTITY = { verified: ', identity verified', waived: ', identity check waived', not_verified: ', identity not verified yet', not_asked: '' };
+    for (const p of all) ul.append(el('li', (p.name || 'Unnamed') + (p.you ? ' (you)' : p.source === 'network' ? ' (network)' : '') + ' — ' + (p.joined ? 'joined' : 'not joined yet') + (IDENTITY[p.identity] || '')));
     if (!all.length) ul.append(el('li', 'None'));
     wrap.append(ul);
     return wrap;
+  };
+  const base64Of = (file) => new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).split(',')[1]);
+    reader.onerror = reject;
+    reader.readAsDataURL(file);
+  });
+  // A network witness whose session asks it checks their ID here, after joining.
+  const idCheck = (s, title) => {
+    const form = el('form', undefined, { 'aria-label': 'Check your ID: ' + title });
+    form.append(el('h3', 'Check your ID'));
+    const field = (id, text) => {
+      const p = el('p');
+      const input = el('input', undefined, { type: 'file', id, accept: 'image/jpeg,image/png', required: '' });
+      // The list redraws every few seconds: not while photos are being chosen.
+      input.addEventListener('change', () => { list.dataset.holding = 'true'; });
+      p.append(el('label', text, { for: id }), el('br'), input);
+      return p;
+    };
+    const suffix = s.bn_session_id.slice(0, 8);
+    form.append(field('id-front-' + suffix, 'Front of your ID'), field('selfie-' + suffix, 'A photo of your face'));
+    const submit = el('button', 'Check my ID', { type: 'submit' });
+    form.append(submit);
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      submit.disabled = true;
+      const body = {
+        id_front: await base64Of(form.querySelector('#id-front-' + suffix).files[0]),
+        selfie: await base64Of(form.querySelector('#selfie-' + suffix).files[0]),
+      };
+      const res = await fetch(API + '/me/sessions/' + s.bn_session_id + '/identity/id_check', {
+        method: 'POST',
+        headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const answer = await res.json().catch(() => ({}));
+      list.dataset.holding = 'false';
+      say(!res.ok ? 'ID check refused: ' + (answer.response_message || res.status)
+        : answer.outcome === 'passed' ? 'Your identity is verified.' : 'Your ID check did not pass: ' + answer.reasons.join('; '), res.ok && answer.outcome === 'passed' ? 'done' : 'refused');
+      await refresh();
+    });
+    return form;
   };
   const render = (sessions) => {
     list.replaceChildren();
@@ -61,6 +104,8 @@ const SCRIPT = `(() => {
       for (const d of s.documents) ul.append(el('li', d.name));
       docs.append(ul);
       card.append(docs);
+      const mine = s.relation === 'witness' && s.witnesses.find((w) => w.you);
+      if (mine && mine.joined && mine.identity === 'not_verified') card.append(idCheck(s, title));
       for (const action of ACTIONS.filter((a) => a.when(s))) {
         const button = el('button', action.label, { type: 'button', 'aria-label': action.label + ': ' + title });
         button.addEventListener('click', async () => {
@@ -78,7 +123,7 @@ const SCRIPT = `(() => {
   const refresh = async () => {
     const res = await call('GET', '/me/sessions');
     if (res.status === 401) { say('Your sign-in has expired: open your login link again.', 'signed-out'); return; }
-    if (!res.ok) return;
+    if (!res.ok || list.dataset.holding === 'true') return;
     render((await res.json()).sessions);
     list.dataset.loaded = 'true';
   };

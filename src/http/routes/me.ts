@@ -35,7 +35,11 @@ const person = Joi.object({
   index: Joi.number().integer(),
   name: Joi.string().allow(''),
   joined: Joi.boolean(),
+  identity: Joi.string()
+    .valid('verified', 'waived', 'not_verified', 'not_asked')
+    .description('Where their identity check stands; `waived`: authentication_type skip'),
   source: Joi.string().valid('invited', 'network'),
+  you: Joi.boolean().description('A network witness: this place is yours'),
 });
 const workListResponse = Joi.object({
   sessions: Joi.array().items(
