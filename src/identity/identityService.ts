@@ -223,24 +223,10 @@ export class IdentityService {
       newQuestions: previous ? newQuestionsNeeded(this.policy) : 0,
     });
     const questions = await this.provider.getKbaQuestions(verificationId);
-    const [inserted] = await queryRows<CheckRow>(
-      this.sequelize,
-      `INSERT INTO identity_checks (session_id, participant_id, method, provider, provider_verification_id, attempt,
-                                    question_ids, deadline)
-       VALUES ($1, $2, 'kba', $3, $4, $5, $6, now() + $7 * interval '1 millisecond')
-       ON CONFLICT (participant_id) WHERE outcome IS NULL DO NOTHING RETURNING *`,
-      {
-        bind: [
-          participant.sessionId,
-          participant.participantId,
-          this.provider.name,
-          verificationId,
-          verdict.attempt,
-          questions.map((q) => q.id),
-          this.policy.kbaTimeLimitMs,
-        ],
-      },
-    );
+    const inserted = await this.openAttempt(participant, 'kba', verificationId, verdict.attempt, {
+      questionIds: questions.map((q) => q.id),
+      timeLimitMs: this.policy.kbaTimeLimitMs,
+    });
     // Two starts at once: the other one's attempt is the open one.
     if (!inserted) return this.startKba(participant);
     return this.quizOf(inserted, questions);
@@ -283,21 +269,7 @@ export class IdentityService {
     for (const [kind, image] of uploads)
       if (image) await this.provider.uploadIdImage(verificationId, kind, image);
     const result = await this.provider.getIdResult(verificationId);
-    const [inserted] = await queryRows<CheckRow>(
-      this.sequelize,
-      `INSERT INTO identity_checks (session_id, participant_id, method, provider, provider_verification_id, attempt)
-       VALUES ($1, $2, 'biometrics', $3, $4, $5)
-       ON CONFLICT (participant_id) WHERE outcome IS NULL DO NOTHING RETURNING *`,
-      {
-        bind: [
-          participant.sessionId,
-          participant.participantId,
-          this.provider.name,
-          verificationId,
-          verdict.attempt,
-        ],
-      },
-    );
+    const inserted = await this.openAttempt(participant, 'biometrics', verificationId, verdict.attempt);
     if (!inserted) throw conflict('Another identity check of this participant is in progress; retry');
     const passed = result.document === 'authentic' && result.face === 'match';
     const done = await this.complete(participant, inserted, {
@@ -305,6 +277,36 @@ export class IdentityService {
       reasons: result.reasons,
     });
     return { ...this.answerOf(done), document: result.document, face: result.face };
+  }
+
+  /** The participant's one open attempt; undefined when another request opened one first. */
+  private async openAttempt(
+    participant: IdentityParticipant,
+    method: 'kba' | 'biometrics',
+    verificationId: string,
+    attempt: number,
+    quiz?: { questionIds: string[]; timeLimitMs: number },
+  ): Promise<CheckRow | undefined> {
+    const [inserted] = await queryRows<CheckRow>(
+      this.sequelize,
+      `INSERT INTO identity_checks (session_id, participant_id, method, provider, provider_verification_id, attempt,
+                                    question_ids, deadline)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, now() + $8 * interval '1 millisecond')
+       ON CONFLICT (participant_id) WHERE outcome IS NULL DO NOTHING RETURNING *`,
+      {
+        bind: [
+          participant.sessionId,
+          participant.participantId,
+          method,
+          this.provider.name,
+          verificationId,
+          attempt,
+          quiz?.questionIds ?? [],
+          quiz?.timeLimitMs ?? null,
+        ],
+      },
+    );
+    return inserted;
   }
 
   private assertMayTry(participant: IdentityParticipant, method: 'kba' | 'biometrics'): void {

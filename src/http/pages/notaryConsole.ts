@@ -1,3 +1,4 @@
+import { FILE_AS_BASE64 } from './browserSnippets';
 import { API_PREFIX } from '../../publicPaths';
 import { page } from '../html';
 
@@ -43,12 +44,7 @@ const SCRIPT = `(() => {
     wrap.append(ul);
     return wrap;
   };
-  const base64Of = (file) => new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).split(',')[1]);
-    reader.onerror = reject;
-    reader.readAsDataURL(file);
-  });
+  ${FILE_AS_BASE64}
   // A network witness whose session asks it checks their ID here, after joining.
   const idCheck = (s, title) => {
     const form = el('form', undefined, { 'aria-label': 'Check your ID: ' + title });

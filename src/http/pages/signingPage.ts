@@ -1,3 +1,4 @@
+import { FILE_AS_BASE64 } from './browserSnippets';
 import type { SessionStatus } from '../../../workflows/sessionDefinitions';
 import type { CompletionFacts, Journey } from '../../sessions/signingService';
 import { escapeHtml, page } from '../html';
@@ -139,12 +140,7 @@ const SCRIPT = `(() => {
     wrap.append(label, el('br'), input);
     return wrap;
   };
-  const base64Of = (file) => new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).split(',')[1]);
-    reader.onerror = reject;
-    reader.readAsDataURL(file);
-  });
+  ${FILE_AS_BASE64}
   const idForm = (index, who) => {
     const form = el('form');
     const id = identityFor(index);
