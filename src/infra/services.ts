@@ -3,6 +3,8 @@ import {
   EMBEDDED_DATABASE,
   embeddedDatabaseUrl,
   embeddedPostgresRunning,
+  postgresLayout,
+  runningPort,
   startEmbeddedPostgres,
 } from './embeddedPostgres';
 import { startTemporalDevServer } from './temporalDevServer';
@@ -70,8 +72,10 @@ export async function provideDatabaseForTool(
   log: (line: string) => void,
 ): Promise<{ databaseUrl: string; stop(): Promise<void> }> {
   if (config.databaseUrl) return { databaseUrl: config.databaseUrl, stop: async () => undefined };
-  if (await embeddedPostgresRunning(config.embeddedPostgresPort)) {
-    return { databaseUrl: embeddedDatabaseUrl(config.embeddedPostgresPort), stop: async () => undefined };
+  // A running `npm start` with the same DATA_DIR, whatever port it was given.
+  const port = runningPort(postgresLayout(config.dataDir)) ?? config.embeddedPostgresPort;
+  if (await embeddedPostgresRunning(port)) {
+    return { databaseUrl: embeddedDatabaseUrl(port), stop: async () => undefined };
   }
   return startEmbeddedPostgres({
     dataDir: config.dataDir,
