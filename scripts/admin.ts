@@ -16,6 +16,7 @@ import type { Sequelize } from 'sequelize';
 import { readAuditTrail, verifyChain } from '../src/audit/auditChain';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { DomainError } from '../src/domain/errors';
+import { databaseSetupError, operatorLine } from '../src/setupErrors';
 import { addNetworkWitness, createNetworkLoginLink } from '../src/network/networkPeople';
 import { connectTemporal } from '../src/temporal/client';
 import { retryFinalizationUpdate } from '../workflows/sessionDefinitions';
@@ -23,8 +24,9 @@ import { queryRows, rowExists } from '../src/db/query';
 import { delayThresholdSchema } from '../src/sessions/createRequest';
 
 /**
- * Operator CLI: `npm run admin -- <command>`. Prints one JSON object on stdout; errors go to stderr
- * as JSON with a non-zero exit code. Uses the same database as a running `npm start`.
+ * Operator CLI: `npm run -s admin -- <command>` (`-s` keeps npm's banner off stdout). Prints one compact
+ * JSON object on stdout; errors go to stderr as JSON with a non-zero exit code. Uses the database of a
+ * running `npm start` with the same DATA_DIR (or DATABASE_URL).
  */
 
 class UsageError extends Error {}
@@ -88,7 +90,9 @@ async function withDatabase<T>(fn: (sequelize: Sequelize) => Promise<T>): Promis
   const database = await provideDatabaseForTool(config, (line) => process.stderr.write(`${line}\n`));
   const sequelize = createDatabase(database.databaseUrl);
   try {
-    await migrateExclusively(sequelize);
+    await migrateExclusively(sequelize).catch((err: unknown) => {
+      throw databaseSetupError(err, database.databaseUrl) ?? err;
+    });
     return await fn(sequelize);
   } finally {
     await sequelize.close();
@@ -96,8 +100,9 @@ async function withDatabase<T>(fn: (sequelize: Sequelize) => Promise<T>): Promis
   }
 }
 
+/** One compact JSON object a line, so `npm run -s admin -- … | jq` reads it. */
 function print(result: unknown): void {
-  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
 const program = new Command('admin')
@@ -283,9 +288,10 @@ async function main(): Promise<void> {
     const usage = e.code?.startsWith('commander.') || err instanceof UsageError;
     const known =
       usage || err instanceof NotFoundError || err instanceof ConflictError || err instanceof DomainError;
-    process.stderr.write(
-      `${JSON.stringify({ error: known ? e.message.replace(/^error: /, '') : String(e.stack ?? e) })}\n`,
-    );
+    const message = known
+      ? e.message.replace(/^error: /, '')
+      : operatorLine(err, process.env.LOG_LEVEL === 'debug');
+    process.stderr.write(`${JSON.stringify({ error: message })}\n`);
     process.exit(usage ? 2 : 1);
   }
 }

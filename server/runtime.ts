@@ -8,7 +8,8 @@ import { createLogger, type Logger } from '../src/logger';
 import { provideBackingServices, type BackingServices } from '../src/infra/services';
 import { createDatabase } from '../src/db/database';
 import { migrateExclusively } from '../src/db/migrator';
-import { connectTemporal, type TemporalHandle } from '../src/temporal/client';
+import { assertNamespace, connectTemporal, type TemporalHandle } from '../src/temporal/client';
+import { databaseSetupError } from '../src/setupErrors';
 import { ensureSearchAttributes } from '../src/temporal/searchAttributes';
 import { ensureSchedules } from '../src/temporal/schedules';
 import { resolveJwtSecret, TokenService } from '../src/auth/tokens';
@@ -89,11 +90,14 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
 
     const sequelize = createDatabase(services.databaseUrl);
     stack.push(() => sequelize.close());
-    const applied = await migrateExclusively(sequelize);
+    const applied = await migrateExclusively(sequelize).catch((err: unknown) => {
+      throw databaseSetupError(err, services.databaseUrl) ?? err;
+    });
     if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
 
     const temporal = await connectTemporal(services.temporalAddress, config.temporalNamespace);
     stack.push(() => temporal.connection.close());
+    await assertNamespace(temporal, services.temporalAddress, config.temporalNamespace);
     await ensureSearchAttributes(temporal.connection, config.temporalNamespace);
 
     const runtime: Runtime = {

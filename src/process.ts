@@ -1,5 +1,6 @@
 import { ConfigError } from './config';
 import type { Logger } from './logger';
+import { operatorLine } from './setupErrors';
 
 /**
  * Stops gracefully on the first SIGINT/SIGTERM and exits; a second signal exits at once. Exits non-zero
@@ -41,12 +42,15 @@ export function stopOnSignals(
   );
 }
 
-/** Runs an entry point; a configuration mistake prints one line, anything else its stack, and exits 1. */
+/**
+ * Runs an entry point; a failure prints one line (what failed and what to do, for setup errors) and exits
+ * 1. LOG_LEVEL=debug prints the stack instead.
+ */
 export function runMain(main: () => Promise<void>): void {
   main().catch((err: unknown) => {
-    process.stderr.write(
-      `${err instanceof ConfigError ? err.message : ((err as Error)?.stack ?? String(err))}\n`,
-    );
+    const line =
+      err instanceof ConfigError ? err.message : operatorLine(err, process.env.LOG_LEVEL === 'debug');
+    process.stderr.write(`${line}\n`);
     process.exit(1);
   });
 }

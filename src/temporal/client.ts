@@ -1,4 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
+import { namespaceMissing, temporalUnreachable } from '../setupErrors';
 
 export interface TemporalHandle {
   connection: Connection;
@@ -6,8 +7,26 @@ export interface TemporalHandle {
 }
 
 export async function connectTemporal(address: string, namespace: string): Promise<TemporalHandle> {
-  const connection = await Connection.connect({ address, connectTimeout: 10_000 });
+  const connection = await Connection.connect({ address, connectTimeout: 10_000 }).catch((err: unknown) => {
+    throw temporalUnreachable(address, err);
+  });
   return { connection, client: new Client({ connection, namespace }) };
+}
+
+const GRPC_NOT_FOUND = 5;
+
+/** A process that serves a namespace says so plainly when it does not exist, rather than failing later. */
+export async function assertNamespace(
+  handle: TemporalHandle,
+  address: string,
+  namespace: string,
+): Promise<void> {
+  try {
+    await handle.connection.workflowService.describeNamespace({ namespace });
+  } catch (err) {
+    if ((err as { code?: number }).code === GRPC_NOT_FOUND) throw namespaceMissing(address, namespace);
+    throw err;
+  }
 }
 
 /** True when the frontend answers within the deadline. */

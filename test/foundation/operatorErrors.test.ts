@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { testEnvironment } from '../support/environment';
+import { freePort } from '../support/freePort';
+import { admin } from '../support/adminCli';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+/** An entry point as its own process (tsx, like the compiled `node dist/scripts/…`). */
+async function run(
+  script: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      path.join(ROOT, 'node_modules', '.bin', 'tsx'),
+      [script],
+      {
+        cwd: ROOT,
+        env,
+        timeout: 60_000,
+      },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** What an operator sees when a process cannot start: one line, what failed and what to do, exit 1. */
+describe('operator-facing errors (issue 13)', function () {
+  this.timeout(120_000);
+  const base = () => ({
+    ...testEnvironment().processEnv,
+    LOG_LEVEL: 'warn',
+    PORT: '0',
+  });
+  const oneLine = (stderr: string) => {
+    const lines = stderr.trim().split('\n');
+    assert.equal(lines.length, 1, `one line, no stack:\n${stderr}`);
+    return lines[0];
+  };
+
+  it('an unreachable PostgreSQL: the API says where and what to fix', async () => {
+    const port = await freePort();
+    const result = await run('scripts/start-api.ts', {
+      ...base(),
+      DATABASE_URL: `postgres://app:secret@127.0.0.1:${port}/notarization`,
+    });
+    assert.equal(result.code, 1);
+    assert.equal(
+      oneLine(result.stderr),
+      `PostgreSQL at 127.0.0.1:${port}/notarization cannot be used (connect ECONNREFUSED 127.0.0.1:${port}): start it or fix DATABASE_URL`,
+    );
+  });
+
+  it('an unreachable Temporal, and a missing namespace, for the worker', async () => {
+    const port = await freePort();
+    const unreachable = await run('scripts/start-worker.ts', {
+      ...base(),
+      TEMPORAL_ADDRESS: `127.0.0.1:${port}`,
+    });
+    assert.equal(unreachable.code, 1);
+    assert.match(
+      oneLine(unreachable.stderr),
+      new RegExp(
+        `^Temporal at 127\\.0\\.0\\.1:${port} cannot be reached \\(.+\\): start it or fix TEMPORAL_ADDRESS$`,
+      ),
+    );
+    const missing = await run('scripts/start-worker.ts', {
+      ...base(),
+      TEMPORAL_NAMESPACE: 'no-such-namespace',
+    });
+    assert.equal(missing.code, 1);
+    assert.equal(
+      oneLine(missing.stderr),
+      `Temporal at ${testEnvironment().processEnv.TEMPORAL_ADDRESS} has no namespace "no-such-namespace": create it ` +
+        '(temporal operator namespace create --namespace no-such-namespace) or set TEMPORAL_NAMESPACE',
+    );
+  });
+
+  it('LOG_LEVEL=debug shows the stack', async () => {
+    const port = await freePort();
+    const result = await run('scripts/start-api.ts', {
+      ...base(),
+      LOG_LEVEL: 'debug',
+      DATABASE_URL: `postgres://app:secret@127.0.0.1:${port}/notarization`,
+    });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /\n\s+at /);
+  });
+
+  it('the admin CLI: compact JSON on stdout, a database error as one JSON line on stderr', async () => {
+    const ok = await admin(['create-account', '--name', 'Compact']);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(ok.stdout.trim().split('\n').length, 1, 'one line of JSON');
+    const port = await freePort();
+    const failed = await admin(['create-account', '--name', 'X'], {
+      ...testEnvironment().processEnv,
+      DATABASE_URL: `postgres://app:secret@127.0.0.1:${port}/notarization`,
+    });
+    assert.equal(failed.code, 1);
+    assert.equal(failed.stdout, '');
+    assert.deepEqual(JSON.parse(oneLine(failed.stderr)), {
+      error: `PostgreSQL at 127.0.0.1:${port}/notarization cannot be used (connect ECONNREFUSED 127.0.0.1:${port}): start it or fix DATABASE_URL`,
+    });
+  });
+});
