@@ -23,7 +23,7 @@ export interface ClusterPorts {
  * An API or worker process run from its production entry point (`dist/scripts/…`) under a supervisor
  * that restarts it when it exits on its own, as `restart: unless-stopped` does in docker-compose.
  */
-class SupervisedProcess {
+export class SupervisedProcess {
   private child?: ChildProcess;
   private stopping = false;
   /** Exits the supervisor did not ask for (the process gave up, e.g. on a lost connection). */

@@ -1,0 +1,241 @@
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
+import { loadConfig } from '../src/config';
+import { startEmbeddedPostgres } from '../src/infra/embeddedPostgres';
+import { loadSigningIdentity } from '../src/signing/identity';
+import { freePort } from '../test/support/freePort';
+import { pdfBytes } from '../test/support/documents';
+import { SupervisedProcess } from '../faults/cluster';
+import { CallLog, Integrator, runIdOf, useDocument } from '../faults/driver';
+import { SignatureCheckingReceiver } from '../faults/receiver';
+import {
+  TEMPORAL_SERVER_VERSION,
+  ensureTemporalServer,
+  setupSchemas,
+  startTemporalServer,
+  temporalPorts,
+  toolVersion,
+  writeServerConfig,
+} from './temporalServer';
+
+/**
+ * `npm run verify:production`: the production shape on this machine, without Docker. A PostgreSQL
+ * server; the real Temporal server (built from source at the pinned version) on it with its schemas set
+ * up by its SQL tool and the namespace created before the apps start; two API and two worker processes
+ * from their production entry points. Sessions run end to end through both APIs with a receiver that
+ * checks every webhook's signature; then one worker is SIGKILLed and more sessions run on the other.
+ */
+const ROOT = path.join(__dirname, '..');
+const SESSIONS_PER_ROUND = 6;
+const NAMESPACE = 'default';
+const started = Date.now();
+const log = (line: string) =>
+  process.stdout.write(`[verify ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}\n`);
+
+async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'notarization-production-'));
+  fs.chmodSync(dir, 0o755);
+  log(`data and logs in ${dir}`);
+  const tools = ensureTemporalServer(log);
+  log(`Temporal server: ${toolVersion(tools)} (${TEMPORAL_SERVER_VERSION})`);
+
+  const stops: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    while (stops.length) await stops.pop()!().catch(() => undefined);
+  };
+  process.once('SIGINT', () => void stopAll().finally(() => process.exit(130)));
+  try {
+    const pgPort = await freePort();
+    const postgres = await startEmbeddedPostgres({
+      dataDir: dir,
+      port: pgPort,
+      database: 'notarization',
+      log,
+    });
+    stops.push(() => postgres.stop());
+    const pg = { host: '127.0.0.1', port: pgPort, user: 'postgres', password: 'postgres' };
+    setupSchemas(tools, pg, log);
+
+    const ports = await temporalPorts();
+    const server = startTemporalServer(
+      tools,
+      writeServerConfig(dir, pg, ports),
+      path.join(dir, 'temporal.log'),
+    );
+    stops.push(() => server.stop('SIGTERM', 20_000));
+    const address = `127.0.0.1:${ports.frontend}`;
+    let connection: Connection | undefined;
+    await waitUntil(
+      'the Temporal frontend',
+      async () => {
+        connection ??= await Connection.connect({ address, connectTimeout: 2_000 });
+        await connection.workflowService.getSystemInfo({});
+        return true;
+      },
+      120_000,
+    );
+    stops.push(() => connection!.close());
+    await connection!.workflowService.registerNamespace({
+      namespace: NAMESPACE,
+      workflowExecutionRetentionPeriod: msToTs('3 days'),
+    });
+    await waitUntil(
+      `namespace ${NAMESPACE}`,
+      async () => Boolean(await connection!.workflowService.describeNamespace({ namespace: NAMESPACE })),
+      60_000,
+    );
+    log(`Temporal ${address} with namespace "${NAMESPACE}"; schemas on PostgreSQL ${pgPort}`);
+
+    const identity = loadSigningIdentity(loadConfig({ DATA_DIR: dir, NODE_ENV: 'development' }));
+    const env = {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      DATABASE_URL: postgres.databaseUrl,
+      TEMPORAL_ADDRESS: address,
+      JWT_SECRET: crypto.randomBytes(32).toString('hex'),
+      SIGNING_P12_PATH: path.join(dir, 'signing', 'signer.p12'),
+      SIGNING_P12_PASSPHRASE: identity.passphrase,
+      ALLOW_SANDBOX_IDENTITY: 'true',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      RATE_LIMIT_PER_CLIENT_PER_MINUTE: '1000000',
+    };
+    const apiPorts = [await freePort(), await freePort()];
+    const apis = apiPorts.map(
+      (port, i) =>
+        new SupervisedProcess(
+          'start-api.js',
+          () => ({ ...env, PORT: String(port) }),
+          path.join(dir, `api-${i + 1}.log`),
+        ),
+    );
+    const workers = [1, 2].map(
+      (i) => new SupervisedProcess('start-worker.js', () => env, path.join(dir, `worker-${i}.log`)),
+    );
+    for (const p of [...apis, ...workers]) {
+      p.start();
+      stops.push(() => p.stop());
+    }
+    await Promise.all(
+      apiPorts.map((port) =>
+        waitUntil(`API on ${port}`, async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok, 120_000),
+      ),
+    );
+    log(`2 APIs (${apiPorts.join(', ')}) and 2 workers ready`);
+
+    const account = JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          path.join(ROOT, 'dist', 'scripts', 'admin.js'),
+          'create-account',
+          '--name',
+          'Verify',
+          '--auto-onboarding',
+        ],
+        {
+          env,
+        },
+      ).toString(),
+    ) as { api_key: string; vendor_api_key: string };
+    const [first, second] = apiPorts.map((port) => `http://127.0.0.1:${port}`);
+    const notaryEmail = `notary-${runIdOf()}@example.com`;
+    const invited = await fetch(`${first}/api/integrationsv2/team_members/invite`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.vendor_api_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        email: notaryEmail,
+        business_role: 'notary',
+        first_name: 'Vera',
+        last_name: 'Fy',
+        state: 'TX',
+        county: 'Travis',
+        commission_number: 'TX-777001',
+        commission_expires_on: '2035-12-31',
+      }),
+    });
+    if (invited.status !== 201) throw new Error(`notary invite: ${invited.status} ${await invited.text()}`);
+    const receiver = new SignatureCheckingReceiver();
+    stops.push(() => receiver.stop());
+    const callLog = new CallLog();
+    const integrators = [first, second].map((url) => new Integrator(url, account.api_key, callLog));
+    const hook = await integrators[1].call('POST', '/api/integrationsv2/webhooks', {
+      url: await receiver.start(),
+    });
+    receiver.trust(hook.body.secret!);
+    useDocument(await pdfBytes(1));
+
+    const runId = runIdOf();
+    const round = async (name: string, from: number) => {
+      const t0 = Date.now();
+      const ids = await Promise.all(
+        Array.from({ length: SESSIONS_PER_ROUND }, (_, k) =>
+          integrators[(from + k) % 2].runSession(from + k, runId, notaryEmail),
+        ),
+      );
+      log(
+        `${name}: ${ids.length} sessions completed through both APIs in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      );
+      return ids;
+    };
+    const before = await round('round 1 (2 workers)', 0);
+    await workers[0].kill();
+    log('worker 1 SIGKILLed (not restarted)');
+    const after = await round('round 2 (1 worker left)', SESSIONS_PER_ROUND);
+
+    const sessions = [...before, ...after];
+    const expected = ['session_created', 'session_started', 'session_completed', 'documents_released'];
+    await waitUntil(
+      'every session’s webhooks',
+      async () =>
+        sessions.every((id) =>
+          expected.every((event) => receiver.receipts.some((r) => r.sessionId === id && r.event === event)),
+        ),
+      120_000,
+    );
+    let signedPdfs = 0;
+    for (const [i, id] of sessions.entries()) {
+      const documents = await integrators[i % 2].call('GET', `/api/integrationsv2/sessions/${id}/documents`);
+      const download = (documents.body as unknown as { documents: Array<{ download_url: string }> })
+        .documents[0].download_url;
+      const pdf = Buffer.from(
+        await (await fetch(download.replace(/^https?:\/\/[^/]+/, i % 2 ? second : first))).arrayBuffer(),
+      );
+      if (pdf.subarray(0, 5).toString() === '%PDF-' && pdf.includes('/ByteRange')) signedPdfs++;
+    }
+    const problems = [
+      receiver.badSignatures ? `${receiver.badSignatures} webhooks with a bad signature` : '',
+      signedPdfs !== sessions.length ? `${sessions.length - signedPdfs} sessions without a signed PDF` : '',
+      callLog.serverErrors.length ? `${callLog.serverErrors.length} 5xx answers other than 503` : '',
+    ].filter(Boolean);
+    log(
+      `${sessions.length} sessions completed; ${receiver.receipts.length} webhooks received, every signature valid: ` +
+        `${receiver.badSignatures === 0}; ${signedPdfs} digitally signed PDFs downloaded; answers by status ` +
+        JSON.stringify(Object.fromEntries(callLog.statuses)),
+    );
+    if (problems.length) throw new Error(problems.join('; '));
+    log('PASS');
+  } finally {
+    await stopAll();
+  }
+}
+
+main().catch((err: unknown) => {
+  log(`FAIL: ${(err as Error).message}`);
+  process.exit(1);
+});
