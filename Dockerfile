@@ -26,5 +26,6 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 USER app
 EXPOSE 3000
+# Dev-only packages (embedded PostgreSQL, Temporal's test server, test tools) were pruned in the build stage.
 # docker-compose runs `node dist/scripts/start-worker.js` for the worker.
 CMD ["node", "dist/scripts/start-api.js"]

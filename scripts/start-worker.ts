@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { loadConfig, requireExternalServices } from '../src/config';
 import { createLogger } from '../src/logger';
 import { loadSigningIdentity } from '../src/signing/identity';
@@ -14,7 +15,18 @@ async function main() {
   const logger = createLogger(config.logLevel);
   const runtime = await startRuntime(config, { api: false, worker: true, embedded: false, logger });
   logger.info({ taskQueue: config.taskQueue }, 'worker running');
+  keepHealthFile(process.env.WORKER_HEALTH_FILE, () => runtime.worker?.worker.getState() === 'RUNNING');
   stopOnSignals(logger, runtime.stop, runtime.worker?.done);
+}
+
+/** A container's healthcheck reads the file's age: fresh while the worker polls its task queue. */
+function keepHealthFile(file: string | undefined, running: () => boolean): void {
+  if (!file) return;
+  const touch = () => {
+    if (running()) fs.writeFileSync(file, new Date().toISOString());
+  };
+  touch();
+  setInterval(touch, 10_000).unref();
 }
 
 runMain(main);
