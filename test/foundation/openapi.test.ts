@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { request } from '../support/http';
 import { testEnvironment } from '../support/environment';
+import type Joi from 'joi';
+import { REQUEST_EXAMPLES } from '../../src/http/openapi/examples';
+import { VALIDATION_OPTIONS } from '../../src/validation/options';
 
 function documentedOperations(doc: any): Set<string> {
   const ops = new Set<string>();
@@ -23,6 +26,32 @@ describe('OpenAPI document', () => {
     assert.equal(doc.openapi, '3.1.0');
     const result = await new Validator().validate(doc);
     assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2)?.slice(0, 2000));
+  });
+
+  it('has an example for every request body and every response (issue 13)', () => {
+    const missing: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const body = op.requestBody?.content?.['application/json'];
+        if (body && body.example === undefined) missing.push(`${method} ${path} request`);
+        for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
+          for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, any>))
+            if (media.example === undefined) missing.push(`${method} ${path} ${status} ${type}`);
+        }
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
+
+  it('every request example passes the route’s own validation, so it works when sent', () => {
+    const refused: string[] = [];
+    for (const def of testEnvironment().runtime.app!.routes.definitions) {
+      if (!def.body) continue;
+      const example = REQUEST_EXAMPLES[def.operationId];
+      const { error } = (def.body as Joi.Schema).validate(example, VALIDATION_OPTIONS);
+      if (error) refused.push(`${def.operationId}: ${error.message}`);
+    }
+    assert.deepEqual(refused, []);
   });
 
   it('describes exactly the routes the server answers, so the two cannot drift', () => {
