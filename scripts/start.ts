@@ -17,7 +17,8 @@ async function main() {
     `  Temporal UI  ${runtime.temporalUiUrl ?? `(external Temporal at ${config.temporalAddress})`}`,
     `  Data         ${config.databaseUrl ? 'DATABASE_URL' : config.dataDir}`,
     '',
-    '  Create an account:  npm run admin -- create-account --name "Acme Title"',
+    '  Create an account:  npm run -s admin -- create-account --name "Acme Title"',
+    '  Quick start:        README.md, "Quick start: from an account to a signed PDF"',
     '  Stop:               Ctrl-C',
     '',
   ];

@@ -1,3 +1,4 @@
+import { SetupError } from '../setupErrors';
 import fs from 'node:fs';
 
 export function writePidFile(file: string, pid: number | undefined): void {
@@ -31,7 +32,7 @@ function parentOf(pid: number): number | undefined {
   }
 }
 
-export class AlreadyRunningError extends Error {}
+export class AlreadyRunningError extends SetupError {}
 
 /**
  * A server we started detached outlives a `npm start` that was killed outright, and keeps its port and
@@ -46,7 +47,8 @@ export async function stopOrphan(
   if (!pid || !commandOf(pid).includes(expectedCommand)) return;
   if (parentOf(pid) !== 1) {
     throw new AlreadyRunningError(
-      `${what} (pid ${pid}) is already running for this DATA_DIR under another process`,
+      `${what} (pid ${pid}) is already running for this DATA_DIR under another process: stop that ` +
+        'instance (Ctrl-C in its terminal), or set another DATA_DIR',
     );
   }
   process.kill(pid, 'SIGINT');
