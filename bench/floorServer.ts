@@ -1,0 +1,107 @@
+import crypto from 'node:crypto';
+import Koa from 'koa';
+import getRawBody from 'raw-body';
+import type { Transaction } from 'sequelize';
+import { createDatabase } from '../src/db/database';
+import { execute, queryRows } from '../src/db/query';
+import { connectTemporal } from '../src/temporal/client';
+import type { sessionWorkflow } from '../workflows/session';
+
+/**
+ * The floor of P1 (`npm run bench`): the least a create can do on the same PostgreSQL and Temporal. A bare
+ * Koa handler that parses the same JSON body, decodes and hashes the document, inserts the same rows
+ * (session, participant, document bytes, document, outbox) in one transaction, starts the session's
+ * workflow inside it and commits. No validation, no authentication, no document checks.
+ * Env: PORT, DATABASE_URL, TEMPORAL_ADDRESS, FLOOR_ACCOUNT_ID, FLOOR_TASK_QUEUE.
+ */
+async function main() {
+  const env = (name: string) =>
+    process.env[name] ??
+    (() => {
+      throw new Error(`${name} is required`);
+    })();
+  const accountId = env('FLOOR_ACCOUNT_ID');
+  const taskQueue = env('FLOOR_TASK_QUEUE');
+  const sequelize = createDatabase(env('DATABASE_URL'));
+  const temporal = await connectTemporal(env('TEMPORAL_ADDRESS'), 'default');
+  const app = new Koa();
+  app.use(async (ctx) => {
+    const body = JSON.parse((await getRawBody(ctx.req, { limit: '80mb' })).toString('utf8'));
+    const signer = body.all_signers[0];
+    const document = body.session_documents[0];
+    const bytes = Buffer.from(document.base64Doc, 'base64');
+    const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
+    const sessionId = crypto.randomUUID();
+    const workflowId = `session-${sessionId}`;
+    await sequelize.transaction(async (transaction: Transaction) => {
+      await execute(
+        sequelize,
+        `INSERT INTO sessions (id, account_id, notarization_id, status, signing_type, session_type,
+                               notarization_timing_type, options, workflow_id)
+         VALUES ($1, $2, $3, 'awaiting_notary', $4, $5, $6, '{}', $7)`,
+        {
+          bind: [
+            sessionId,
+            accountId,
+            body.notarization_id,
+            body.signing_type,
+            body.session_type,
+            body.notarization_timing_type,
+            workflowId,
+          ],
+          transaction,
+        },
+      );
+      const [participant] = await queryRows<{ id: string }>(
+        sequelize,
+        `INSERT INTO participants (session_id, role, index, email, first_name, last_name, token_hash)
+         VALUES ($1, 'signer', 0, $2, $3, $4, $5) RETURNING id`,
+        {
+          bind: [sessionId, signer.email, signer.first_name, signer.last_name, crypto.randomBytes(32)],
+          transaction,
+        },
+      );
+      const [blob] = await queryRows<{ id: string }>(
+        sequelize,
+        `WITH inserted AS (
+           INSERT INTO blobs (account_id, sha256, size_bytes, content) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (account_id, sha256) DO NOTHING RETURNING id)
+         SELECT id FROM inserted UNION ALL SELECT id FROM blobs WHERE account_id = $1 AND sha256 = $2 LIMIT 1`,
+        { bind: [accountId, sha256, bytes.length, bytes], transaction },
+      );
+      await execute(
+        sequelize,
+        `INSERT INTO documents (session_id, position, name, content_type, size_bytes, sha256, blob_id)
+         VALUES ($1, 0, $2, 'application/pdf', $3, $4, $5)`,
+        { bind: [sessionId, document.name, bytes.length, sha256, blob.id], transaction },
+      );
+      await execute(
+        sequelize,
+        `INSERT INTO email_outbox (session_id, participant_id, kind, to_email, subject, body, state)
+         VALUES ($1, $2, 'invitation', $3, 'Your notarization session', 'Join at the link', 'held')`,
+        { bind: [sessionId, participant.id, signer.email], transaction },
+      );
+      await temporal.client.workflow.start<typeof sessionWorkflow>('sessionWorkflow', {
+        workflowId,
+        taskQueue,
+        args: [
+          {
+            sessionId,
+            accountId,
+            notarizationId: body.notarization_id,
+            holdInvitesUntilPretagged: false,
+            deliveryMode: 'immediately',
+            notary: { kind: 'network' },
+          },
+        ],
+      });
+    });
+    ctx.body = { response: 'Pass', bn_session_id: sessionId };
+  });
+  app.listen(Number(env('PORT')), '127.0.0.1');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`floor server: ${(err as Error).message}\n`);
+  process.exit(1);
+});
