@@ -166,10 +166,10 @@ async function main() {
   const sequelize = createDatabase(services.databaseUrl);
   await migrateExclusively(sequelize);
   const children: ChildProcess[] = [];
-  const stopChildren = () => children.forEach((c) => c.kill('SIGKILL'));
+  const stopChildren = (signal: NodeJS.Signals) => children.forEach((c) => c.kill(signal));
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => {
-      stopChildren();
+      stopChildren('SIGKILL');
       void services.stop().finally(() => process.exit(130));
     });
   try {
@@ -216,24 +216,33 @@ async function main() {
         ...extra,
       });
 
-    await p1CreateAgainstFloor({
-      env,
-      apiKey: account.api_key,
-      accountId: account.account_id,
-      p1Port,
-      floorPort,
-      deed,
-      bodyWith,
-      children,
-    });
-    await p2TenMegabyteCreate(apiUrl, api.pid!, auth, bodyWith);
-    await p3TeamList(apiUrl, sequelize);
-    await p4EventToReceiver(apiUrl, sequelize, bodyWith, deed);
-    await p6TimeToNotary(apiUrl, sequelize, auth, bodyWith, deed);
-    await p5Parked(apiUrl, worker.pid!, sequelize, bodyWith, deed);
+    // BENCH_ONLY=P1,P3 runs some sections (e.g. to profile one: BENCH_CPU_PROF_DIR profiles P1's API).
+    const only = process.env.BENCH_ONLY?.split(',');
+    const section = async (id: string, run: () => Promise<void>) => {
+      if (!only || only.includes(id)) await run();
+    };
+    await section('P1', () =>
+      p1CreateAgainstFloor({
+        env,
+        apiKey: account.api_key,
+        accountId: account.account_id,
+        p1Port,
+        floorPort,
+        deed,
+        bodyWith,
+        children,
+      }),
+    );
+    await section('P2', () => p2TenMegabyteCreate(apiUrl, api.pid!, auth, bodyWith));
+    await section('P3', () => p3TeamList(apiUrl, sequelize));
+    await section('P4', () => p4EventToReceiver(apiUrl, sequelize, bodyWith, deed));
+    await section('P6', () => p6TimeToNotary(apiUrl, sequelize, auth, bodyWith, deed));
+    await section('P5', () => p5Parked(apiUrl, worker.pid!, sequelize, bodyWith, deed));
   } finally {
-    stopChildren();
-    await new Promise((r) => setTimeout(r, 1_000));
+    // A graceful stop first: a profiled process writes its profile as it exits.
+    stopChildren('SIGTERM');
+    await new Promise((r) => setTimeout(r, 3_000));
+    stopChildren('SIGKILL');
     await sequelize.close();
     await services.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -276,8 +285,10 @@ async function p1CreateAgainstFloor(p: {
 }) {
   const apiUrl = `http://127.0.0.1:${p.p1Port}`;
   const floorUrl = `http://127.0.0.1:${p.floorPort}`;
+  const profile = process.env.BENCH_CPU_PROF_DIR;
+  const [exe, script] = node('start-api.js');
   p.children.push(
-    startProcess(node('start-api.js'), {
+    startProcess(profile ? [exe, '--cpu-prof', `--cpu-prof-dir=${profile}`, script] : [exe, script], {
       ...p.env,
       PORT: String(p.p1Port),
       TEMPORAL_TASK_QUEUE: 'bench-p1-unpolled',
