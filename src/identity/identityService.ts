@@ -133,13 +133,14 @@ export class IdentityService {
     condition: string,
     bind: unknown[],
     signerIndex?: number,
+    notFoundMessage = 'Signing link not found',
   ): Promise<IdentityParticipant> {
     const [row] = await queryRows<ParticipantRow>(
       this.sequelize,
       `${PARTICIPANT_SELECT} WHERE ${condition}`,
       { bind },
     );
-    if (!row) throw notFound('Signing link not found');
+    if (!row) throw notFound(notFoundMessage);
     if (signerIndex === undefined || (row.role === 'signer' && row.index === signerIndex))
       return participantOf(row);
     if (!(row.role === 'signer' && row.is_host && row.same_device_signing_mode === 'all'))

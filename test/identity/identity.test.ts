@@ -344,6 +344,15 @@ describe('identity verification (issue 12)', function () {
       },
     );
     assert.equal(byNotary.status, 403, 'only the witness checks their own ID');
+    const stranger = await signIn(await networkWitness());
+    const notTheirs = await request(
+      `/api/integrationsv2/me/sessions/${created.bn_session_id}/identity/id_check`,
+      {
+        auth: stranger.token,
+        body: { id_front: ID_FRONT.toString('base64'), selfie: SELFIE.toString('base64') },
+      },
+    );
+    assert.deepEqual([notTheirs.status, notTheirs.body.response_message], [404, 'Session not found']);
     const checked = await request(
       `/api/integrationsv2/me/sessions/${created.bn_session_id}/identity/id_check`,
       {

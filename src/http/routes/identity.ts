@@ -216,10 +216,12 @@ export function registerIdentityRoutes(site: ApiRoutes, api: ApiRoutes, identity
       const person = ctx.state.networkPerson;
       if (person?.role !== 'witness') throw refused('Only a network witness does this');
       if (!isUuid(params.id)) throw notFound('Session not found');
-      const participant = await identity.participantWhere('p.network_witness_id = $1 AND p.session_id = $2', [
-        person.id,
-        params.id,
-      ]);
+      const participant = await identity.participantWhere(
+        'p.network_witness_id = $1 AND p.session_id = $2',
+        [person.id, params.id],
+        undefined,
+        'Session not found',
+      );
       ctx.body = { response: 'Pass', ...(await identity.checkId(participant, imagesOf(body))) };
     },
   });
