@@ -128,12 +128,17 @@ export class IdentityService {
     private readonly policy: IdentityPolicy,
   ) {}
 
-  /** The participant a signing link's token reaches, or in same-device signing the host's fellow signer. */
+  /**
+   * The participant `condition` finds (a signing link's token, a network witness's place), or with
+   * `signerIndex` the fellow signer a same-device host verifies for.
+   */
   async participantWhere(
     condition: string,
     bind: unknown[],
-    signerIndex?: number,
-    notFoundMessage = 'Signing link not found',
+    {
+      signerIndex,
+      notFoundMessage = 'Signing link not found',
+    }: { signerIndex?: number; notFoundMessage?: string } = {},
   ): Promise<IdentityParticipant> {
     const [row] = await queryRows<ParticipantRow>(
       this.sequelize,

@@ -86,7 +86,7 @@ const IDENTITY_RULES =
 export function registerIdentityRoutes(site: ApiRoutes, api: ApiRoutes, identity: IdentityService): void {
   const byToken = (token: string, index?: number): Promise<IdentityParticipant> => {
     if (!TOKEN.test(token)) throw notFound('Signing link not found');
-    return identity.participantWhere('p.token_hash = $1', [sha256(token)], index);
+    return identity.participantWhere('p.token_hash = $1', [sha256(token)], { signerIndex: index });
   };
   const tokenParams = Joi.object({ token: Joi.string().description('The participant’s signing-link token') });
 
@@ -219,8 +219,7 @@ export function registerIdentityRoutes(site: ApiRoutes, api: ApiRoutes, identity
       const participant = await identity.participantWhere(
         'p.network_witness_id = $1 AND p.session_id = $2',
         [person.id, params.id],
-        undefined,
-        'Session not found',
+        { notFoundMessage: 'Session not found' },
       );
       ctx.body = { response: 'Pass', ...(await identity.checkId(participant, imagesOf(body))) };
     },
