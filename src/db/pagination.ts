@@ -20,6 +20,11 @@ export interface Listing {
   fromWhere: string;
   orderBy: string;
   bind: unknown[];
+  /**
+   * Joins that only add columns to the rows shown, made once the page is cut rather than for every
+   * match counted. `alias` names the filtered table in `fromWhere`, `orderBy` and `columns`.
+   */
+  decorate?: { alias: string; joins: string };
 }
 
 /**
@@ -32,10 +37,17 @@ export async function pageOf<Row extends object>(
   { page, limit }: PageRequest,
 ): Promise<{ rows: Row[]; pagination: Pagination }> {
   const n = listing.bind.length;
+  const cut = `LIMIT $${n + 1} OFFSET $${n + 2}`;
+  const { decorate } = listing;
   const found = await queryRows<Row & { total_items__: string }>(
     sequelize,
-    `SELECT ${listing.columns}, count(*) OVER () AS total_items__ ${listing.fromWhere}
-      ORDER BY ${listing.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
+    decorate
+      ? `WITH page AS (SELECT ${decorate.alias}.*, count(*) OVER () AS total_items__ ${listing.fromWhere}
+                        ORDER BY ${listing.orderBy} ${cut})
+         SELECT ${listing.columns}, ${decorate.alias}.total_items__ FROM page ${decorate.alias} ${decorate.joins}
+          ORDER BY ${listing.orderBy}`
+      : `SELECT ${listing.columns}, count(*) OVER () AS total_items__ ${listing.fromWhere}
+          ORDER BY ${listing.orderBy} ${cut}`,
     { bind: [...listing.bind, limit, (page - 1) * limit] },
   );
   const total = found.length

@@ -24,8 +24,8 @@ export const MEMBER_COLUMNS = `m.id, m.account_id, m.user_id, u.email, m.first_n
   c.commission_number, to_char(c.commission_expires_on, 'YYYY-MM-DD') AS commission_expires_on,
   CASE WHEN c.user_id IS NULL THEN 'pending' ELSE 'complete' END AS onboarding_status,
   m.vendor_user_id, m.created_at, greatest(m.updated_at, c.updated_at) AS updated_at`;
-export const MEMBER_FROM = `account_members m JOIN users u ON u.id = m.user_id
-  LEFT JOIN notary_commissions c ON c.user_id = m.user_id`;
+export const MEMBER_JOINS = `JOIN users u ON u.id = m.user_id LEFT JOIN notary_commissions c ON c.user_id = m.user_id`;
+export const MEMBER_FROM = `account_members m ${MEMBER_JOINS}`;
 
 const iso = (d: Date) => new Date(d).toISOString();
 

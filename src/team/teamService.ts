@@ -12,7 +12,7 @@ import { createLoginLink, memberForLoginLink, type LoginLinkSettings } from './l
 import {
   findMember,
   MEMBER_COLUMNS,
-  MEMBER_FROM,
+  MEMBER_JOINS,
   presentInvitedMember,
   presentMember,
   type MemberRow,
@@ -174,11 +174,12 @@ export class TeamService {
       this.sequelize,
       {
         columns: MEMBER_COLUMNS,
-        fromWhere: `FROM ${MEMBER_FROM}
+        fromWhere: `FROM account_members m
           WHERE m.account_id = $1 AND m.deleted_at IS NULL
             AND ($2::text IS NULL OR m.business_role = $2)
-            AND ($3::text IS NULL OR lower(u.email) LIKE $3)`,
+            AND ($3::text IS NULL OR m.search_email LIKE $3)`,
         orderBy: 'm.created_at DESC, m.id',
+        decorate: { alias: 'm', joins: MEMBER_JOINS },
         bind: [accountId, filters.role ?? null, filters.email ? likePattern(filters.email) : null],
       },
       filters,

@@ -261,7 +261,10 @@ describe('migrations', () => {
         VALUES ('00000000-0000-4000-8000-0000000000d1', '00000000-0000-4000-8000-0000000000c1', 'signer', 0,
                 's@example.com', '\\x01');`);
 
-      assert.deepEqual(await migrate(db), ['0009-identity-checks']);
+      assert.deepEqual(
+        (await createMigrator(db).up({ to: '0009-identity-checks' })).map((m) => m.name),
+        ['0009-identity-checks'],
+      );
 
       assert.deepEqual(await rows('SELECT name, brand_color, delay_threshold FROM accounts'), [
         { name: 'A', brand_color: null, delay_threshold: null },
@@ -285,6 +288,38 @@ describe('migrations', () => {
         db.query(`UPDATE accounts SET brand_color = 'red'`),
         /accounts_brand_color_check/,
         'a brand colour is #rrggbb',
+      );
+    });
+  });
+
+  it('0010 gives each membership its person’s e-mail to search, kept right by triggers, from the 0009 schema with rows', async () => {
+    await withScratchDatabase('migrate_0010', async (db) => {
+      const rows = async (sql: string) => ((await db.query(sql)) as [any[], unknown])[0];
+      await createMigrator(db).up({ to: '0009-identity-checks' });
+      await db.query(`
+        INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A'),
+                                               ('00000000-0000-4000-8000-00000000000b', 'B');
+        INSERT INTO users (id, email) VALUES ('00000000-0000-4000-8000-0000000000e1', 'Pat.Notary@Example.com');
+        INSERT INTO account_members (account_id, user_id, business_role, first_name, last_name)
+        VALUES ('00000000-0000-4000-8000-00000000000a', '00000000-0000-4000-8000-0000000000e1', 'notary', 'Pat', 'N');`);
+
+      assert.deepEqual(await migrate(db), ['0010-team-search-on-memberships']);
+
+      assert.deepEqual(await rows('SELECT search_email FROM account_members'), [
+        { search_email: 'pat.notary@example.com' },
+      ]);
+      await db.query(`
+        INSERT INTO account_members (account_id, user_id, business_role, first_name, last_name)
+        VALUES ('00000000-0000-4000-8000-00000000000b', '00000000-0000-4000-8000-0000000000e1', 'admin', 'Pat', 'N');
+        UPDATE users SET email = 'Pat@New.example' WHERE id = '00000000-0000-4000-8000-0000000000e1';`);
+      assert.deepEqual(await rows('SELECT DISTINCT search_email FROM account_members'), [
+        { search_email: 'pat@new.example' },
+      ]);
+      assert.deepEqual(
+        await rows(
+          `SELECT indexname FROM pg_indexes WHERE indexname IN ('users_email_trgm', 'account_members_search_email')`,
+        ),
+        [{ indexname: 'account_members_search_email' }],
       );
     });
   });
