@@ -4,6 +4,11 @@ import type { EventName } from '../workflows/events';
 import type { SessionStatus } from '../workflows/sessionDefinitions';
 import type { WebhookDeliveryInput } from '../workflows/webhookDeliveryDefinitions';
 import { execute, queryRows } from '../src/db/query';
+import type { AttemptDelivery } from '../src/webhooks/deliveryAttempt';
+import { attemptFirst } from '../src/webhooks/firstAttempts';
+
+/** What a slow receiver may cost the session per event: the publisher waits no longer for it. */
+const FIRST_ATTEMPT_WAIT_MS = 250;
 
 export interface PublishEventInput {
   eventId: string;
@@ -13,14 +18,18 @@ export interface PublishEventInput {
   data: Record<string, unknown>;
 }
 
-export function eventActivities({ sequelize, config }: ActivityDependencies) {
+export function eventActivities(
+  { sequelize, config, logger }: ActivityDependencies,
+  attemptDelivery: AttemptDelivery,
+) {
   return {
     /**
-     * Records the event (contract §5 body) and one pending delivery per subscribed, enabled endpoint.
-     * The event id comes from the workflow, so a retry finds the rows already there and changes nothing.
+     * Records the event (contract §5 body) and one pending delivery per subscribed, enabled endpoint, then
+     * makes each delivery's first attempt; returns those a delivery workflow must carry on. The event id
+     * comes from the workflow, so a retry finds the rows already there and attempts only what is pending.
      */
     async publishEvent(input: PublishEventInput): Promise<{ deliveries: WebhookDeliveryInput[] }> {
-      return sequelize.transaction(async (transaction) => {
+      const pending = await sequelize.transaction(async (transaction) => {
         const sessions = await queryRows<{ account_id: string; notarization_id: string | null }>(
           sequelize,
           'SELECT account_id, notarization_id FROM sessions WHERE id = $1',
@@ -77,13 +86,16 @@ export function eventActivities({ sequelize, config }: ActivityDependencies) {
           `SELECT id FROM webhook_deliveries WHERE event_id = $1 AND status = 'pending' ORDER BY created_at, id`,
           { bind: [input.eventId], transaction },
         );
-        return {
-          deliveries: deliveries.map((d) => ({
-            deliveryId: d.id,
-            retryDelaysMs: config.webhookRetryDelaysMs,
-          })),
-        };
+        return deliveries.map((d) => d.id);
       });
+      const deliveries = await attemptFirst(pending, {
+        attemptDelivery,
+        logger,
+        retryDelaysMs: config.webhookRetryDelaysMs,
+        timeoutMs: config.webhookTimeoutMs,
+        waitMs: FIRST_ATTEMPT_WAIT_MS,
+      });
+      return { deliveries };
     },
   };
 }

@@ -2,6 +2,7 @@ import type { ActivityDependencies } from './dependencies';
 import { sessionActivities } from './sessions';
 import { eventActivities } from './events';
 import { webhookActivities } from './webhooks';
+import { deliveryAttempts } from '../src/webhooks/deliveryAttempt';
 import { mailActivities } from './mail';
 import { housekeepingActivities } from './housekeeping';
 import { documentActivities } from './documents';
@@ -14,10 +15,11 @@ export type { ActivityDependencies };
  * each one is thin I/O and idempotent, since Temporal may run it more than once.
  */
 export function createActivities(deps: ActivityDependencies) {
+  const attemptDelivery = deliveryAttempts(deps);
   return {
     ...sessionActivities(deps),
-    ...eventActivities(deps),
-    ...webhookActivities(deps),
+    ...eventActivities(deps, attemptDelivery),
+    ...webhookActivities(attemptDelivery),
     ...mailActivities(deps),
     ...housekeepingActivities(deps),
     ...documentActivities(deps),

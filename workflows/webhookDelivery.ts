@@ -13,9 +13,12 @@ const { attemptWebhookDelivery } = proxyActivities<Activities>({
 
 /**
  * At-least-once delivery of one event to one endpoint, as its own workflow so that a slow or dead
- * receiver never delays the session: attempt, and on failure wait the next step of the schedule.
+ * receiver never delays the session: attempt, and on failure wait the next step of the schedule. The
+ * publisher usually made the first attempt already (src/webhooks/firstAttempts.ts); then this workflow
+ * exists only when that attempt did not deliver, and starts at the schedule's next step.
  */
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryOutcome> {
+  if (input.firstAttemptAfterMs !== undefined) await sleep(input.firstAttemptAfterMs);
   for (let attempt = 0; ; attempt++) {
     const isLastAttempt = attempt >= input.retryDelaysMs.length;
     const outcome = await attemptWebhookDelivery({ deliveryId: input.deliveryId, isLastAttempt });

@@ -3,6 +3,11 @@ export interface WebhookDeliveryInput {
   deliveryId: string;
   /** Waits between attempts, in milliseconds: WEBHOOK_RETRY_SCHEDULE when the event was published. */
   retryDelaysMs: number[];
+  /**
+   * Set when the publisher made the first attempt itself: wait this long before this workflow's first
+   * attempt. Absent (as in every delivery started before publishers attempted first): attempt at once.
+   */
+  firstAttemptAfterMs?: number;
 }
 
 export type WebhookDeliveryOutcome = 'delivered' | 'failed' | 'disabled';

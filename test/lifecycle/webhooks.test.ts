@@ -110,7 +110,8 @@ describe('webhook deliveries', () => {
       ],
     );
     assert.ok(delivery.attempts.every((a: any) => Number.isInteger(a.latency_ms)));
-    await recordHistory('webhook-delivery-retries', `webhook-delivery-${delivery.delivery_id}`);
+    // The first attempt was the publisher's; the delivery workflow made the other two.
+    await recordHistory('webhook-delivery-after-first-attempt', `webhook-delivery-${delivery.delivery_id}`);
   });
 
   it('an attempt whose database writes fail is retried by Temporal until they pass: the event is not lost', async function () {
@@ -180,20 +181,83 @@ describe('webhook deliveries', () => {
   });
 
   it('disables the endpoint when the receiver answers 410 Gone', async () => {
+    // A first failure, so session_created's delivery goes on in its workflow, which finds the endpoint
+    // disabled by the 410 answered to it or to notary_assigned's first attempt.
+    receiver.statuses = [500];
     receiver.fallbackStatus = 410;
     const { account, endpointId, sessionId } = await sessionWithHook(
       ['session_created', 'notary_assigned'],
       url,
     );
-    const gone = await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'disabled');
-    await recordHistory('webhook-delivery-gone', `webhook-delivery-${gone.delivery_id}`);
+    const gone = await waitForDelivery(
+      account.api_key,
+      endpointId,
+      (d) => d.status === 'disabled' && d.event === 'session_created',
+    );
+    await recordHistory('webhook-delivery-gone-after-first-attempt', `webhook-delivery-${gone.delivery_id}`);
     const [endpoint] = (await request('/api/integrationsv2/webhooks', { auth: account.api_key })).body.data;
     assert.ok(endpoint.disabled_at);
     assert.equal(endpoint.disabled_reason, 'receiver answered 410 Gone');
     await waitForSession(account.api_key, sessionId, (s) => s.status === 'ready');
     await letTimePass(500);
-    // Nothing more is sent to a disabled endpoint, and the session went on regardless.
-    assert.equal(receiver.received.length, 1);
+    // Nothing more is sent to a disabled endpoint, and the session went on regardless: notary_assigned was
+    // either refused by the 410 too (when published before the endpoint was disabled) or never queued.
+    const all = await deliveries(account.api_key, endpointId);
+    assert.ok(all.every((d) => d.status === 'disabled'));
+    assert.equal(
+      receiver.received.length,
+      all.reduce((n, d) => n + d.attempts.length, 0),
+    );
+  });
+
+  it('the publisher attempts first: a healthy receiver needs no delivery workflow, a slow one is never sent an event twice at once', async function () {
+    this.timeout(60_000);
+    const client = testEnvironment().runtime.temporal.client;
+    const healthy = await sessionWithHook(['session_created'], url);
+    const delivered = await waitForDelivery(
+      healthy.account.api_key,
+      healthy.endpointId,
+      (d) => d.status === 'delivered',
+    );
+    assert.equal(delivered.attempt_count, 1);
+    await assert.rejects(
+      client.workflow.getHandle(`webhook-delivery-${delivered.delivery_id}`).describe(),
+      (err: Error) => err.name === 'WorkflowNotFoundError',
+    );
+
+    // Slower than the publisher waits (250 ms), within WEBHOOK_TIMEOUT (2 s): the delivery workflow takes
+    // over only once the publisher's attempt has surely ended, finds it delivered, and sends nothing.
+    const slowHits: number[] = [];
+    const slow = http.createServer((_req, res) => {
+      slowHits.push(Date.now());
+      setTimeout(() => res.end('ok'), 1_000);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const late = await sessionWithHook(
+        ['session_created'],
+        `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`,
+      );
+      const [pending] = await eventually(
+        () => deliveries(late.account.api_key, late.endpointId),
+        (rows) => rows.length === 1,
+        'the delivery',
+      );
+      const workflow = client.workflow.getHandle(`webhook-delivery-${pending.delivery_id}`);
+      const handedOver = await eventually(
+        () => workflow.describe().catch(() => undefined),
+        (described) => described !== undefined,
+        'the delivery workflow',
+      );
+      assert.ok(handedOver);
+      assert.equal(await workflow.result(), 'delivered');
+      assert.equal(slowHits.length, 1, 'one request');
+      const [done] = await deliveries(late.account.api_key, late.endpointId);
+      assert.equal(done.attempt_count, 1);
+    } finally {
+      slow.closeAllConnections();
+      slow.close();
+    }
   });
 
   it('a slow receiver does not hold the session back', async () => {

@@ -31,8 +31,12 @@ const EXPECTED = [
   'session-identity-kba-locked-out',
   'session-identity-same-device',
   'session-identity-then-network',
+  // Before publishers attempted first: the workflow made every attempt.
   'webhook-delivery-retries',
   'webhook-delivery-gone',
+  // The publisher's first attempt failed: the workflow waits the schedule's first step, then goes on.
+  'webhook-delivery-after-first-attempt',
+  'webhook-delivery-gone-after-first-attempt',
 ];
 
 describe('workflow determinism', () => {

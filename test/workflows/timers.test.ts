@@ -311,4 +311,21 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
       );
     });
   });
+
+  it('a delivery handed over after the publisher’s first attempt waits before its own', async () => {
+    const { activities, record } = mockActivities(env, neverANotary);
+    await withMockedWorker(env, taskQueue, activities, async () => {
+      const started = await env.currentTimeMs();
+      const outcome = await env.client.workflow.execute(webhookDeliveryWorkflow, {
+        taskQueue,
+        workflowId: `webhook-delivery-${crypto.randomUUID()}`,
+        args: [{ deliveryId: crypto.randomUUID(), retryDelaysMs: [HOUR], firstAttemptAfterMs: 5 * 60_000 }],
+      });
+      assert.equal(outcome, 'failed');
+      assert.equal(record.webhookAttemptsAt.length, 2);
+      const [first, second] = record.webhookAttemptsAt.map((t) => t - started);
+      assert.ok(first >= 5 * 60_000 && first < 6 * 60_000, `first attempt after ${first} ms`);
+      assert.ok(second - first >= HOUR, `then the schedule: ${second - first} ms`);
+    });
+  });
 });

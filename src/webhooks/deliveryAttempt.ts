@@ -1,0 +1,134 @@
+import net from 'node:net';
+import type { Sequelize } from 'sequelize';
+import { request } from 'undici';
+import { Webhook } from 'standardwebhooks';
+import type { Config } from '../config';
+import { execute, queryRows } from '../db/query';
+import { isPublicAddress, webhookAgent } from './targetPolicy';
+
+export type AttemptOutcome = 'delivered' | 'disabled' | 'failed' | 'retry';
+
+interface DeliveryRow {
+  id: string;
+  status: string;
+  url: string;
+  secret: string;
+  disabled_at: Date | null;
+  deleted_at: Date | null;
+  event_id: string;
+  payload: unknown;
+}
+
+/**
+ * One signed POST of an event to an endpoint (Standard Webhooks). 2xx delivers; 410 Gone disables the
+ * endpoint; anything else is for the delivery's schedule to retry. Every attempt is recorded; a delivery
+ * already delivered is not sent again.
+ */
+export type AttemptDelivery = (attempt: {
+  deliveryId: string;
+  isLastAttempt: boolean;
+}) => Promise<AttemptOutcome>;
+
+export function deliveryAttempts({
+  sequelize,
+  config,
+}: {
+  sequelize: Sequelize;
+  config: Config;
+}): AttemptDelivery {
+  const agent = webhookAgent(config.allowPrivateWebhookTargets);
+
+  async function record(
+    deliveryId: string,
+    attempt: { statusCode: number | null; latencyMs: number; error: string | null; success: boolean },
+  ) {
+    await execute(
+      sequelize,
+      `INSERT INTO webhook_attempts (delivery_id, status_code, latency_ms, error, success) VALUES ($1, $2, $3, $4, $5)`,
+      { bind: [deliveryId, attempt.statusCode, attempt.latencyMs, attempt.error, attempt.success] },
+    );
+  }
+
+  async function finish(deliveryId: string, status: string, statusCode: number | null) {
+    await execute(
+      sequelize,
+      `UPDATE webhook_deliveries SET status = $2, last_status_code = $3, attempt_count = attempt_count + 1,
+              delivered_at = CASE WHEN $2 = 'delivered' THEN now() ELSE delivered_at END, updated_at = now()
+        WHERE id = $1`,
+      { bind: [deliveryId, status, statusCode] },
+    );
+  }
+
+  return async ({ deliveryId, isLastAttempt }) => {
+    const rows = await queryRows<DeliveryRow>(
+      sequelize,
+      `SELECT d.id, d.status, e.url, e.secret, e.disabled_at, e.deleted_at, d.event_id, ev.payload
+           FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN events ev ON ev.id = d.event_id
+          WHERE d.id = $1`,
+      { bind: [deliveryId] },
+    );
+    const delivery = rows[0];
+    if (!delivery) return 'failed';
+    if (delivery.status === 'delivered') return 'delivered';
+    if (delivery.disabled_at || delivery.deleted_at) {
+      await finish(deliveryId, 'disabled', null);
+      return 'disabled';
+    }
+    const body = JSON.stringify(delivery.payload);
+    const timestamp = new Date();
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'notarization-webhooks/1.0',
+      'webhook-id': delivery.event_id,
+      'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+      'webhook-signature': new Webhook(delivery.secret).sign(delivery.event_id, timestamp, body),
+    };
+    const started = process.hrtime.bigint();
+    const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
+    let statusCode: number | null = null;
+    try {
+      const host = new URL(delivery.url).hostname.replace(/^\[|\]$/g, '');
+      if (!config.allowPrivateWebhookTargets && net.isIP(host) && !isPublicAddress(host)) {
+        throw new Error('target address is private or loopback');
+      }
+      const response = await request(delivery.url, {
+        method: 'POST',
+        headers,
+        body,
+        dispatcher: agent,
+        headersTimeout: config.webhookTimeoutMs,
+        bodyTimeout: config.webhookTimeoutMs,
+        signal: AbortSignal.timeout(config.webhookTimeoutMs),
+      });
+      statusCode = response.statusCode;
+      await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+    } catch (err) {
+      await record(deliveryId, {
+        statusCode: null,
+        latencyMs: elapsed(),
+        error: (err as Error).message.slice(0, 500),
+        success: false,
+      });
+      await finish(deliveryId, isLastAttempt ? 'failed' : 'pending', null);
+      return 'retry';
+    }
+    const success = statusCode >= 200 && statusCode < 300;
+    await record(deliveryId, { statusCode, latencyMs: elapsed(), error: null, success });
+    if (success) {
+      await finish(deliveryId, 'delivered', statusCode);
+      return 'delivered';
+    }
+    if (statusCode === 410) {
+      await execute(
+        sequelize,
+        `UPDATE webhook_endpoints SET disabled_at = coalesce(disabled_at, now()), disabled_reason = 'receiver answered 410 Gone'
+            WHERE id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = $1)`,
+        { bind: [deliveryId] },
+      );
+      await finish(deliveryId, 'disabled', statusCode);
+      return 'disabled';
+    }
+    await finish(deliveryId, isLastAttempt ? 'failed' : 'pending', statusCode);
+    return 'retry';
+  };
+}
