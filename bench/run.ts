@@ -65,6 +65,20 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** CPU seconds of every process whose command line matches (PostgreSQL's backends, the Temporal server). */
+function cpuOf(command: RegExp): number {
+  let total = 0;
+  for (const pid of fs.readdirSync('/proc').filter((f) => /^\d+$/.test(f))) {
+    try {
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (command.test(cmdline)) total += cpuSeconds(Number(pid));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total;
+}
+
 function startProcess(command: string[], env: NodeJS.ProcessEnv): ChildProcess {
   const child = spawn(command[0], command.slice(1), { env, stdio: ['ignore', 'ignore', 'inherit'] });
   process.once('exit', () => child.kill('SIGKILL'));
@@ -313,8 +327,24 @@ async function p1CreateAgainstFloor(p: {
   for (const url of [target.floor, target.api])
     await load(url, headers, body, { connections: CONNECTIONS, seconds: 3 });
   const runs: Record<'floor' | 'api', Load[]> = { floor: [], api: [] };
-  for (const side of ['floor', 'api', 'floor', 'api', 'floor', 'api'] as const)
-    runs[side].push(await load(target[side], headers, body, { connections: CONNECTIONS }));
+  // Where each side's CPU goes, per create: its own process, PostgreSQL's backends, the Temporal server.
+  const servers = { api: p.children.at(-2)!.pid!, floor: p.children.at(-1)!.pid! };
+  const cpu = { floor: [0, 0, 0], api: [0, 0, 0] };
+  const sample = (side: 'floor' | 'api') => [
+    cpuSeconds(servers[side]),
+    cpuOf(/^postgres|\/postgres /),
+    cpuOf(/temporal(-cli)?\S* server/),
+  ];
+  for (const side of ['floor', 'api', 'floor', 'api', 'floor', 'api'] as const) {
+    const before = sample(side);
+    const round = await load(target[side], headers, body, { connections: CONNECTIONS });
+    sample(side).forEach((after, i) => (cpu[side][i] += (after - before[i]) / round.ok));
+    runs[side].push(round);
+  }
+  for (const side of ['floor', 'api'] as const)
+    say(
+      `P1 CPU per create (${side}): server ${((cpu[side][0] / 3) * 1000).toFixed(1)} ms, PostgreSQL ${((cpu[side][1] / 3) * 1000).toFixed(1)} ms, Temporal ${((cpu[side][2] / 3) * 1000).toFixed(1)} ms`,
+    );
   const of = (side: 'floor' | 'api', key: 'rps' | 'p50' | 'p99') => mean(runs[side].map((r) => r[key]));
   const failed = [...runs.floor, ...runs.api].reduce((n, r) => n + r.failed, 0);
   const throughput = of('api', 'rps') / of('floor', 'rps');
@@ -500,6 +530,29 @@ async function p4EventToReceiver(
     target: 'p50 ≤ 250 ms',
     pass: percentile(underLoad, 50) <= 250 && loaded.failed === 0,
   });
+  // The event is recorded when the session's workflow publishes it: while the worker is behind that is
+  // later than the create. From the create's commit, the same webhooks show the worker's backlog.
+  const hooks = receiver.received.slice(before) as Array<{
+    receivedAt: number;
+    json: { bn_session_id: string };
+  }>;
+  const createdAt = new Map(
+    (
+      await queryRows<{ id: string; created_at: Date }>(
+        sequelize,
+        'SELECT id, created_at FROM sessions WHERE id = ANY ($1::uuid[])',
+        { bind: [hooks.map((h) => h.json.bn_session_id)] },
+      )
+    ).map((r) => [r.id, new Date(r.created_at).getTime()]),
+  );
+  const fromCreate = hooks.map((h) => h.receivedAt - createdAt.get(h.json.bn_session_id)!);
+  record({
+    id: 'P4',
+    measure: 'the same webhooks from the create’s commit (includes the worker’s backlog)',
+    value: `p50 ${ms(percentile(fromCreate, 50))}, p99 ${ms(percentile(fromCreate, 99))}`,
+    target: 'reported',
+    pass: null,
+  });
   await receiver.stop();
 }
 
@@ -623,12 +676,23 @@ async function p5Parked(
     );
   const settled = async (expected: number) =>
     waitUntil(`${expected} sessions scheduled`, async () => (await scheduled()) >= expected, 600_000);
+  const quietFor = async (seconds: number) => {
+    const before = cpuSeconds(workerPid);
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    return (cpuSeconds(workerPid) - before) / seconds < 0.05;
+  };
   const beforeRun = await probe();
   await settled(beforeRun.ok);
+  await waitUntil('the worker to go quiet before parking', () => quietFor(5), 600_000);
   const t0 = Date.now();
   const parked = await load(createUrlOf(apiUrl), auth, later, { connections: CONNECTIONS, amount: PARKED });
   await settled(beforeRun.ok + parked.ok);
   say(`${parked.ok} sessions parked in ${((Date.now() - t0) / 1000).toFixed(0)} s (${parked.failed} failed)`);
+  // Recorded as scheduled is not yet parked: the worker still finishes each session's last step (and,
+  // for those it evicted meanwhile, replays it). Parked is when it has gone quiet.
+  const q0 = Date.now();
+  await waitUntil('the worker to go quiet (under 5 % CPU for 5 s)', () => quietFor(5), 600_000);
+  say(`the worker went quiet ${((Date.now() - q0) / 1000).toFixed(0)} s after the last was scheduled`);
   const rss: number[] = [];
   const cpu0 = cpuSeconds(workerPid);
   const w0 = Date.now();

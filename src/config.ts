@@ -18,6 +18,8 @@ export interface Config {
   temporalAddress?: string;
   temporalNamespace: string;
   taskQueue: string;
+  /** Sessions a worker keeps in memory between their steps (about 1 MB each); others are replayed when they wake. */
+  workerCachedWorkflows: number;
   temporalCliPath?: string;
   temporalDevPort: number;
   temporalUiPort: number;
@@ -149,6 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
     temporalAddress: optional(env, 'TEMPORAL_ADDRESS'),
     temporalNamespace: optional(env, 'TEMPORAL_NAMESPACE') ?? 'default',
     taskQueue: optional(env, 'TEMPORAL_TASK_QUEUE') ?? 'notarization-sessions',
+    workerCachedWorkflows: integer(env, 'WORKER_CACHED_WORKFLOWS', 150),
     temporalCliPath: optional(env, 'TEMPORAL_CLI_PATH'),
     temporalDevPort: integer(env, 'TEMPORAL_DEV_PORT', 7233),
     temporalUiPort: integer(env, 'TEMPORAL_UI_PORT', 8233),

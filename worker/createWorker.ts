@@ -32,8 +32,9 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
     taskQueue: deps.config.taskQueue,
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath }),
     activities: createActivities({ config: deps.config, logger: deps.logger, sequelize: deps.sequelize }),
-    // Bounded memory per worker; evicted workflows are rebuilt from history when they next wake.
-    maxCachedWorkflows: 500,
+    // Bounded memory per worker: a session spends most of its life waiting for people or a timer, so
+    // one evicted is rebuilt from its history when it next wakes rather than held in memory meanwhile.
+    maxCachedWorkflows: deps.config.workerCachedWorkflows,
     // Activities get this long to finish on shutdown before they are cancelled.
     shutdownGraceTime: '10s',
     shutdownForceTime: '30s',
