@@ -86,11 +86,16 @@ function startProcess(command: string[], env: NodeJS.ProcessEnv): ChildProcess {
 }
 const node = (script: string) => [process.execPath, path.join(ROOT, 'dist', 'scripts', script)];
 
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+async function waitUntil(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  everyMs = 100,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check().catch(() => false))) {
     if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 const ready = (url: string) => waitUntil(url, async () => (await fetch(`${url}/readyz`)).ok, 120_000);
@@ -664,18 +669,20 @@ async function p5Parked(
     session_timing: new Date(Date.now() + 24 * 3600_000).toISOString(),
   });
   const probe = () => load(createUrlOf(apiUrl), auth, later, { connections: 4 });
+  // A session is created as scheduled; it is parked once its workflow has sent the invitations and
+  // gone on to wait for its start (and the worker has gone quiet, below).
   const scheduled = async () =>
     Number(
       (
         await queryRows<{ n: string }>(
           sequelize,
-          `SELECT count(*) AS n FROM sessions WHERE account_id = $1 AND status = 'scheduled'`,
+          `SELECT count(*) AS n FROM events WHERE account_id = $1 AND event = 'invites_sent'`,
           { bind: [account.account_id] },
         )
       )[0].n,
     );
   const settled = async (expected: number) =>
-    waitUntil(`${expected} sessions scheduled`, async () => (await scheduled()) >= expected, 600_000);
+    waitUntil(`${expected} sessions parked`, async () => (await scheduled()) >= expected, 600_000, 2_000);
   const quietFor = async (seconds: number) => {
     const before = cpuSeconds(workerPid);
     await new Promise((r) => setTimeout(r, seconds * 1000));
@@ -688,11 +695,10 @@ async function p5Parked(
   const parked = await load(createUrlOf(apiUrl), auth, later, { connections: CONNECTIONS, amount: PARKED });
   await settled(beforeRun.ok + parked.ok);
   say(`${parked.ok} sessions parked in ${((Date.now() - t0) / 1000).toFixed(0)} s (${parked.failed} failed)`);
-  // Recorded as scheduled is not yet parked: the worker still finishes each session's last step (and,
-  // for those it evicted meanwhile, replays it). Parked is when it has gone quiet.
+  // The worker still finishes each session's last step (and replays those it evicted meanwhile).
   const q0 = Date.now();
   await waitUntil('the worker to go quiet (under 5 % CPU for 5 s)', () => quietFor(5), 600_000);
-  say(`the worker went quiet ${((Date.now() - q0) / 1000).toFixed(0)} s after the last was scheduled`);
+  say(`the worker went quiet ${((Date.now() - q0) / 1000).toFixed(0)} s after the last invitations`);
   const rss: number[] = [];
   const cpu0 = cpuSeconds(workerPid);
   const w0 = Date.now();

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { Sequelize } from 'sequelize';
 import type { Config } from '../src/config';
@@ -22,6 +24,18 @@ export interface RunningWorker {
 }
 
 export const workflowsPath = require.resolve('../workflows');
+/** Written by `npm run build` (scripts/bundle-workflows.ts) into dist/, beside the compiled workflows. */
+export const PREBUILT_WORKFLOW_BUNDLE = path.join(__dirname, '..', 'workflow-bundle.js');
+
+/** The bundle given, else the one built with this code, else the workflows bundled now (running from source). */
+function workflowCode(
+  given?: WorkflowBundleOption,
+): { workflowBundle: WorkflowBundleOption } | { workflowsPath: string } {
+  if (given) return { workflowBundle: given };
+  if (fs.existsSync(PREBUILT_WORKFLOW_BUNDLE))
+    return { workflowBundle: { codePath: PREBUILT_WORKFLOW_BUNDLE } };
+  return { workflowsPath };
+}
 
 export async function startWorker(deps: WorkerDependencies): Promise<RunningWorker> {
   installTemporalRuntime(deps.logger);
@@ -30,7 +44,7 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
     connection,
     namespace: deps.config.temporalNamespace,
     taskQueue: deps.config.taskQueue,
-    ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath }),
+    ...workflowCode(deps.workflowBundle),
     activities: createActivities({ config: deps.config, logger: deps.logger, sequelize: deps.sequelize }),
     // Bounded memory per worker: a session spends most of its life waiting for people or a timer, so
     // one evicted is rebuilt from its history when it next wakes rather than held in memory meanwhile.

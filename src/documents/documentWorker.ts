@@ -2,7 +2,7 @@
  * Runs in the document pool's worker threads: everything CPU- and memory-heavy about one upload
  * (base64, sniffing, the limits, conversion to PDF, reading the PDF's pages), off the API's event loop.
  */
-import { PDFDocument } from 'pdf-lib';
+import { ParseSpeeds, PDFDocument } from 'pdf-lib';
 import { decodeDocument, DocumentError, sha256Hex } from './decode';
 import { ConversionUnavailableError, toPdf } from './convert';
 
@@ -37,7 +37,8 @@ export default async function prepareDocument(task: PrepareTask): Promise<Prepar
       decoded.extension === 'pdf'
         ? null
         : await toPdf(decoded.bytes, decoded.extension, task.soffice, task.label);
-    const pageCount = decoded.pageCount ?? (await PDFDocument.load(pdf!)).getPageCount();
+    const pageCount =
+      decoded.pageCount ?? (await PDFDocument.load(pdf!, { parseSpeed: ParseSpeeds.Fastest })).getPageCount();
     return {
       ok: true,
       document: {
