@@ -12,22 +12,23 @@ export async function storeBlob(
   sha256: string,
   transaction: Transaction,
 ): Promise<string> {
-  const inserted = await queryRows<{ id: string }>(
+  // One round trip: the new row's id, or the one already stored. The second read is only for a row
+  // another transaction committed after this statement's snapshot (the insert waited for it).
+  const [stored] = await queryRows<{ id: string }>(
     sequelize,
-    `INSERT INTO blobs (account_id, sha256, size_bytes, content) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (account_id, sha256) DO NOTHING RETURNING id`,
+    `WITH inserted AS (
+       INSERT INTO blobs (account_id, sha256, size_bytes, content) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (account_id, sha256) DO NOTHING RETURNING id)
+     SELECT id FROM inserted UNION ALL SELECT id FROM blobs WHERE account_id = $1 AND sha256 = $2 LIMIT 1`,
     { bind: [accountId, sha256, bytes.length, bytes], transaction },
   );
-  if (inserted.length) return inserted[0].id;
-  const existing = await queryRows<{ id: string }>(
+  if (stored) return stored.id;
+  const [existing] = await queryRows<{ id: string }>(
     sequelize,
     'SELECT id FROM blobs WHERE account_id = $1 AND sha256 = $2',
-    {
-      bind: [accountId, sha256],
-      transaction,
-    },
+    { bind: [accountId, sha256], transaction },
   );
-  return existing[0].id;
+  return existing.id;
 }
 
 export async function readBlob(sequelize: Sequelize, blobId: string): Promise<Buffer> {

@@ -51,6 +51,28 @@ interface SigningUrl {
   full_signing_url: string;
 }
 
+/** The create answer (spec 4.1): the primary signer's URL, every signer's and every invited witness's. */
+function createAnswer(
+  sessionId: string,
+  notarizationId: string,
+  participants: NewParticipant[],
+  urlOf: (p: NewParticipant) => SigningUrl,
+) {
+  const signers = participants.filter((p) => p.role === 'signer');
+  return {
+    response: 'Pass',
+    response_message: 'Session created successfully',
+    notarization_id: notarizationId,
+    bn_session_id: sessionId,
+    ...urlOf(signers[0]),
+    additional_signers_signing_urls: signers.slice(1).map(urlOf),
+    signing_urls: signers.map((p) => ({ signer_index: p.index, ...urlOf(p) })),
+    witnessess_signing_urls: participants
+      .filter((p) => p.role === 'witness')
+      .map((p) => ({ witness_index: p.index, email: p.email, ...urlOf(p) })),
+  };
+}
+
 export class SessionService {
   constructor(
     private readonly sequelize: Sequelize,
@@ -84,44 +106,23 @@ export class SessionService {
     const workflowInput = workflowInputOf(sessionId, accountId, input, notaryMemberId);
     const status = initialStatus(planOfInput(workflowInput), now.getTime(), true);
     const participants = participantsOf(input);
-    const baseUrl = await this.signingBaseUrl(accountId);
-    const urlOf = (p: NewParticipant): SigningUrl => ({
-      bn_signing_url: signingPath(p.token),
-      full_signing_url: `${baseUrl}${signingPath(p.token)}`,
-    });
-    const signers = participants.filter((p) => p.role === 'signer');
-    const primary = urlOf(signers[0]);
-    const answer = {
-      response: 'Pass',
-      response_message: 'Session created successfully',
-      notarization_id: input.notarization_id ?? '',
-      bn_session_id: sessionId,
-      ...primary,
-      additional_signers_signing_urls: signers.slice(1).map(urlOf),
-      signing_urls: signers.map((p) => ({ signer_index: p.index, ...urlOf(p) })),
-      witnessess_signing_urls: participants
-        .filter((p) => p.role === 'witness')
-        .map((p) => ({ witness_index: p.index, email: p.email, ...urlOf(p) })),
-    };
     // Document work first, outside the transaction: no database connection waits on a conversion.
     const uploads = await refusingBadDocuments(() =>
       prepareUploads(this.sequelize, accountId, input.session_documents ?? [], this.documents),
     );
     let workflowStarted = false;
+    let answer: ReturnType<typeof createAnswer> | undefined;
     try {
       await this.sequelize.transaction(async (transaction) => {
-        const xact = await queryRows<{ id: string }>(
-          this.sequelize,
-          'SELECT pg_current_xact_id()::text AS id',
-          {
-            transaction,
-          },
-        );
-        await execute(
+        // The transaction's id (the workflow confirms it committed) and the account's signing base URL
+        // come back with the insert: one round trip fewer each.
+        const [inserted] = await queryRows<{ transaction_id: string; white_label_base_url: string | null }>(
           this.sequelize,
           `INSERT INTO sessions (id, account_id, notarization_id, status, signing_type, session_type,
                                  notarization_timing_type, session_timing, expires_at, notary_member_id, options, workflow_id)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+           RETURNING pg_current_xact_id()::text AS transaction_id,
+                     (SELECT white_label_base_url FROM accounts WHERE id = $2) AS white_label_base_url`,
           {
             bind: [
               sessionId,
@@ -140,6 +141,12 @@ export class SessionService {
             transaction,
           },
         );
+        const baseUrl = inserted.white_label_base_url ?? this.config.publicBaseUrl;
+        const urlOf = (p: NewParticipant): SigningUrl => ({
+          bn_signing_url: signingPath(p.token),
+          full_signing_url: `${baseUrl}${signingPath(p.token)}`,
+        });
+        answer = createAnswer(sessionId, input.notarization_id ?? '', participants, urlOf);
         const ids = await insertParticipants(this.sequelize, sessionId, participants, transaction);
         // authentication_type `skip` waives identity proofing: recorded as allowed by the account that asked.
         await IdentityService.recordWaivers(
@@ -182,7 +189,7 @@ export class SessionService {
           this.temporal,
           this.config.taskQueue,
           workflowId,
-          { ...workflowInput, transactionId: xact[0].id },
+          { ...workflowInput, transactionId: inserted.transaction_id },
           status,
         );
         workflowStarted = true;
@@ -195,18 +202,7 @@ export class SessionService {
       throw err;
     }
 
-    return answer;
-  }
-
-  private async signingBaseUrl(accountId: string): Promise<string> {
-    const rows = await queryRows<{ white_label_base_url: string | null }>(
-      this.sequelize,
-      'SELECT white_label_base_url FROM accounts WHERE id = $1',
-      {
-        bind: [accountId],
-      },
-    );
-    return rows[0]?.white_label_base_url ?? this.config.publicBaseUrl;
+    return answer!;
   }
 
   /** One session of the account; another account's, unknown and malformed ids are all "not found". */
