@@ -682,7 +682,7 @@ async function p5Parked(
       )[0].n,
     );
   const settled = async (expected: number) =>
-    waitUntil(`${expected} sessions parked`, async () => (await scheduled()) >= expected, 600_000, 2_000);
+    waitUntil(`${expected} sessions parked`, async () => (await scheduled()) >= expected, 1_800_000, 2_000);
   const quietFor = async (seconds: number) => {
     const before = cpuSeconds(workerPid);
     await new Promise((r) => setTimeout(r, seconds * 1000));
