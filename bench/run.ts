@@ -697,6 +697,7 @@ async function p5Parked(
     );
   const settled = async (expected: number) =>
     waitUntil(`${expected} sessions parked`, async () => (await scheduled()) >= expected, 1_800_000, 2_000);
+  const idleRss = procStatus(workerPid, 'VmRSS');
   const beforeRun = await probe();
   await settled(beforeRun.ok);
   await waitUntil('the worker to go quiet before parking', () => quietFor(workerPid, 5), 600_000);
@@ -721,7 +722,7 @@ async function p5Parked(
   record({
     id: 'P5',
     measure: `worker while ${(await scheduled()).toLocaleString('en-US')} sessions wait on timers (20 s)`,
-    value: `RSS max ${Math.max(...rss).toFixed(0)} MiB, CPU ${cpuPercent.toFixed(1)} %`,
+    value: `RSS max ${Math.max(...rss).toFixed(0)} MiB (${idleRss.toFixed(0)} MiB before parking), CPU ${cpuPercent.toFixed(1)} %`,
     target: 'RSS ≤ 400 MB',
     pass: Math.max(...rss) * 1.048576 <= 400 && parked.failed === 0,
   });
