@@ -4,6 +4,7 @@ import getRawBody from 'raw-body';
 import type { Transaction } from 'sequelize';
 import { createDatabase } from '../src/db/database';
 import { execute, queryRows } from '../src/db/query';
+import { storeBlob } from '../src/documents/blobStore';
 import { connectTemporal } from '../src/temporal/client';
 import type { sessionWorkflow } from '../workflows/session';
 
@@ -61,19 +62,12 @@ async function main() {
           transaction,
         },
       );
-      const [blob] = await queryRows<{ id: string }>(
-        sequelize,
-        `WITH inserted AS (
-           INSERT INTO blobs (account_id, sha256, size_bytes, content) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (account_id, sha256) DO NOTHING RETURNING id)
-         SELECT id FROM inserted UNION ALL SELECT id FROM blobs WHERE account_id = $1 AND sha256 = $2 LIMIT 1`,
-        { bind: [accountId, sha256, bytes.length, bytes], transaction },
-      );
+      const blobId = await storeBlob(sequelize, accountId, bytes, sha256, transaction);
       await execute(
         sequelize,
         `INSERT INTO documents (session_id, position, name, content_type, size_bytes, sha256, blob_id)
          VALUES ($1, 0, $2, 'application/pdf', $3, $4, $5)`,
-        { bind: [sessionId, document.name, bytes.length, sha256, blob.id], transaction },
+        { bind: [sessionId, document.name, bytes.length, sha256, blobId], transaction },
       );
       await execute(
         sequelize,
