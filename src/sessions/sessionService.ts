@@ -111,9 +111,8 @@ export class SessionService {
       prepareUploads(this.sequelize, accountId, input.session_documents ?? [], this.documents),
     );
     let workflowStarted = false;
-    let answer: ReturnType<typeof createAnswer> | undefined;
     try {
-      await this.sequelize.transaction(async (transaction) => {
+      return await this.sequelize.transaction(async (transaction) => {
         // The transaction's id (the workflow confirms it committed) and the account's signing base URL
         // come back with the insert: one round trip fewer each.
         const [inserted] = await queryRows<{ transaction_id: string; white_label_base_url: string | null }>(
@@ -146,7 +145,7 @@ export class SessionService {
           bn_signing_url: signingPath(p.token),
           full_signing_url: `${baseUrl}${signingPath(p.token)}`,
         });
-        answer = createAnswer(sessionId, input.notarization_id ?? '', participants, urlOf);
+        const answer = createAnswer(sessionId, input.notarization_id ?? '', participants, urlOf);
         const ids = await insertParticipants(this.sequelize, sessionId, participants, transaction);
         // authentication_type `skip` waives identity proofing: recorded as allowed by the account that asked.
         await IdentityService.recordWaivers(
@@ -194,6 +193,7 @@ export class SessionService {
         );
         workflowStarted = true;
         await beforeCommit?.(answer, transaction);
+        return answer;
       });
     } catch (err) {
       if (err instanceof DomainError) throw err;
@@ -201,8 +201,6 @@ export class SessionService {
       if (isUnavailable(err) || workflowStarted) throw unavailable(UNAVAILABLE);
       throw err;
     }
-
-    return answer!;
   }
 
   /** One session of the account; another account's, unknown and malformed ids are all "not found". */
