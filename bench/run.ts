@@ -423,7 +423,7 @@ async function p2TenMegabyteCreate(
   record({
     id: 'P2',
     measure: 'API peak RSS growth during that create',
-    value: `max ${Math.max(...growth).toFixed(1)} MiB, p50 ${percentile(growth, 50).toFixed(1)} MiB (document 10 MiB)`,
+    value: `max ${Math.max(...growth).toFixed(1)} MiB, p50 ${percentile(growth, 50).toFixed(1)} MiB (document 10 MiB) [${growth.map((g) => g.toFixed(0)).join(' ')}]`,
     target: '≤ 4× the document (40 MiB)',
     pass: Math.max(...growth) <= 40,
   });

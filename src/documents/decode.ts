@@ -2,12 +2,13 @@ import crypto from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import { ParseSpeeds, PDFDocument } from 'pdf-lib';
 import { DocumentError } from './documentError';
+import type { Base64Upload } from './base64Upload';
 import {
   assertImageWithinLimits,
   assertPdfInflatesWithinLimits,
   assertPdfPagesWithinLimits,
 } from './documentLimits';
-import { DOCUMENT_EXTENSIONS, MAX_DOCUMENT_BYTES, type DocumentExtension } from '../sessions/vocabulary';
+import { DOCUMENT_EXTENSIONS, type DocumentExtension } from '../sessions/vocabulary';
 
 export { DocumentError };
 
@@ -20,8 +21,6 @@ export interface DecodedDocument {
   /** PDFs: their pages; images: 1 (one page once converted); TXT/DOCX: known only after conversion. */
   pageCount: number | null;
 }
-
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export function sha256Hex(bytes: Buffer): string {
   return crypto.createHash('sha256').update(bytes).digest('hex');
@@ -66,16 +65,20 @@ async function pdfPageCount(bytes: Buffer, label: string): Promise<number> {
 }
 
 /**
- * Decodes one strict-base64 document and checks that its bytes are what its name says. The base64
- * string is the caller's; this holds only the decoded bytes.
+ * The bytes of an upload the body parser decoded, or the reason it cannot be a document. Runs before any
+ * document work, on the caller's thread: these need no more than the parser already knows.
  */
-export async function decodeDocument(name: string, base64: string, label: string): Promise<DecodedDocument> {
+export function uploadBytes(upload: Base64Upload, label: string): Buffer {
   const field = `${label}.base64Doc`;
-  if (base64.length % 4 !== 0 || !BASE64.test(base64))
-    throw new DocumentError(`${field} is not valid base64`);
-  const bytes = Buffer.from(base64, 'base64');
-  if (bytes.length === 0) throw new DocumentError(`${field} is empty`);
-  if (bytes.length > MAX_DOCUMENT_BYTES) throw new DocumentError('Document exceeds maximum file size');
+  if (!upload.strict) throw new DocumentError(`${field} is not valid base64`);
+  if (upload.tooLarge) throw new DocumentError('Document exceeds maximum file size');
+  if (upload.bytes.length === 0) throw new DocumentError(`${field} is empty`);
+  return upload.bytes;
+}
+
+/** Checks that a document's bytes are what its name says and within the limits, and counts its pages. */
+export async function checkDocument(name: string, bytes: Buffer, label: string): Promise<DecodedDocument> {
+  const field = `${label}.base64Doc`;
   const extension = extensionOf(name);
   const expected = extension === 'jpeg' ? 'jpg' : extension;
   const actual = await sniff(bytes);

@@ -3,6 +3,15 @@ import { Piscina } from 'piscina';
 import { DocumentError } from './documentError';
 import { ConversionUnavailableError } from './convert';
 import type { PrepareOutcome, PrepareTask, PreparedDocument } from './documentWorker';
+import type { Base64Upload } from './base64Upload';
+import { uploadBytes } from './decode';
+import { asBuffer, ownsItsMemory } from './movableBytes';
+
+/** A prepared document whose bytes are Buffers over the memory the thread handed over, not copies. */
+export interface PreparedUploadBytes extends PreparedDocument {
+  bytes: Buffer;
+  pdf: Buffer | null;
+}
 
 export interface DocumentPoolOptions {
   threads: number;
@@ -38,22 +47,28 @@ export class DocumentPool {
     });
   }
 
-  async prepare(upload: Omit<PrepareTask, 'soffice'>): Promise<PreparedDocument> {
-    const task: PrepareTask = { ...upload, soffice: this.options.soffice };
+  /** Checks and converts one upload; its bytes move to the document thread and back, never copied. */
+  async prepare(name: string, upload: Base64Upload, label: string): Promise<PreparedUploadBytes> {
+    const bytes = uploadBytes(upload, label);
+    const task: PrepareTask = { name, bytes, label, soffice: this.options.soffice };
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     let outcome: PrepareOutcome;
     try {
-      outcome = await this.pool.run(task, { signal: timeout });
+      outcome = await this.pool.run(task, {
+        signal: timeout,
+        transferList: ownsItsMemory(bytes) ? [bytes.buffer as ArrayBuffer] : [],
+      });
     } catch (err) {
       if (timeout.aborted)
-        throw new DocumentWorkTimeout(`${task.label} took longer than ${this.options.timeoutMs} ms`);
+        throw new DocumentWorkTimeout(`${label} took longer than ${this.options.timeoutMs} ms`);
       if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY')
-        throw new DocumentError(
-          `${task.label}.base64Doc cannot be processed within the service's memory limit`,
-        );
+        throw new DocumentError(`${label}.base64Doc cannot be processed within the service's memory limit`);
       throw err;
     }
-    if (outcome.ok) return outcome.document;
+    if (outcome.ok) {
+      const { document } = outcome;
+      return { ...document, bytes: asBuffer(document.bytes), pdf: document.pdf && asBuffer(document.pdf) };
+    }
     if (outcome.kind === 'document') throw new DocumentError(outcome.message);
     throw new ConversionUnavailableError(outcome.message);
   }

@@ -3,12 +3,15 @@
  * (base64, sniffing, the limits, conversion to PDF, reading the PDF's pages), off the API's event loop.
  */
 import { ParseSpeeds, PDFDocument } from 'pdf-lib';
-import { decodeDocument, DocumentError, sha256Hex } from './decode';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { checkDocument, DocumentError, sha256Hex } from './decode';
+import { ownsItsMemory } from './movableBytes';
 import { ConversionUnavailableError, toPdf } from './convert';
 
 export interface PrepareTask {
   name: string;
-  base64: string;
+  /** The decoded upload, moved to the thread when it owns its memory. */
+  bytes: Uint8Array;
   /** The field the document came in, e.g. `session_documents[2]`, for the messages. */
   label: string;
   soffice: string;
@@ -30,28 +33,37 @@ export interface PreparedDocument {
 export type PrepareOutcome =
   { ok: true; document: PreparedDocument } | { ok: false; kind: 'document' | 'unavailable'; message: string };
 
-export default async function prepareDocument(task: PrepareTask): Promise<PrepareOutcome> {
+/** The outcome with its byte arrays moved, not copied, back to the caller's thread. */
+function moving(document: PreparedDocument) {
+  const owned = [document.bytes, document.pdf].filter(
+    (bytes): bytes is Uint8Array => !!bytes && ownsItsMemory(bytes),
+  );
+  const outcome: PrepareOutcome = { ok: true, document };
+  return move({ [transferableSymbol]: owned.map((bytes) => bytes.buffer), [valueSymbol]: outcome });
+}
+
+export default async function prepareDocument(
+  task: PrepareTask,
+): Promise<PrepareOutcome | ReturnType<typeof moving>> {
   try {
-    const decoded = await decodeDocument(task.name, task.base64, task.label);
+    const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
+    const decoded = await checkDocument(task.name, bytes, task.label);
     const pdf =
       decoded.extension === 'pdf'
         ? null
         : await toPdf(decoded.bytes, decoded.extension, task.soffice, task.label);
     const pageCount =
       decoded.pageCount ?? (await PDFDocument.load(pdf!, { parseSpeed: ParseSpeeds.Fastest })).getPageCount();
-    return {
-      ok: true,
-      document: {
-        name: decoded.name,
-        extension: decoded.extension,
-        contentType: decoded.contentType,
-        bytes: decoded.bytes,
-        sha256: decoded.sha256,
-        pdf,
-        pdfSha256: pdf ? sha256Hex(pdf) : null,
-        pageCount,
-      },
-    };
+    return moving({
+      name: decoded.name,
+      extension: decoded.extension,
+      contentType: decoded.contentType,
+      bytes: decoded.bytes,
+      sha256: decoded.sha256,
+      pdf,
+      pdfSha256: pdf ? sha256Hex(pdf) : null,
+      pageCount,
+    });
   } catch (err) {
     if (err instanceof DocumentError) return { ok: false, kind: 'document', message: err.message };
     if (err instanceof ConversionUnavailableError)

@@ -113,7 +113,11 @@ export class ApiRoutes {
     }
     if (def.method === 'post') {
       // Only authenticated callers reach this, and only document routes may send a document-sized body.
-      chain.push(jsonBody(def.bodyLimitBytes ?? (def.acceptsDocuments ? maxBodyBytes : SMALL_BODY_BYTES)));
+      chain.push(
+        jsonBody(def.bodyLimitBytes ?? (def.acceptsDocuments ? maxBodyBytes : SMALL_BODY_BYTES), {
+          uploads: def.acceptsDocuments,
+        }),
+      );
       // Needs the caller's account and the body's hash, so it runs after both.
       if (def.auth !== 'none') chain.push(idempotent);
     }

@@ -19,6 +19,8 @@ import {
 } from './vocabulary';
 import { stateCode } from './usStates';
 import { plainText } from '../validation/text';
+import { base64Doc } from '../validation/base64Doc';
+import type { Base64Upload } from '../documents/base64Upload';
 
 /** ISO 8601 date-time that carries a UTC offset (`Z` or `±hh:mm`). */
 const OFFSET_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -70,7 +72,7 @@ const documentName = plainText(255)
 
 export const documentSchema = Joi.object({
   name: documentName.required(),
-  base64Doc: Joi.string()
+  base64Doc: base64Doc()
     .required()
     .description(
       'Strict base64 (no data: prefix, no line breaks) of at most 10 MB (10 × 1024 × 1024 bytes) decoded',
@@ -228,7 +230,7 @@ export type Annotation = {
 
 export interface DocumentInput {
   name: string;
-  base64Doc?: string;
+  base64Doc?: Base64Upload;
   applyTemplate?: string;
   annotations: Annotation[];
   notary_can_edit_documents: boolean;

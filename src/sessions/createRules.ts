@@ -2,7 +2,7 @@ import type Joi from 'joi';
 import { refused, DomainError } from '../domain/errors';
 import { VALIDATION_OPTIONS } from '../validation/options';
 import { createSessionSchema, type CreateSessionInput } from './createRequest';
-import { MAX_DOCUMENT_BYTES } from './vocabulary';
+import { Base64Upload } from '../documents/base64Upload';
 
 /** Spec 7.1: every create failure is a 403 whose identifier fields are empty strings. */
 export function createFailure(message: string): DomainError {
@@ -22,21 +22,10 @@ export const SPEC_MESSAGES = {
 const absent = (value: unknown) => value === undefined || value === null || value === '';
 const nonEmptyArray = (value: unknown) => Array.isArray(value) && value.length > 0;
 
-/** Decoded size of a base64 string, from its length alone: no 10 MB buffer just to refuse it. */
-export function decodedLength(base64: string): number {
-  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
-  return Math.floor((base64.length * 3) / 4) - padding;
-}
-
 export function documentTooLarge(documents: unknown): boolean {
   return (
     Array.isArray(documents) &&
-    documents.some(
-      (doc) =>
-        doc &&
-        typeof doc.base64Doc === 'string' &&
-        decodedLength(doc.base64Doc as string) > MAX_DOCUMENT_BYTES,
-    )
+    documents.some((doc) => doc && doc.base64Doc instanceof Base64Upload && doc.base64Doc.tooLarge)
   );
 }
 

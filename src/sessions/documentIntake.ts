@@ -1,7 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { DocumentError } from '../documents/decode';
-import { DocumentWorkTimeout, type DocumentPool } from '../documents/documentPool';
-import type { PreparedDocument } from '../documents/documentWorker';
+import { DocumentWorkTimeout, type DocumentPool, type PreparedUploadBytes } from '../documents/documentPool';
 import { ConversionUnavailableError } from '../documents/convert';
 import { unavailable } from '../domain/errors';
 import { createFailure } from './createRules';
@@ -27,7 +26,7 @@ export interface StoredDocument {
 
 /** An upload checked and converted, waiting to be stored with the rows that use it. */
 export interface PreparedUpload {
-  document: PreparedDocument;
+  document: PreparedUploadBytes;
   templateId: string | null;
   annotations: Annotation[];
   notaryCanEdit: boolean;
@@ -52,7 +51,7 @@ export async function prepareUploads(
   const prepared: PreparedUpload[] = [];
   for (const [i, doc] of documents.entries()) {
     const label = `session_documents[${i}]`;
-    const document = await pool.prepare({ name: doc.name, base64: doc.base64Doc!, label });
+    const document = await pool.prepare(doc.name, doc.base64Doc!, label);
     doc.base64Doc = undefined;
     let annotations = doc.annotations;
     let templateId: string | null = null;
@@ -84,16 +83,15 @@ export async function storeUploads(
 ): Promise<StoredDocument[]> {
   const stored: StoredDocument[] = [];
   for (const { document, templateId, annotations, notaryCanEdit } of uploads) {
-    const bytes = Buffer.from(document.bytes);
-    const blobId = await storeBlob(sequelize, accountId, bytes, document.sha256, transaction);
+    const blobId = await storeBlob(sequelize, accountId, document.bytes, document.sha256, transaction);
     stored.push({
       name: document.name,
       contentType: document.contentType,
-      sizeBytes: bytes.length,
+      sizeBytes: document.bytes.length,
       sha256: document.sha256,
       blobId,
       pdfBlobId: document.pdf
-        ? await storeBlob(sequelize, accountId, Buffer.from(document.pdf), document.pdfSha256!, transaction)
+        ? await storeBlob(sequelize, accountId, document.pdf, document.pdfSha256!, transaction)
         : blobId,
       templateId,
       pageCount: document.pageCount,

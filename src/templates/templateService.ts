@@ -3,6 +3,7 @@ import { DocumentError } from '../documents/decode';
 import type { DocumentPool } from '../documents/documentPool';
 import { storeBlob } from '../documents/blobStore';
 import type { Annotation } from '../sessions/createRequest';
+import type { Base64Upload } from '../documents/base64Upload';
 import { annotationProblem } from '../documents/annotations';
 import { queryRows } from '../db/query';
 import { pageOf, type PageRequest } from '../db/pagination';
@@ -20,7 +21,7 @@ export interface TemplateRow {
 
 export interface TemplateInput {
   name: string;
-  base64Doc: string;
+  base64Doc: Base64Upload;
   annotations: Annotation[];
 }
 
@@ -45,8 +46,7 @@ export async function createTemplate(
 ): Promise<TemplateRow> {
   if (!/\.pdf$/i.test(input.name))
     throw new DocumentError('name must end in .pdf: templates are PDF documents');
-  const prepared = await documents.prepare({ name: input.name, base64: input.base64Doc, label: 'template' });
-  const decoded = { ...prepared, bytes: Buffer.from(prepared.bytes) };
+  const decoded = await documents.prepare(input.name, input.base64Doc, 'template');
   const problem = annotationProblem(input.annotations, decoded.pageCount, 'annotations');
   if (problem) throw new DocumentError(problem);
   return sequelize.transaction(async (transaction) => {

@@ -34,7 +34,12 @@ export function unstorableTextPath(value: Json): Array<string | number> | undefi
       if (unstorable(current)) return path;
     } else if (Array.isArray(current)) {
       current.forEach((item, index) => pending.push({ value: item, path: [...path, index] }));
-    } else if (current && typeof current === 'object') {
+    } else if (
+      current &&
+      typeof current === 'object' &&
+      Object.getPrototypeOf(current) === Object.prototype
+    ) {
+      // Only parsed JSON objects: a decoded upload (a Base64Upload and its bytes) is not text.
       for (const [key, item] of Object.entries(current)) {
         if (unstorable(key)) return [...path, key];
         pending.push({ value: item, path: [...path, key] });

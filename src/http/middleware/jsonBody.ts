@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Next } from 'koa';
-import getRawBody from 'raw-body';
+import { StringDecoder } from 'node:string_decoder';
 import { malformed, tooLarge, unsupportedMedia } from '../../domain/errors';
 import type { AppContext } from '../context';
+import { JsonBodyError, StreamingJsonReader, withUploads } from '../jsonWithUploads';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 const EMPTY_SHA256 = crypto.createHash('sha256').update('').digest('hex');
@@ -21,11 +22,78 @@ function lingerThenClose(req: IncomingMessage): void {
   req.once('close', () => clearTimeout(timer));
 }
 
+/** Below this size a body is read whole and parsed natively; above it, parsed as it arrives. */
+export const STREAMED_BODY_BYTES = 1024 * 1024;
+
 /**
- * Reads a JSON body once into one string, hashes it (idempotency keys compare bodies), parses it and
- * lets the string go: a 13 MB base64 document is then held once, inside the parsed object.
+ * Reads the body's text, hashing it (idempotency keys compare bodies) and parsing it. A body of at most
+ * STREAMED_BODY_BYTES is parsed once it is all here; a larger one is parsed as it arrives, so its text is
+ * never held whole. With `uploads`, each `base64Doc` string becomes a decoded Base64Upload either way.
  */
-export function jsonBody(limitBytes: number) {
+async function readJson(ctx: AppContext, limitBytes: number, uploads: boolean) {
+  const hash = crypto.createHash('sha256');
+  const declared = ctx.request.length;
+  const decoder = new StringDecoder('utf8');
+  let received = 0;
+  let started = false;
+  let text = '';
+  let blank = true;
+  let streaming: StreamingJsonReader | undefined;
+  let invalid: Error | undefined;
+  /** `remaining`: bytes of the body from this piece on, if known. */
+  const feed = (piece: string, remaining?: number) => {
+    if (!piece) return;
+    // A byte-order mark is not part of the JSON (and was never part of the hash).
+    if (!started && piece.startsWith('\uFEFF')) piece = piece.slice(1);
+    started = true;
+    hash.update(piece);
+    if (blank && !/^\s*$/.test(piece)) blank = false;
+    if (invalid) return;
+    if (!streaming && text.length + piece.length <= STREAMED_BODY_BYTES) {
+      text += piece;
+      return;
+    }
+    try {
+      if (!streaming) {
+        streaming = new StreamingJsonReader();
+        streaming.write(text);
+        text = '';
+      }
+      streaming.write(piece, remaining);
+    } catch (err) {
+      // The rest is still read (and hashed), so the client gets the answer rather than a reset.
+      invalid = err as Error;
+    }
+  };
+  try {
+    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+      const remaining = declared === undefined ? undefined : declared - received;
+      received += chunk.length;
+      if (received > limitBytes) throw Object.assign(new Error('too large'), { type: 'entity.too.large' });
+      feed(decoder.write(chunk), remaining);
+    }
+    feed(decoder.end());
+  } catch (err) {
+    if ((err as { type?: string }).type === 'entity.too.large') {
+      lingerThenClose(ctx.req);
+      throw tooLarge(`Request body exceeds ${limitBytes} bytes`);
+    }
+    throw malformed('Request body could not be read');
+  }
+  if (declared !== undefined && received !== declared) throw malformed('Request body could not be read');
+  ctx.state.bodySha256 = hash.digest('hex');
+  if (blank) return {};
+  try {
+    if (invalid) throw invalid;
+    if (streaming) return streaming.end();
+    const parsed: unknown = JSON.parse(text);
+    return uploads ? withUploads(parsed) : parsed;
+  } catch (err) {
+    throw malformed(err instanceof JsonBodyError ? err.message : 'Invalid JSON body');
+  }
+}
+
+export function jsonBody(limitBytes: number, { uploads = false } = {}) {
   return async (ctx: AppContext, next: Next) => {
     if (!METHODS_WITH_BODY.has(ctx.method) || (!ctx.request.length && !ctx.get('transfer-encoding'))) {
       ctx.request.body = {};
@@ -35,23 +103,11 @@ export function jsonBody(limitBytes: number) {
     if (!ctx.is('application/json', '+json')) {
       throw unsupportedMedia('Content-Type must be application/json');
     }
-    let text: string;
-    try {
-      text = await getRawBody(ctx.req, { limit: limitBytes, length: ctx.request.length, encoding: 'utf8' });
-    } catch (err) {
-      const type = (err as { type?: string }).type;
-      if (type === 'entity.too.large') {
-        lingerThenClose(ctx.req);
-        throw tooLarge(`Request body exceeds ${limitBytes} bytes`);
-      }
-      throw malformed('Request body could not be read');
+    if (ctx.request.length !== undefined && ctx.request.length > limitBytes) {
+      lingerThenClose(ctx.req);
+      throw tooLarge(`Request body exceeds ${limitBytes} bytes`);
     }
-    ctx.state.bodySha256 = crypto.createHash('sha256').update(text).digest('hex');
-    try {
-      ctx.request.body = text.trim() === '' ? {} : JSON.parse(text);
-    } catch {
-      throw malformed('Invalid JSON body');
-    }
+    ctx.request.body = await readJson(ctx, limitBytes, uploads);
     return next();
   };
 }

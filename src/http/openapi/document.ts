@@ -2,10 +2,20 @@ import Joi from 'joi';
 import parse from 'joi-to-json';
 import type { RouteDefinition } from '../routes';
 import { REQUEST_EXAMPLES, RESPONSE_EXAMPLES } from './examples';
+import { BASE64_DOC_JSON_SCHEMA } from '../../validation/base64Doc';
 
 type JsonSchema = Record<string, unknown>;
 
-const toSchema = (schema: Joi.Schema): JsonSchema => parse(schema, 'open-api-3.1') as JsonSchema;
+/** joi-to-json names an extension's type as its own; a `base64Doc` is, on the wire, a base64 string. */
+function withWireTypes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withWireTypes);
+  if (!value || typeof value !== 'object') return value;
+  const schema = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withWireTypes(item)]));
+  return schema.type === 'base64Doc' ? { ...schema, ...BASE64_DOC_JSON_SCHEMA } : schema;
+}
+
+const toSchema = (schema: Joi.Schema): JsonSchema =>
+  withWireTypes(parse(schema, 'open-api-3.1')) as JsonSchema;
 
 export const failBodySchema = Joi.object({
   response: Joi.string().valid('Fail').required(),

@@ -12,6 +12,7 @@ import { DocumentError } from '../../documents/decode';
 import { invalid, unavailable } from '../../domain/errors';
 import { DocumentWorkTimeout, type DocumentPool } from '../../documents/documentPool';
 import { failBodySchema } from '../openapi/document';
+import { base64Doc } from '../../validation/base64Doc';
 import { principalOf } from '../context';
 import type { ApiRoutes } from '../routes';
 
@@ -27,7 +28,7 @@ const templateSchema = Joi.object({
 
 const createTemplateBody = Joi.object<TemplateInput>({
   name: Joi.string().trim().min(1).max(255).required().description('File name ending in .pdf'),
-  base64Doc: Joi.string().required().description('The original PDF, strict base64, at most 10 MB decoded'),
+  base64Doc: base64Doc().required().description('The original PDF, strict base64, at most 10 MB decoded'),
   annotations: Joi.array().items(annotationSchema).max(500).default([]),
 }).label('CreateTemplateRequest');
 

@@ -1,0 +1,121 @@
+import { MAX_DOCUMENT_BYTES } from '../sessions/vocabulary';
+
+/**
+ * A `base64Doc` as the body parser decoded it while the request arrived: the document's bytes, never its
+ * base64 text (a 10 MB document would otherwise be held as 13 MB of text several times over).
+ */
+export class Base64Upload {
+  constructor(
+    /** The decoded bytes; empty when the text was not strict base64 or decodes past the limit. */
+    readonly bytes: Buffer,
+    /** Characters of text the client sent. */
+    readonly encodedLength: number,
+    /** Bytes the text stands for, from its length and final padding alone, as if it were strict. */
+    readonly decodedLength: number,
+    readonly strict: boolean,
+  ) {}
+
+  get tooLarge(): boolean {
+    return this.decodedLength > MAX_DOCUMENT_BYTES;
+  }
+}
+
+const ALPHABET = /^[A-Za-z0-9+/]*$/;
+const FINAL_QUANTUM = /^[A-Za-z0-9+/]*={0,2}$/;
+/** The first buffer when the size to expect is unknown; it doubles as needed. */
+const FIRST_BUFFER_BYTES = 64 * 1024;
+
+/**
+ * Decodes strict base64 (the alphabet of RFC 4648 §4, padding only at the end, a length that is a multiple
+ * of 4) from pieces of text as they arrive. Memory: the decoded bytes, at most MAX_DOCUMENT_BYTES of them,
+ * plus at most three characters of text.
+ */
+export class Base64Decoder {
+  private pending = '';
+  /** Where in `pending` the padding starts, or -1. */
+  private padding = -1;
+  private encodedLength = 0;
+  /** The text's last two characters, for its padding. */
+  private tail = '';
+  private decoded = 0;
+  private strict = true;
+  private out: Buffer;
+  private used = 0;
+
+  /** `expectedBytes`: what the rest of the body could decode to, if known; it sizes the buffer once. */
+  constructor(expectedBytes?: number) {
+    this.out = Buffer.allocUnsafe(Math.min(expectedBytes ?? FIRST_BUFFER_BYTES, MAX_DOCUMENT_BYTES));
+  }
+
+  write(text: string): void {
+    this.encodedLength += text.length;
+    this.tail = text.length >= 2 ? text.slice(-2) : (this.tail + text).slice(-2);
+    if (!this.strict) return;
+    const padding = text.indexOf('=');
+    if (this.padding === -1 && padding !== -1) this.padding = this.pending.length + padding;
+    this.pending = this.pending ? this.pending + text : text;
+    // Padding may only end the text, at most two characters of it: what follows is judged at the end.
+    if (this.padding !== -1 && this.pending.length - this.padding > 2) return this.refuse();
+    const ready = this.padding === -1 ? this.pending.length : this.padding;
+    // Whole quanta are decoded as they come (the parser hands over a few hundred characters at a time),
+    // so the text is not gathered first.
+    const take = ready - (ready % 4);
+    if (take === 0) return;
+    this.decode(take === this.pending.length ? this.pending : this.pending.slice(0, take), ALPHABET);
+    this.pending = take === this.pending.length ? '' : this.pending.slice(take);
+    if (this.padding !== -1) this.padding -= take;
+  }
+
+  end(): Base64Upload {
+    if (this.strict && this.encodedLength % 4 !== 0) this.refuse();
+    if (this.strict) this.decode(this.pending, FINAL_QUANTUM);
+    const padding = this.tail === '==' ? 2 : this.tail.endsWith('=') ? 1 : 0;
+    const decodedLength = Math.floor((this.encodedLength * 3) / 4) - padding;
+    const kept = this.strict && decodedLength <= MAX_DOCUMENT_BYTES;
+    // A buffer sized from the body but filled far less is copied out, so the rest is not held.
+    const bytes = !kept
+      ? Buffer.alloc(0)
+      : this.used * 2 < this.out.length
+        ? Buffer.from(this.out.subarray(0, this.used))
+        : this.out.subarray(0, this.used);
+    this.pending = '';
+    this.release();
+    return new Base64Upload(bytes, this.encodedLength, decodedLength, this.strict);
+  }
+
+  private refuse(): void {
+    this.strict = false;
+    this.pending = '';
+    this.release();
+  }
+
+  /** Lets the decoded bytes go: refused, too large, or handed over. */
+  private release(): void {
+    this.out = Buffer.alloc(0);
+    this.used = 0;
+  }
+
+  private decode(text: string, pattern: RegExp): void {
+    if (!pattern.test(text)) return this.refuse();
+    const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+    const length = (text.length / 4) * 3 - padding;
+    this.decoded += length;
+    // Past the limit the text is still checked, but nothing more is kept.
+    if (this.decoded > MAX_DOCUMENT_BYTES) return this.release();
+    if (this.used + length > this.out.length) {
+      const grown = Buffer.allocUnsafe(
+        Math.min(Math.max(this.out.length * 2, this.used + length), MAX_DOCUMENT_BYTES),
+      );
+      this.out.copy(grown, 0, 0, this.used);
+      this.out = grown;
+    }
+    this.used += this.out.write(text, this.used, length, 'base64');
+  }
+}
+
+/** Decodes a whole base64 string at once (callers that already hold one). */
+export function decodeBase64Upload(text: string): Base64Upload {
+  const decoder = new Base64Decoder(Math.ceil((text.length * 3) / 4));
+  decoder.write(text);
+  return decoder.end();
+}

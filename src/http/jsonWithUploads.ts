@@ -1,0 +1,145 @@
+import { getManyValues, isMany, none } from 'stream-chain/defs.js';
+import { jsonParser, type Token, type TokenSource } from 'stream-json/core/parser.js';
+import { Base64Decoder, Base64Upload, decodeBase64Upload } from '../documents/base64Upload';
+
+/** The key whose string values are documents: decoded as they arrive, never kept as text. */
+const UPLOAD_KEY = 'base64Doc';
+/** Request bodies are a few levels deep; nesting deeper is refused before it costs memory. */
+export const MAX_JSON_DEPTH = 32;
+
+export class JsonBodyError extends Error {}
+
+type Container = Record<string, unknown> | unknown[];
+
+/** Sets a parsed member the way JSON.parse does: `__proto__` is an own property, never the prototype. */
+function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/**
+ * JSON.parse's value for text already in memory, with each `base64Doc` string swapped for its decoded
+ * Base64Upload: the same value the streaming reader below builds.
+ */
+export function withUploads(value: unknown, depth = 1): unknown {
+  if (depth > MAX_JSON_DEPTH)
+    throw new JsonBodyError(`Request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) value[i] = withUploads(item, depth + 1);
+  } else if (value && typeof value === 'object') {
+    const object = value as Record<string, unknown>;
+    for (const key of Object.keys(object)) {
+      const member = object[key];
+      object[key] =
+        key === UPLOAD_KEY && typeof member === 'string'
+          ? decodeBase64Upload(member)
+          : withUploads(member, depth + 1);
+    }
+  }
+  return value;
+}
+
+/**
+ * Builds a request body from JSON text that arrives in pieces, decoding each `base64Doc` string into a
+ * Base64Upload as its text arrives. Holds the value being built, one decoder, and the pieces of the
+ * current ordinary string; never the body's text.
+ */
+export class StreamingJsonReader {
+  // Its input is text, or `none` (typed as text by the library) for the end of the input.
+  private readonly parse: (input: string | typeof none) => ReturnType<TokenSource> = jsonParser({
+    packKeys: true,
+    streamKeys: false,
+    packNumbers: true,
+    streamNumbers: false,
+    packStrings: false,
+    streamStrings: true,
+  }) as unknown as (input: string | typeof none) => ReturnType<TokenSource>;
+  private readonly stack: Container[] = [];
+  private key: string | undefined;
+  private root: unknown;
+  private done = false;
+  private pieces: string[] = [];
+  private decoder: Base64Decoder | undefined;
+
+  /** `remainingBytes`: how much of the body is still to come, if known (sizes a document's buffer). */
+  write(text: string, remainingBytes?: number): void {
+    this.take(this.parse(text), remainingBytes);
+  }
+
+  end(): unknown {
+    this.take(this.parse(none));
+    if (!this.done) throw new JsonBodyError('Invalid JSON body');
+    return this.root;
+  }
+
+  private take(tokens: ReturnType<TokenSource>, remainingBytes?: number): void {
+    if (tokens === none) return;
+    for (const token of isMany(tokens) ? getManyValues(tokens) : [tokens as Token])
+      this.token(token, remainingBytes);
+  }
+
+  private token(token: Token, remainingBytes?: number): void {
+    switch (token.name) {
+      case 'startObject':
+        return this.open({});
+      case 'startArray':
+        return this.open([]);
+      case 'endObject':
+      case 'endArray':
+        this.stack.pop();
+        return;
+      case 'keyValue':
+        this.key = token.value;
+        return;
+      case 'startString':
+        if (this.key === UPLOAD_KEY && this.inObject())
+          this.decoder = new Base64Decoder(
+            remainingBytes === undefined ? undefined : Math.ceil((remainingBytes * 3) / 4),
+          );
+        return;
+      case 'stringChunk':
+        if (this.decoder) this.decoder.write(token.value);
+        else this.pieces.push(token.value);
+        return;
+      case 'endString': {
+        const value: string | Base64Upload = this.decoder ? this.decoder.end() : this.pieces.join('');
+        this.decoder = undefined;
+        this.pieces = [];
+        return this.add(value);
+      }
+      case 'numberValue':
+        return this.add(Number(token.value));
+      case 'nullValue':
+      case 'trueValue':
+      case 'falseValue':
+        return this.add(token.value);
+      default:
+        return;
+    }
+  }
+
+  private inObject(): boolean {
+    const top = this.stack[this.stack.length - 1];
+    return top !== undefined && !Array.isArray(top);
+  }
+
+  private open(container: Container): void {
+    if (this.stack.length >= MAX_JSON_DEPTH)
+      throw new JsonBodyError(`Request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+    this.add(container);
+    this.stack.push(container);
+  }
+
+  private add(value: unknown): void {
+    const top = this.stack[this.stack.length - 1];
+    if (top === undefined) {
+      this.root = value;
+      this.done = true;
+    } else if (Array.isArray(top)) {
+      top.push(value);
+    } else {
+      setMember(top, this.key!, value);
+    }
+  }
+}

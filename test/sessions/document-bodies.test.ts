@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import http from 'node:http';
+import { testEnvironment } from '../support/environment';
+import { b64, pdfBytes } from '../support/documents';
+import { request, type ApiResponse } from '../support/http';
+import { assertCreateFailure, query, SESSIONS, teamAccount, teamBody } from './helpers';
+
+/** Bodies above this are parsed as they arrive (STREAMED_BODY_BYTES); whitespace before the JSON gets there. */
+const STREAMED = 1024 * 1024;
+const PADDING = ' '.repeat(STREAMED + 1);
+
+/** Sends `text` with chunked transfer encoding, in pieces of uneven sizes, as a slow client would. */
+function sendInPieces(path: string, apiKey: string, text: string): Promise<ApiResponse> {
+  const url = new URL(`${testEnvironment().apiUrl}${path}`);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString();
+          resolve({ status: res.statusCode!, headers: new Headers(), body: JSON.parse(body), text: body });
+        });
+      },
+    );
+    req.on('error', reject);
+    const bytes = Buffer.from(text);
+    // Sizes that split base64 quanta, UTF-8 sequences and JSON tokens at every offset.
+    for (let at = 0, i = 0; at < bytes.length; i++) {
+      const size = [1, 3, 7, 4093, 65_537, 262_139][i % 6];
+      req.write(bytes.subarray(at, at + size));
+      at += size;
+    }
+    req.end();
+  });
+}
+
+describe('document bodies: decoded as they arrive (issue 14, P2)', function () {
+  this.timeout(120_000);
+  let apiKey: string;
+  let notaryEmail: string;
+
+  before(async function () {
+    ({ apiKey, notaryEmail } = await teamAccount());
+  });
+
+  async function storedDocument(sessionId: string) {
+    const [row] = await query<{ sha256: string; size_bytes: number; content: Buffer }>(
+      `SELECT d.sha256, d.size_bytes, b.content FROM documents d JOIN blobs b ON b.id = d.blob_id
+        WHERE d.session_id = $1`,
+      [sessionId],
+    );
+    return row;
+  }
+
+  it('a multi-megabyte document sent in uneven chunks is stored byte for byte', async () => {
+    const pdf = await pdfBytes(2, 3 * 1024 * 1024 + 1);
+    const body = await teamBody(notaryEmail, {
+      session_documents: [{ name: 'deed.pdf', base64Doc: b64(pdf) }],
+    });
+    const res = await sendInPieces(SESSIONS, apiKey, JSON.stringify(body));
+    assert.equal(res.status, 200, res.text);
+    const stored = await storedDocument(res.body.bn_session_id);
+    assert.equal(stored.size_bytes, pdf.length);
+    assert.equal(stored.sha256, crypto.createHash('sha256').update(pdf).digest('hex'));
+    assert.ok(stored.content.equals(pdf), 'the stored bytes are the uploaded ones');
+  });
+
+  it('answers a body read whole and the same body read as it arrives alike', async () => {
+    const pdf = b64(await pdfBytes(1));
+    const cut = pdf.length / 2 - ((pdf.length / 2) % 4);
+    const doc = (base64Doc: unknown) => ({ session_documents: [{ name: 'deed.pdf', base64Doc }] });
+    const cases: Array<[string, () => Promise<string>]> = [
+      [
+        'not base64',
+        async () =>
+          JSON.stringify(await teamBody(notaryEmail, doc(`${pdf.slice(0, cut)}!${pdf.slice(cut + 1)}`))),
+      ],
+      [
+        'padding inside',
+        async () =>
+          JSON.stringify(await teamBody(notaryEmail, doc(`${pdf.slice(0, cut - 2)}==${pdf.slice(cut)}`))),
+      ],
+      [
+        'a length that is not a multiple of 4',
+        async () => JSON.stringify(await teamBody(notaryEmail, doc(pdf.slice(0, -1)))),
+      ],
+      [
+        'escaped characters in the base64',
+        async () => JSON.stringify(await teamBody(notaryEmail, doc(pdf))).replace(/\//g, '\\/'),
+      ],
+      ['a number', async () => JSON.stringify(await teamBody(notaryEmail, doc(42)))],
+      ['an empty string', async () => JSON.stringify(await teamBody(notaryEmail, doc('')))],
+      ['an object', async () => JSON.stringify(await teamBody(notaryEmail, doc({ base64Doc: pdf })))],
+      [
+        'a PNG named .pdf',
+        async () =>
+          JSON.stringify(await teamBody(notaryEmail, doc(b64(Buffer.from('89504e470d0a1a0a', 'hex'))))),
+      ],
+      [
+        '__proto__ as a key',
+        async () =>
+          JSON.stringify(await teamBody(notaryEmail, doc(pdf))).replace(
+            /^\{/,
+            '{"__proto__":{"signing_type":"x"},',
+          ),
+      ],
+      ['a byte-order mark', async () => `\uFEFF${JSON.stringify(await teamBody(notaryEmail, doc(pdf)))}`],
+      ['cut short', async () => JSON.stringify(await teamBody(notaryEmail, doc(pdf))).slice(0, -2)],
+      ['trailing text', async () => `${JSON.stringify(await teamBody(notaryEmail, doc(pdf)))} {}`],
+      [
+        'nested 40 deep',
+        async () =>
+          JSON.stringify(await teamBody(notaryEmail, { extra: JSON.parse('['.repeat(40) + ']'.repeat(40)) })),
+      ],
+    ];
+    for (const [what, make] of cases) {
+      const text = await make();
+      // The padding goes after a BOM, if any: JSON's whitespace, not the document's.
+      const padded = text.startsWith('\uFEFF') ? `\uFEFF${PADDING}${text.slice(1)}` : `${PADDING}${text}`;
+      const whole = await request(SESSIONS, { auth: apiKey, rawBody: text });
+      const streamed = await request(SESSIONS, { auth: apiKey, rawBody: padded });
+      assert.ok(whole.status < 500, `${what}: ${whole.status} ${whole.text}`);
+      assert.equal(
+        streamed.status,
+        whole.status,
+        `${what}: status; whole ${whole.text} streamed ${streamed.text}`,
+      );
+      assert.equal(
+        streamed.body.response_message,
+        whole.body.response_message,
+        `${what}: the same message either way`,
+      );
+    }
+  });
+
+  it('names the field when the base64 is not strict, and stores nothing', async () => {
+    const before = await query<{ n: number }>('SELECT count(*)::int AS n FROM blobs');
+    const pdf = b64(await pdfBytes(1, 2 * 1024 * 1024));
+    const body = await teamBody(notaryEmail, {
+      session_documents: [
+        { name: 'deed.pdf', base64Doc: `${pdf.slice(0, 1_000_000)}*${pdf.slice(1_000_001)}` },
+      ],
+    });
+    assertCreateFailure(
+      await sendInPieces(SESSIONS, apiKey, JSON.stringify(body)),
+      'session_documents[0].base64Doc is not valid base64',
+    );
+    const after = await query<{ n: number }>('SELECT count(*)::int AS n FROM blobs');
+    assert.equal(after[0].n, before[0].n);
+  });
+
+  it('refuses a body nested deeper than 32 levels, read whole or as it arrives', async () => {
+    const nested = `{"x":${'['.repeat(40)}${']'.repeat(40)}}`;
+    for (const text of [nested, `${PADDING}${nested}`]) {
+      const res = await request(SESSIONS, { auth: apiKey, rawBody: text });
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.body.response_message, 'Request body nests deeper than 32 levels');
+    }
+  });
+});
