@@ -25,6 +25,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
 USER app
+# Two malloc arenas instead of one per thread: see PRODUCTION_PROCESS_ENV in src/process.ts.
+ENV MALLOC_ARENA_MAX=2
 EXPOSE 3000
 # Dev-only packages (embedded PostgreSQL, Temporal's test server, test tools) were pruned in the build stage.
 # docker-compose runs `node dist/scripts/start-worker.js` for the worker.

@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { Sequelize } from 'sequelize';
 import { loadConfig } from '../src/config';
+import { PRODUCTION_PROCESS_ENV } from '../src/process';
 import { provideBackingServices } from '../src/infra/services';
 import { createDatabase } from '../src/db/database';
 import { migrateExclusively } from '../src/db/migrator';
@@ -186,6 +187,7 @@ async function main() {
   const services = await provideBackingServices(config, { persistentTemporal: false, log: say });
   const env = {
     ...process.env,
+    ...PRODUCTION_PROCESS_ENV,
     ...settings,
     DATABASE_URL: services.databaseUrl,
     TEMPORAL_ADDRESS: services.temporalAddress,

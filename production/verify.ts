@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { loadConfig } from '../src/config';
+import { PRODUCTION_PROCESS_ENV } from '../src/process';
 import { startEmbeddedPostgres } from '../src/infra/embeddedPostgres';
 import { loadSigningIdentity } from '../src/signing/identity';
 import { freePort } from '../test/support/freePort';
@@ -102,6 +103,7 @@ async function main() {
     const identity = loadSigningIdentity(loadConfig({ DATA_DIR: dir, NODE_ENV: 'development' }));
     const env = {
       ...process.env,
+      ...PRODUCTION_PROCESS_ENV,
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
