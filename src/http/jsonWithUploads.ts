@@ -62,6 +62,9 @@ export class StreamingJsonReader {
   private pieces: string[] = [];
   private decoder: Base64Decoder | undefined;
 
+  /** `uploads`: whether `base64Doc` strings are documents (the routes that take them). */
+  constructor(private readonly options: { uploads: boolean }) {}
+
   /** `remainingBytes`: how much of the body is still to come, if known (sizes a document's buffer). */
   write(text: string, remainingBytes?: number): void {
     this.take(this.parse(text), remainingBytes);
@@ -93,7 +96,7 @@ export class StreamingJsonReader {
         this.key = token.value;
         return;
       case 'startString':
-        if (this.key === UPLOAD_KEY && this.inObject())
+        if (this.options.uploads && this.key === UPLOAD_KEY && this.inObject())
           this.decoder = new Base64Decoder(
             remainingBytes === undefined ? undefined : Math.ceil((remainingBytes * 3) / 4),
           );

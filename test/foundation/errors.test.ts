@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import http from 'node:http';
 import net from 'node:net';
 import { Worker } from 'node:worker_threads';
 import assert from 'node:assert/strict';
@@ -85,6 +86,39 @@ describe('error handling', () => {
     const [answers] = (await once(uploads, 'message')) as [string[]];
     await uploads.terminate();
     assert.deepEqual(answers, Array(6).fill('413 Fail'));
+  });
+
+  it('a chunked body (no Content-Length) is cut off at the limit, and the client reads its 413', async () => {
+    const answer = await new Promise<{ status: number; body: { response_message: string } }>(
+      (resolve, reject) => {
+        const req = http.request(
+          `${testEnvironment().apiUrl}/api/integrationsv2/auth/refresh`,
+          { method: 'POST', headers: { 'content-type': 'application/json' } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () =>
+              resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()) }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.write('{"api_key":"');
+        // Four times the limit, in pieces, as long as the server takes them.
+        const piece = 'x'.repeat(16 * 1024);
+        let sent = 0;
+        const pump = () => {
+          while (sent < 4 * SMALL_BODY_BYTES) {
+            sent += piece.length;
+            if (!req.write(piece)) return void req.once('drain', pump);
+          }
+          req.end('"}');
+        };
+        pump();
+      },
+    );
+    assert.equal(answer.status, 413);
+    assert.equal(answer.body.response_message, `Request body exceeds ${SMALL_BODY_BYTES} bytes`);
   });
 
   it('an announced oversize body is answered from its headers, before its bytes arrive', async () => {

@@ -9,14 +9,17 @@ import { JsonBodyError, StreamingJsonReader, withUploads } from '../jsonWithUplo
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 const EMPTY_SHA256 = crypto.createHash('sha256').update('').digest('hex');
 /**
- * After a 413, Node reads and discards the rest of the body so the client, still uploading, gets to
- * read the answer (closing at once resets its upload and it sees no answer at all). Like nginx's
- * lingering close, that discarding is bounded: a body still arriving after this long is cut off.
+ * After a 413, the rest of the body is read and discarded so the client, still uploading, gets to read
+ * the answer (closing at once resets its upload and it sees no answer at all), and the connection is
+ * clean for its next request. Like nginx's lingering close, that discarding is bounded: a body still
+ * arriving after this long is cut off.
  */
 const LINGER_AFTER_413_MS = 10_000;
 
 function lingerThenClose(req: IncomingMessage): void {
   if (req.complete) return;
+  // Node discards an unread body by itself, but not one whose reading had begun.
+  req.resume();
   const timer = setTimeout(() => req.socket.destroy(), LINGER_AFTER_413_MS);
   timer.unref();
   req.once('close', () => clearTimeout(timer));
@@ -55,7 +58,7 @@ async function readJson(ctx: AppContext, limitBytes: number, uploads: boolean) {
     }
     try {
       if (!streaming) {
-        streaming = new StreamingJsonReader();
+        streaming = new StreamingJsonReader({ uploads });
         streaming.write(text);
         text = '';
       }
@@ -66,19 +69,20 @@ async function readJson(ctx: AppContext, limitBytes: number, uploads: boolean) {
     }
   };
   try {
-    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    // Leaving the loop early must not destroy the request: the client is still to read the 413.
+    for await (const chunk of ctx.req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
       const remaining = declared === undefined ? undefined : declared - received;
       received += chunk.length;
-      if (received > limitBytes) throw Object.assign(new Error('too large'), { type: 'entity.too.large' });
+      if (received > limitBytes) break;
       feed(decoder.write(chunk), remaining);
     }
     feed(decoder.end());
-  } catch (err) {
-    if ((err as { type?: string }).type === 'entity.too.large') {
-      lingerThenClose(ctx.req);
-      throw tooLarge(`Request body exceeds ${limitBytes} bytes`);
-    }
+  } catch {
     throw malformed('Request body could not be read');
+  }
+  if (received > limitBytes) {
+    lingerThenClose(ctx.req);
+    throw tooLarge(`Request body exceeds ${limitBytes} bytes`);
   }
   if (declared !== undefined && received !== declared) throw malformed('Request body could not be read');
   ctx.state.bodySha256 = hash.digest('hex');
