@@ -141,6 +141,16 @@ export async function temporalPorts(): Promise<TemporalPorts> {
   };
 }
 
+/** The dynamic config docker-compose mounts into its Temporal server: this run uses the same file. */
+export const DYNAMIC_CONFIG_FILE = path.join(
+  __dirname,
+  '..',
+  'deploy',
+  'temporal',
+  'dynamicconfig',
+  'production.yaml',
+);
+
 /** The server's configuration: PostgreSQL persistence and visibility, every service on loopback. */
 export function writeServerConfig(dir: string, pg: SqlEndpoint, ports: TemporalPorts): string {
   const store = (db: string, conns: number) => `
@@ -199,6 +209,9 @@ clusterMetadata:
       rpcAddress: "127.0.0.1:${ports.frontend}"
 dcRedirectionPolicy:
   policy: "noop"
+dynamicConfigClient:
+  filepath: "${DYNAMIC_CONFIG_FILE}"
+  pollInterval: "60s"
 `,
   );
   return file;

@@ -5,6 +5,7 @@ import { buildTemporalCli, findTemporalCli, goAvailable } from './temporalCli';
 import { readPid, stopOrphan, writePidFile } from './pidFile';
 import { spawnServer, tail } from './childProcess';
 import { searchAttributeCliArgs } from '../temporal/searchAttributes';
+import { dynamicConfigCliArgs } from '../temporal/dynamicConfig';
 import { SESSION_SEARCH_ATTRIBUTES } from '../../workflows/searchAttributes';
 
 export interface DevServerOptions {
@@ -66,6 +67,7 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Ru
     'warn',
     ...(opts.persistent ? ['--db-filename', path.join(dir, 'temporal.sqlite')] : []),
     ...searchAttributeCliArgs(),
+    ...dynamicConfigCliArgs(),
   ];
   const logFile = path.join(dir, 'server.log');
   const server = spawnServer(cli, args, logFile, { exitSignal: 'SIGTERM' });
@@ -99,6 +101,7 @@ async function startWithSdkDownload(opts: DevServerOptions): Promise<RunningDevS
       uiPort: opts.uiPort,
       dbFilename: opts.persistent ? path.join(opts.dataDir, 'temporal', 'temporal.sqlite') : undefined,
       searchAttributes: SESSION_SEARCH_ATTRIBUTES,
+      extraArgs: dynamicConfigCliArgs(),
     },
   });
   return { address: env.address, uiUrl: `http://localhost:${opts.uiPort}`, stop: () => env.teardown() };
