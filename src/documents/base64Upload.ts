@@ -22,13 +22,15 @@ export class Base64Upload {
 
 const ALPHABET = /^[A-Za-z0-9+/]*$/;
 const FINAL_QUANTUM = /^[A-Za-z0-9+/]*={0,2}$/;
+/** Characters decoded at a time. */
+const STEP = 64 * 1024;
 /** The first buffer when the size to expect is unknown; it doubles as needed. */
 const FIRST_BUFFER_BYTES = 64 * 1024;
 
 /**
  * Decodes strict base64 (the alphabet of RFC 4648 §4, padding only at the end, a length that is a multiple
  * of 4) from pieces of text as they arrive. Memory: the decoded bytes, at most MAX_DOCUMENT_BYTES of them,
- * plus at most three characters of text.
+ * plus less than one step of text.
  */
 export class Base64Decoder {
   private pending = '';
@@ -57,10 +59,10 @@ export class Base64Decoder {
     // Padding may only end the text, at most two characters of it: what follows is judged at the end.
     if (this.padding !== -1 && this.pending.length - this.padding > 2) return this.refuse();
     const ready = this.padding === -1 ? this.pending.length : this.padding;
-    // Whole quanta are decoded as they come (the parser hands over a few hundred characters at a time),
-    // so the text is not gathered first.
+    // The parser hands over a few hundred characters at a time: they are decoded a step at a time, one
+    // check and one write per step rather than per piece.
+    if (ready < STEP) return;
     const take = ready - (ready % 4);
-    if (take === 0) return;
     this.decode(take === this.pending.length ? this.pending : this.pending.slice(0, take), ALPHABET);
     this.pending = take === this.pending.length ? '' : this.pending.slice(take);
     if (this.padding !== -1) this.padding -= take;
