@@ -22,20 +22,25 @@ function setMember(target: Record<string, unknown>, key: string, value: unknown)
  * JSON.parse's value for text already in memory, with each `base64Doc` string swapped for its decoded
  * Base64Upload: the same value the streaming reader below builds.
  */
-export function withUploads(value: unknown, depth = 1): unknown {
-  if (depth > MAX_JSON_DEPTH)
+export function withUploads(value: unknown, depth = 0): unknown {
+  if (!value || typeof value !== 'object') return value;
+  // Containers count as the streaming reader counts them: the root is the first.
+  if (depth >= MAX_JSON_DEPTH)
     throw new JsonBodyError(`Request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) value[i] = withUploads(item, depth + 1);
-  } else if (value && typeof value === 'object') {
-    const object = value as Record<string, unknown>;
-    for (const key of Object.keys(object)) {
-      const member = object[key];
-      object[key] =
-        key === UPLOAD_KEY && typeof member === 'string'
-          ? decodeBase64Upload(member)
-          : withUploads(member, depth + 1);
-    }
+    return value;
+  }
+  const object = value as Record<string, unknown>;
+  for (const key of Object.keys(object)) {
+    const member = object[key];
+    setMember(
+      object,
+      key,
+      key === UPLOAD_KEY && typeof member === 'string'
+        ? decodeBase64Upload(member)
+        : withUploads(member, depth + 1),
+    );
   }
   return value;
 }

@@ -154,11 +154,17 @@ describe('document bodies: decoded as they arrive (issue 14, P2)', function () {
   });
 
   it('refuses a body nested deeper than 32 levels, read whole or as it arrives', async () => {
-    const nested = `{"x":${'['.repeat(40)}${']'.repeat(40)}}`;
-    for (const text of [nested, `${PADDING}${nested}`]) {
+    // The object and 31 arrays inside it make 32 levels; one more array makes 33.
+    const nestedIn = (arrays: number) => `{"x":${'['.repeat(arrays)}1${']'.repeat(arrays)}}`;
+    for (const text of [nestedIn(32), `${PADDING}${nestedIn(32)}`]) {
       const res = await request(SESSIONS, { auth: apiKey, rawBody: text });
       assert.equal(res.status, 400, res.text);
       assert.equal(res.body.response_message, 'Request body nests deeper than 32 levels');
+    }
+    for (const text of [nestedIn(31), `${PADDING}${nestedIn(31)}`]) {
+      const res = await request(SESSIONS, { auth: apiKey, rawBody: text });
+      assert.notEqual(res.body.response_message, 'Request body nests deeper than 32 levels', res.text);
+      assert.equal(res.status, 403, 'read, then refused by the create rules');
     }
   });
 });
