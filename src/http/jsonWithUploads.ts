@@ -5,9 +5,11 @@ import { Base64Decoder, Base64Upload, decodeBase64Upload } from '../documents/ba
 /** The key whose string values are documents: decoded as they arrive, never kept as text. */
 const UPLOAD_KEY = 'base64Doc';
 /** Request bodies are a few levels deep; nesting deeper is refused before it costs memory. */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 export class JsonBodyError extends Error {}
+
+const tooDeep = () => new JsonBodyError(`Request body nests deeper than ${MAX_JSON_DEPTH} levels`);
 
 type Container = Record<string, unknown> | unknown[];
 
@@ -25,8 +27,7 @@ function setMember(target: Record<string, unknown>, key: string, value: unknown)
 export function withUploads(value: unknown, depth = 0): unknown {
   if (!value || typeof value !== 'object') return value;
   // Containers count as the streaming reader counts them: the root is the first.
-  if (depth >= MAX_JSON_DEPTH)
-    throw new JsonBodyError(`Request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+  if (depth >= MAX_JSON_DEPTH) throw tooDeep();
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) value[i] = withUploads(item, depth + 1);
     return value;
@@ -133,8 +134,7 @@ export class StreamingJsonReader {
   }
 
   private open(container: Container): void {
-    if (this.stack.length >= MAX_JSON_DEPTH)
-      throw new JsonBodyError(`Request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+    if (this.stack.length >= MAX_JSON_DEPTH) throw tooDeep();
     this.add(container);
     this.stack.push(container);
   }

@@ -4,11 +4,11 @@ import http from 'node:http';
 import { testEnvironment } from '../support/environment';
 import { b64, pdfBytes } from '../support/documents';
 import { request, type ApiResponse } from '../support/http';
+import { STREAMED_BODY_BYTES } from '../../src/http/middleware/jsonBody';
 import { assertCreateFailure, query, SESSIONS, teamAccount, teamBody } from './helpers';
 
-/** Bodies above this are parsed as they arrive (STREAMED_BODY_BYTES); whitespace before the JSON gets there. */
-const STREAMED = 1024 * 1024;
-const PADDING = ' '.repeat(STREAMED + 1);
+/** Whitespace before the JSON takes a body past the size above which it is parsed as it arrives. */
+const PADDING = ' '.repeat(STREAMED_BODY_BYTES + 1);
 
 /** Sends `text` with chunked transfer encoding, in pieces of uneven sizes, as a slow client would. */
 function sendInPieces(path: string, apiKey: string, text: string): Promise<ApiResponse> {
