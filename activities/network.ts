@@ -156,8 +156,9 @@ export function networkActivities({ sequelize, config }: ActivityDependencies) {
       count: number;
     }): Promise<{ added: AssignedWitness[]; missing: number; retryAfterMs: number }> {
       const added = await sequelize.transaction(async (transaction) => {
-        // One assignment at a time per session: the row lock orders two attempts of this activity.
-        await execute(sequelize, 'SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE', {
+        // One assignment at a time per session: the row lock orders two attempts of this activity (NO
+        // KEY UPDATE, like the audit chain's, so an API transaction adding documents does not stop it).
+        await execute(sequelize, 'SELECT 1 FROM sessions WHERE id = $1 FOR NO KEY UPDATE', {
           bind: [sessionId],
           transaction,
         });

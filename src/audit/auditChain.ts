@@ -25,14 +25,16 @@ export function recordHash(prevHash: string, seq: number, eventId: string, paylo
 
 /**
  * Appends an event to its session's chain, inside the caller's transaction. The session row is locked
- * so appends of one session are serialised; an event already in the chain is not appended again.
+ * so appends of one session are serialised; an event already in the chain is not appended again. The
+ * lock is NO KEY UPDATE: an API transaction that adds rows referring to the session (documents) while
+ * it waits for the workflow holds a key-share lock on it, which must not stop the workflow's steps.
  */
 export async function appendAuditRecord(
   sequelize: Sequelize,
   transaction: Transaction,
   record: { sessionId: string; eventId: string; event: string; payload: unknown },
 ): Promise<void> {
-  await execute(sequelize, 'SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE', {
+  await execute(sequelize, 'SELECT 1 FROM sessions WHERE id = $1 FOR NO KEY UPDATE', {
     bind: [record.sessionId],
     transaction,
   });

@@ -269,11 +269,14 @@ export class SessionService {
     );
     try {
       return await this.sequelize.transaction(async (transaction) => {
-        // The session's row orders concurrent additions, so positions and the cap hold under a burst.
-        await execute(this.sequelize, 'SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE', {
-          bind: [sessionId],
-          transaction,
-        });
+        // A lock of the session's own orders concurrent additions, so positions and the cap hold under a
+        // burst. Not the session's row: this transaction waits for the workflow's update below, and the
+        // workflow's database steps (local activities, which hold its task) write that row.
+        await execute(
+          this.sequelize,
+          "SELECT pg_advisory_xact_lock(hashtext('session-documents'), hashtext($1))",
+          { bind: [sessionId], transaction },
+        );
         const positions = await queryRows<{ next: number; held: number }>(
           this.sequelize,
           'SELECT coalesce(max(position) + 1, 0)::int AS next, count(*)::int AS held FROM documents WHERE session_id = $1',

@@ -298,6 +298,37 @@ describe('session documents (spec 2.4, 4.3, 8)', function () {
       assert.equal(rows[1].sha256, sha256(added));
     });
 
+    it('documents added the moment a session exists are taken while its workflow records its first steps', async () => {
+      // The addition waits for the workflow's update inside its transaction, while the workflow's own
+      // database steps (local activities) write the session's row: neither may wait on the other.
+      const pdf = b64(await pdfBytes(1));
+      const sessions = await Promise.all(
+        Array.from({ length: 4 }, async (_, s) => {
+          const created = await createSession(
+            apiKey,
+            await withDocs([{ name: 'first.pdf', base64Doc: pdf }]),
+          );
+          assertPass(created);
+          const answers = [];
+          for (let i = 0; i < 3; i++) {
+            answers.push(
+              await addDocuments(apiKey, created.body.bn_session_id, {
+                session_documents: [{ name: `s${s}-added${i}.pdf`, base64Doc: pdf }],
+              }),
+            );
+          }
+          return answers;
+        }),
+      );
+      for (const [s, answers] of sessions.entries()) {
+        for (const answer of answers) assertPass(answer, `session ${s}: add document`);
+        assert.deepEqual(
+          answers[2].body.documents.map((d: any) => d.name),
+          ['first.pdf', `s${s}-added0.pdf`, `s${s}-added1.pdf`, `s${s}-added2.pdf`],
+        );
+      }
+    });
+
     it('applies the same rules as create: 403 with the 7.1 body, nothing added', async () => {
       const created = await createSession(
         apiKey,
