@@ -1,6 +1,5 @@
 import { condition, sleep } from '@temporalio/workflow';
 import { signerIsWaiting, type SessionPlan } from './sessionMachine';
-import { io } from './sessionActivities';
 import type { SessionRun } from './sessionRun';
 
 export type DispatchOutcome = 'started' | 'ended' | 'continue_as_new';
@@ -24,7 +23,7 @@ export async function dispatchToNetwork(
   for (;;) {
     if (!(await run.waitFor(() => signerIsWaiting(run.state(), plan)))) return 'ended';
     run.waitingSince ??= Date.now();
-    const attempt = await io.offerToNetworkNotary({ sessionId, state });
+    const attempt = await run.db.offerToNetworkNotary({ sessionId, state });
     const { offer } = attempt;
     if (!offer) {
       await run.waitFor(() => false, Date.now() + attempt.retryAfterMs);
@@ -40,12 +39,12 @@ export async function dispatchToNetwork(
     );
     run.openOffer = undefined;
     if (!accepted) {
-      await io.closeOffer({ offerId: offer.offerId, outcome: ended() ? 'withdrawn' : 'expired' });
+      await run.db.closeOffer({ offerId: offer.offerId, outcome: ended() ? 'withdrawn' : 'expired' });
       if (ended()) return 'ended';
       continue;
     }
 
-    await io.acceptOffer({ offerId: offer.offerId, sessionId });
+    await run.db.acceptOffer({ offerId: offer.offerId, sessionId });
     run.notaryAssigned = true;
     const notary = { email: offer.email, name: offer.name, source: 'network' };
     await run.enter('ready', 'notary_assigned', { notary });
@@ -54,7 +53,7 @@ export async function dispatchToNetwork(
     if (await run.waitFor(() => requested.start, Date.now() + attempt.startTimeoutMs)) return 'started';
     if (ended()) return 'ended';
 
-    await io.releaseNetworkNotary({ offerId: offer.offerId, sessionId });
+    await run.db.releaseNetworkNotary({ offerId: offer.offerId, sessionId });
     run.networkNotaryId = undefined;
     run.notaryAssigned = false;
     requested.acceptedBy = undefined;
@@ -72,7 +71,7 @@ export function staffNetworkWitnesses(run: SessionRun, plan: SessionPlan, sessio
     await condition(() => signerIsWaiting(run.state(), plan));
     for (;;) {
       status.busy = true;
-      const { added, missing, retryAfterMs } = await io.assignNetworkWitnesses({ sessionId, count });
+      const { added, missing, retryAfterMs } = await run.db.assignNetworkWitnesses({ sessionId, count });
       for (const witness of added) run.queue('witness_assigned', { role: 'witness', ...witness });
       status.busy = false;
       if (!missing) return;

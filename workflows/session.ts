@@ -38,7 +38,7 @@ import {
   type SessionRequest,
   type Verdict,
 } from './sessionMachine';
-import { confirm, failureType, finalize, io, mail } from './sessionActivities';
+import { confirm, databaseSteps, failureType, finalize, mail } from './sessionActivities';
 import { SessionRun } from './sessionRun';
 import { dispatchToNetwork, staffNetworkWitnesses } from './networkDispatch';
 
@@ -53,6 +53,7 @@ export type SessionOutcome = SessionStatus | 'abandoned';
  * with `expired` (auto_expire_session_on) and `cancelled` as exits from any unfinished state.
  */
 export async function sessionWorkflow(input: SessionWorkflowInput): Promise<SessionOutcome> {
+  const db = databaseSteps();
   const startAt = input.startAt ? Date.parse(input.startAt) : undefined;
   const plan: SessionPlan = planOfInput(input);
   // A named team notary is known at creation: such sessions are ready at once (sessions started before
@@ -60,6 +61,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   const readyAtOnce = input.notary.kind === 'team' && patched('named-notary-ready-at-once');
   // The same first state the API records with the session, so both agree from the first moment.
   const run = new SessionRun(
+    db,
     input.sessionId,
     input.resume ? 'awaiting_notary' : initialStatus(plan, Date.now(), readyAtOnce),
     input.expiresAt ? Date.parse(input.expiresAt) : undefined,
@@ -250,8 +252,8 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     for (;;) {
       const assignment =
         input.notary.kind === 'team'
-          ? await io.assignTeamNotary({ sessionId: input.sessionId, memberId: input.notary.memberId })
-          : await io.assignNetworkNotary({ sessionId: input.sessionId, state: input.notary.state });
+          ? await db.assignTeamNotary({ sessionId: input.sessionId, memberId: input.notary.memberId })
+          : await db.assignNetworkNotary({ sessionId: input.sessionId, state: input.notary.state });
       if (assignment.notary) {
         run.notaryAssigned = true;
         await run.enter('ready', 'notary_assigned', { notary: assignment.notary });
@@ -273,7 +275,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   // completed before this step existed replay without it.
   if (patched('notarized-documents')) {
     await finalizeDocuments();
-    await io.recordJournal({ sessionId: input.sessionId });
+    await db.recordJournal({ sessionId: input.sessionId });
   }
 
   // 7. Signed documents go out at once, or when the notary releases them.
@@ -319,7 +321,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   async function finalizeDocuments() {
     for (;;) {
       const failures: Array<{ documentId: string; reason: string }> = [];
-      for (const documentId of await io.listDocumentsToFinalize({ sessionId: input.sessionId })) {
+      for (const documentId of await db.listDocumentsToFinalize({ sessionId: input.sessionId })) {
         try {
           await finalize.finalizeDocument({ sessionId: input.sessionId, documentId });
         } catch (err) {
@@ -328,7 +330,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
         }
       }
       if (!failures.length) return;
-      await io.recordFinalizationFailures({ failures });
+      await db.recordFinalizationFailures({ failures });
       await run.setDocuments('failed');
       await run.publish('documents_failed', {
         documents: failures.map((f) => ({ document_id: f.documentId, reason: f.reason })),

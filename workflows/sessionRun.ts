@@ -15,7 +15,7 @@ import type {
   SessionStatus,
 } from './sessionDefinitions';
 import { assertDocumentsTransition, assertTransition, type SessionState } from './sessionMachine';
-import { io } from './sessionActivities';
+import type { DatabaseSteps } from './sessionActivities';
 import { SessionStatusAttribute } from './searchAttributes';
 import type { EventName } from './events';
 import { webhookDeliveryWorkflow } from './webhookDelivery';
@@ -49,6 +49,8 @@ export class SessionRun {
   private readonly pendingEvents: Array<[EventName, Record<string, unknown>]> = [];
 
   constructor(
+    /** The workflow's database steps, for its other parts too (one choice per run, see databaseSteps). */
+    readonly db: DatabaseSteps,
     private readonly sessionId: string,
     public status: SessionStatus,
     private readonly expiresAt: number | undefined,
@@ -121,7 +123,7 @@ export class SessionRun {
   }
 
   async publish(event: EventName, data: Record<string, unknown> = {}): Promise<void> {
-    const { deliveries } = await io.publishEvent({
+    const { deliveries } = await this.db.publishEvent({
       eventId: `evt_${uuid4().replace(/-/g, '')}`,
       sessionId: this.sessionId,
       event,
@@ -189,7 +191,7 @@ export class SessionRun {
   }
 
   private record(): Promise<void> {
-    return io.recordStatus({
+    return this.db.recordStatus({
       sessionId: this.sessionId,
       status: this.status,
       documentsStatus: this.documentsStatus,

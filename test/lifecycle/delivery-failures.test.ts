@@ -156,7 +156,7 @@ describe('delivery failures', function () {
     assert.equal(signedDocuments.status, 200);
     assert.equal(signedDocuments.body.documents.length, 1);
 
-    await recordHistory('session-documents-failed-then-retried', `session-${id}`);
+    await recordHistory('session-documents-failed-local-database-steps', `session-${id}`);
     const again = await admin(['retry-finalization', '--session', id]);
     assert.equal(again.code, 1);
     assert.equal(again.json.error, 'Documents cannot be retried while released');

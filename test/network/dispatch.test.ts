@@ -94,7 +94,10 @@ describe('the on-demand network: dispatch when a signer waits, offers, accepts a
     const metrics = await (await fetch(`${testEnvironment().apiUrl}/metrics`)).text();
     assert.match(metrics, /notary_time_to_accept_seconds_count [1-9]/);
     for (const idle of [idleA, idleC]) await action(account.api_key, idle.bn_session_id, 'cancel');
-    await recordHistory('session-network-offer-accepted', `session-${waiting.bn_session_id}`);
+    await recordHistory(
+      'session-network-offer-accepted-local-database-steps',
+      `session-${waiting.bn_session_id}`,
+    );
   });
 
   it('offers only notaries with an unexpired commission in the requested state', async () => {

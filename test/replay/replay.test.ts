@@ -31,6 +31,12 @@ const EXPECTED = [
   'session-identity-kba-locked-out',
   'session-identity-same-device',
   'session-identity-then-network',
+  // The database steps as local activities (the `database-steps-local` patch): markers where the
+  // histories above have activity tasks.
+  'session-completed-local-database-steps',
+  'session-notarize-later-local-database-steps',
+  'session-network-offer-accepted-local-database-steps',
+  'session-documents-failed-local-database-steps',
   // Before publishers attempted first: the workflow made every attempt.
   'webhook-delivery-retries',
   'webhook-delivery-gone',
@@ -38,6 +44,17 @@ const EXPECTED = [
   'webhook-delivery-after-first-attempt',
   'webhook-delivery-gone-after-first-attempt',
 ];
+
+/**
+ * What still runs as an ordinary activity task: the wait for the API's transaction (visible to operators
+ * as a pending activity), mail (heartbeats, SMTP timeouts) and the documents (seconds each).
+ */
+const ACTIVITY_TASKS = new Set([
+  'confirmSessionRecorded',
+  'sendInvitations',
+  'sendCompletionNotices',
+  'finalizeDocument',
+]);
 
 describe('workflow determinism', () => {
   it('replays every recorded history against the current workflow code', async function () {
@@ -60,5 +77,23 @@ describe('workflow determinism', () => {
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
     }
     assert.deepEqual(failures, []);
+  });
+
+  it('a session started with the database steps as local activities gives activity tasks only to the others', () => {
+    for (const name of EXPECTED.filter((n) => n.endsWith('-local-database-steps'))) {
+      const { events } = temporal.api.history.v1.History.decode(
+        fs.readFileSync(path.join(HISTORIES_DIR, `${name}.history.bin`)),
+      );
+      const tasks = events!.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+      const markers = events!.filter(
+        (e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity',
+      );
+      assert.deepEqual(
+        tasks.filter((t) => !ACTIVITY_TASKS.has(t)),
+        [],
+        `${name}: activity tasks ${tasks.join(', ')}`,
+      );
+      assert.ok(markers.length >= 2, `${name}: ${markers.length} local activity markers`);
+    }
   });
 });
