@@ -16,7 +16,10 @@ export const RETRY_UNTIL_IT_PASSES: RetryPolicy = {
   maximumInterval: '1m',
 };
 
-/** One or two database round trips each: an attempt on a worker that died is retried after 10 s. */
+/**
+ * One or two database round trips each, as ordinary activities (sessions started before the local steps
+ * below): an attempt on a worker that died is retried after 10 s.
+ */
 const io = proxyActivities<Activities>({
   startToCloseTimeout: '10s',
   retry: RETRY_UNTIL_IT_PASSES,
@@ -26,11 +29,12 @@ const io = proxyActivities<Activities>({
  * The same steps run by the worker inside the workflow task that asks for them. An ordinary activity
  * costs Temporal a task of its own and the workflow another task to go on, which for a few milliseconds
  * of database work was much of Temporal's cost of a session (parking 2,000 scheduled sessions took
- * ~40 % less Temporal CPU this way). The step and its result are recorded as a marker in the history; a worker that
- * dies mid-step leaves its task to another worker, which runs the step again — these steps are
- * idempotent. Retries back off in the worker, and past a minute on a timer. While a step runs the
- * workflow's task is held, so no update reaches it: the API never waits for an update while holding a
- * lock these steps take (adding documents orders itself with an advisory lock, not the session's row).
+ * ~40 % less Temporal CPU this way). The step and its result are recorded as a marker in the history;
+ * a worker that dies mid-step leaves its task to another worker, which runs the step again — these
+ * steps are idempotent. Retries back off in the worker, and past a minute on a timer. While a step
+ * runs the workflow's task is held, so no update reaches it: the API never waits for an update while
+ * holding a lock these steps take (adding documents orders itself with an advisory lock, not the
+ * session's row).
  */
 const localIo = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10s',
