@@ -1,14 +1,15 @@
 import { ConfigError } from './config';
-
-/**
- * The environment the API and the worker run with in production (the Dockerfile sets the same): glibc
- * gives each thread that allocates its own malloc arena, and the worker's many threads (Temporal's core,
- * libuv, V8) leave each arena fragmented, so RSS stays far above what is in use. Two arenas keep it close.
- * Read by glibc at start-up, so it is set for the process, not from inside it.
- */
-export const PRODUCTION_PROCESS_ENV = { MALLOC_ARENA_MAX: '2' } as const;
 import type { Logger } from './logger';
 import { operatorLine } from './setupErrors';
+
+/**
+ * The environment the API and the worker run with in production (the Dockerfile and the npm start
+ * scripts set the same): glibc gives each thread that allocates its own malloc arena, and the worker's
+ * many threads (Temporal's core, libuv, V8) leave each arena fragmented, so RSS stays far above what is
+ * in use. Two arenas keep it close. Read by glibc at start-up, so it is set for the process, not from
+ * inside it.
+ */
+export const PRODUCTION_PROCESS_ENV = { MALLOC_ARENA_MAX: '2' } as const;
 
 /**
  * Stops gracefully on the first SIGINT/SIGTERM and exits; a second signal exits at once. Exits non-zero
