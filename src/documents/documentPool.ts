@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { Piscina } from 'piscina';
+import { RecyclingThreadPool } from '../infra/recyclingThreadPool';
 import { DocumentError } from './documentError';
 import { ConversionUnavailableError } from './convert';
 import type { PrepareOutcome, PrepareTask, PreparedDocument } from './documentWorker';
@@ -28,22 +27,19 @@ export class DocumentWorkTimeout extends Error {}
 
 /**
  * Worker threads that prepare uploads, so a hostile or merely heavy document costs one bounded worker
- * (memory, time) and never the API's event loop. Run from TypeScript sources (tests, tsx), the workers
- * load the same sources through tsx.
+ * (memory, time) and never the API's event loop.
  */
 export class DocumentPool {
-  private readonly pool: Piscina;
+  private readonly pool: RecyclingThreadPool<PrepareTask, PrepareOutcome>;
 
   constructor(private readonly options: DocumentPoolOptions) {
-    const fromSources = __filename.endsWith('.ts');
-    this.pool = new Piscina({
-      filename: path.join(__dirname, `documentWorker${fromSources ? '.ts' : '.js'}`),
-      execArgv: fromSources ? ['--require', require.resolve('tsx/cjs')] : [],
+    this.pool = new RecyclingThreadPool({
+      directory: __dirname,
+      module: 'documentWorker',
       // One thread stays warm: the first upload after a quiet spell does not pay for a thread's start.
       minThreads: 1,
       maxThreads: options.threads,
-      idleTimeout: 30_000,
-      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
+      memoryMb: options.memoryMb,
     });
   }
 
@@ -74,6 +70,6 @@ export class DocumentPool {
   }
 
   close(): Promise<void> {
-    return this.pool.destroy();
+    return this.pool.close();
   }
 }

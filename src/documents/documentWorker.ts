@@ -6,6 +6,7 @@ import { ParseSpeeds, PDFDocument } from 'pdf-lib';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { checkDocument, DocumentError, sha256Hex } from './decode';
 import { ownsItsMemory } from './movableBytes';
+import { threadHeapBytes, type ThreadTaskOutcome } from '../infra/recyclingThreadPool';
 import { ConversionUnavailableError, toPdf } from './convert';
 
 export interface PrepareTask {
@@ -30,15 +31,18 @@ export interface PreparedDocument {
 }
 
 /** Errors cross the thread as values: their class would not survive the trip. */
-export type PrepareOutcome =
-  { ok: true; document: PreparedDocument } | { ok: false; kind: 'document' | 'unavailable'; message: string };
+export type PrepareOutcome = ThreadTaskOutcome &
+  (
+    | { ok: true; document: PreparedDocument }
+    | { ok: false; kind: 'document' | 'unavailable'; message: string }
+  );
 
 /** The outcome with its byte arrays moved, not copied, back to the caller's thread. */
 function moving(document: PreparedDocument) {
   const owned = [document.bytes, document.pdf].filter(
     (bytes): bytes is Uint8Array => !!bytes && ownsItsMemory(bytes),
   );
-  const outcome: PrepareOutcome = { ok: true, document };
+  const outcome: PrepareOutcome = { ok: true, document, threadHeapBytes: threadHeapBytes() };
   return move({ [transferableSymbol]: owned.map((bytes) => bytes.buffer), [valueSymbol]: outcome });
 }
 
@@ -65,9 +69,10 @@ export default async function prepareDocument(
       pageCount,
     });
   } catch (err) {
-    if (err instanceof DocumentError) return { ok: false, kind: 'document', message: err.message };
+    if (err instanceof DocumentError)
+      return { ok: false, kind: 'document', message: err.message, threadHeapBytes: threadHeapBytes() };
     if (err instanceof ConversionUnavailableError)
-      return { ok: false, kind: 'unavailable', message: err.message };
+      return { ok: false, kind: 'unavailable', message: err.message, threadHeapBytes: threadHeapBytes() };
     throw err;
   }
 }

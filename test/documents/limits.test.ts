@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { PDFDocument } from 'pdf-lib';
 import { DOCUMENT_LIMITS } from '../../src/documents/documentLimits';
 import { createTestAccount } from '../support/accounts';
-import { inflatingPdf, jpegHeader, pngHeader } from '../support/hostileDocuments';
+import { inflatingPdf, jpegHeader, manyNamesPdf, pngHeader } from '../support/hostileDocuments';
 import { b64 } from '../support/documents';
 import { createSession, sessionBody } from '../support/sessions';
 import { startSecondApp } from '../support/secondApp';
@@ -60,6 +60,28 @@ describe('document limits: refused from cheap evidence, naming the field (issue 
       Buffer.from(await pdf.save()),
       /^session_documents\[0\]\.base64Doc: the PDF has 2001 pages; at most 2000/,
     );
+  });
+
+  it('what one PDF leaves behind in a document thread does not refuse the next: name-heavy PDFs are all accepted', async () => {
+    // pdf-lib keeps every name it has read for the life of the thread (~15 MB for each of these); a 64 MB
+    // thread that kept serving them would refuse the fourth or fifth as over its memory limit.
+    const app = await startSecondApp({ documentWork: { threads: 1, memoryMb: 64, timeoutMs: 30_000 } });
+    try {
+      for (let i = 0; i < 8; i++) {
+        const res = await fetch(`${app.url}/api/integrationsv2/sessions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+          body: JSON.stringify(
+            await sessionBody({
+              session_documents: [{ name: 'names.pdf', base64Doc: b64(manyNamesPdf(40_000)) }],
+            }),
+          ),
+        });
+        assert.equal(res.status, 200, `document ${i + 1}: ${await res.text()}`);
+      }
+    } finally {
+      await app.close();
+    }
   });
 
   it('a document that outlasts DOCUMENT_TIMEOUT in the worker pool answers 503 with Retry-After: safe to retry', async () => {

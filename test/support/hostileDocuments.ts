@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { strToU8 } from 'fflate';
@@ -48,6 +49,20 @@ export function inflatingPdf(inflated: number): Buffer {
     data,
     Buffer.from('\nendstream\nendobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
   ]);
+}
+
+/**
+ * A one-page PDF whose page names `names` fonts, each under a name no other document uses. Within every
+ * limit, but each distinct name is one more entry in pdf-lib's process-wide name table, which nothing empties.
+ */
+export function manyNamesPdf(names: number): Buffer {
+  const tag = crypto.randomBytes(6).toString('hex');
+  const fonts = Array.from({ length: names }, (_, i) => `/F${tag}-${i} 4 0 R`).join('\n');
+  return Buffer.from(
+    '%PDF-1.7\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
+      `3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Resources<</Font<<${fonts}>>>>>>endobj\n` +
+      '4 0 obj<</Type/Font/Subtype/Type1/BaseFont/Times-Roman>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+  );
 }
 
 /** A DOCX whose picture is linked, not embedded: `TargetMode="External"` to `url`. */
