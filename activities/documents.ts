@@ -1,4 +1,4 @@
-import { activityInfo, ApplicationFailure, heartbeat } from '@temporalio/activity';
+import { activityInfo, ApplicationFailure, cancellationSignal } from '@temporalio/activity';
 import { whileHeartbeating } from './heartbeat';
 import type { ActivityDependencies } from './dependencies';
 import { isUnavailable } from '../src/infra/unavailable';
@@ -6,11 +6,10 @@ import { readBlob, storeBlob } from '../src/documents/blobStore';
 import { sha256Hex } from '../src/documents/decode';
 import { loadActFacts } from '../src/signing/actContext';
 import { loadSigningIdentity, type SigningIdentity } from '../src/signing/identity';
-import { notarizePdf } from '../src/signing/notarize';
 import type { Annotation } from '../src/sessions/createRequest';
 import { execute, queryRows, rowExists } from '../src/db/query';
 
-export function documentActivities({ sequelize, config }: ActivityDependencies) {
+export function documentActivities({ sequelize, config, finalization }: ActivityDependencies) {
   let identity: SigningIdentity | undefined;
   const signingIdentity = () => (identity ??= loadSigningIdentity(config));
 
@@ -32,8 +31,7 @@ export function documentActivities({ sequelize, config }: ActivityDependencies) 
     const document = documents[0];
     const { accountId, ...facts } = await loadActFacts(sequelize, sessionId);
     const original = await readBlob(sequelize, document.pdf_blob_id);
-    heartbeat();
-    const signed = await notarizePdf(
+    const signed = await finalization.notarize(
       original,
       {
         sessionId,
@@ -41,8 +39,8 @@ export function documentActivities({ sequelize, config }: ActivityDependencies) 
         document: { name: document.name, originalSha256: document.sha256, annotations: document.annotations },
       },
       signingIdentity(),
+      cancellationSignal(),
     );
-    heartbeat();
     const sha256 = sha256Hex(signed);
     await sequelize.transaction(async (transaction) => {
       const blobId = await storeBlob(sequelize, accountId, signed, sha256, transaction);
@@ -73,10 +71,11 @@ export function documentActivities({ sequelize, config }: ActivityDependencies) 
 
     /**
      * Produces one document's notarized, signed PDF. One document per call keeps a session's documents
-     * out of memory together; a document already finalized is left as it is. It heartbeats (also
-     * between its CPU-bound steps), so an attempt on a worker that died is retried within seconds, not
-     * at the end of its timeout. An outage is retried until it passes; any other failure, FINALIZE_ATTEMPTS times, then
-     * it is `DocumentNotFinalized` (not retried) for the workflow to report.
+     * out of memory together; a document already finalized is left as it is. The PDF work runs on a
+     * finalization thread, so it heartbeats throughout: an attempt on a worker that died is retried within
+     * seconds, not at the end of its timeout, and a cancelled one stops its thread. An outage is retried
+     * until it passes; any other failure (a document that outgrows its thread's heap among them),
+     * FINALIZE_ATTEMPTS times, then it is `DocumentNotFinalized` (not retried) for the workflow to report.
      */
     async finalizeDocument({
       sessionId,

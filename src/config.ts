@@ -32,6 +32,7 @@ export interface Config {
   maxLiveRefreshTokensPerKey: number;
   /** The pool that prepares uploads off the event loop: threads, heap per thread, time per document. */
   documentWork: { threads: number; memoryMb: number; timeoutMs: number };
+  finalizationWork: { threads: number; memoryMb: number };
   /** Trust X-Forwarded-For for the client address (only behind a proxy that sets it). */
   trustProxy: boolean;
   /** Requests per minute on one signing or login link, and from one client address, on the public routes. */
@@ -168,6 +169,12 @@ export function loadConfig(env: Env = process.env): Config {
       memoryMb: integer(env, 'DOCUMENT_MEMORY_MB', 512),
       // Above LibreOffice's own 120 s for one DOCX.
       timeoutMs: duration('DOCUMENT_TIMEOUT', optional(env, 'DOCUMENT_TIMEOUT') ?? '150s'),
+    },
+    finalizationWork: {
+      threads: integer(env, 'FINALIZATION_THREADS', Math.max(1, Math.min(2, os.availableParallelism() - 1))),
+      // Twice a document thread's: what the create could read in 512 MB is read, stamped and written again
+      // here (a 2,000-page, 9 MB PDF with 200,000 names of its own finalized within 512 MB).
+      memoryMb: integer(env, 'FINALIZATION_MEMORY_MB', 1024),
     },
     maxLiveRefreshTokensPerKey: integer(env, 'MAX_LIVE_REFRESH_TOKENS_PER_KEY', 1000),
     rateLimits: {

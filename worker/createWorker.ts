@@ -5,6 +5,7 @@ import type { Sequelize } from 'sequelize';
 import type { Config } from '../src/config';
 import type { Logger } from '../src/logger';
 import { createActivities } from '../activities';
+import { NotarizationThreads } from '../src/signing/notarizationThreads';
 import { installTemporalRuntime } from './temporalRuntime';
 
 export interface WorkerDependencies {
@@ -40,12 +41,18 @@ function workflowCode(
 export async function startWorker(deps: WorkerDependencies): Promise<RunningWorker> {
   installTemporalRuntime(deps.logger);
   const connection = await NativeConnection.connect({ address: deps.temporalAddress });
+  const finalization = new NotarizationThreads(deps.config.finalizationWork);
   const worker = await Worker.create({
     connection,
     namespace: deps.config.temporalNamespace,
     taskQueue: deps.config.taskQueue,
     ...workflowCode(deps.workflowBundle),
-    activities: createActivities({ config: deps.config, logger: deps.logger, sequelize: deps.sequelize }),
+    activities: createActivities({
+      config: deps.config,
+      logger: deps.logger,
+      sequelize: deps.sequelize,
+      finalization,
+    }),
     // Bounded memory per worker: a session spends most of its life waiting for people or a timer, so
     // one evicted is rebuilt from its history when it next wakes rather than held in memory meanwhile.
     maxCachedWorkflows: deps.config.workerCachedWorkflows,
@@ -53,7 +60,7 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
     shutdownGraceTime: '10s',
     shutdownForceTime: '30s',
   });
-  const done = worker.run().finally(() => connection.close());
+  const done = worker.run().finally(() => Promise.all([connection.close(), finalization.close()]));
   return {
     worker,
     done,
