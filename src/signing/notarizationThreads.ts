@@ -38,18 +38,20 @@ export class NotarizationThreads {
     signal: AbortSignal,
   ): Promise<Buffer> {
     const task: NotarizeTask = { pdf, context, p12: identity.p12, passphrase: identity.passphrase };
+    let outcome: NotarizeOutcome;
     try {
-      const { signed } = await this.pool.run(task, {
+      outcome = await this.pool.run(task, {
         signal,
         transferList: ownsItsMemory(pdf) ? [pdf.buffer as ArrayBuffer] : [],
       });
-      return asBuffer(signed);
     } catch (err) {
       // The reason reaches the integrator (documents_failed): it says what, not how the service is built.
       if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY')
         throw new Error('the document needs more memory than the service allows for one document');
       throw err;
     }
+    if (!outcome.ok) throw new Error(outcome.message);
+    return asBuffer(outcome.signed);
   }
 
   close(): Promise<void> {

@@ -15,18 +15,31 @@ export interface NotarizeTask {
   passphrase: string;
 }
 
-export interface NotarizeOutcome extends ThreadTaskOutcome {
-  signed: Uint8Array;
-}
+/**
+ * A failure comes back as a value too, with the thread's heap: a PDF that fails half-read has left its
+ * names behind as well.
+ */
+export type NotarizeOutcome = ThreadTaskOutcome &
+  ({ ok: true; signed: Uint8Array } | { ok: false; message: string });
 
 export default async function notarizeInThread(task: NotarizeTask) {
-  // Buffers arrive as plain Uint8Arrays; the signers read them as Buffers.
-  const signed = await notarizePdf(
-    asBuffer(task.pdf),
-    { ...task.context, sealPng: asBuffer(task.context.sealPng) },
-    { p12: asBuffer(task.p12), passphrase: task.passphrase },
-  );
-  const outcome: NotarizeOutcome = { signed, threadHeapBytes: threadHeapBytes() };
+  let signed: Buffer;
+  try {
+    // Buffers arrive as plain Uint8Arrays; the signers read them as Buffers.
+    signed = await notarizePdf(
+      asBuffer(task.pdf),
+      { ...task.context, sealPng: asBuffer(task.context.sealPng) },
+      { p12: asBuffer(task.p12), passphrase: task.passphrase },
+    );
+  } catch (err) {
+    const outcome: NotarizeOutcome = {
+      ok: false,
+      message: (err as Error).message,
+      threadHeapBytes: threadHeapBytes(),
+    };
+    return outcome;
+  }
+  const outcome: NotarizeOutcome = { ok: true, signed, threadHeapBytes: threadHeapBytes() };
   if (!ownsItsMemory(signed)) return outcome;
   return move({ [transferableSymbol]: [signed.buffer], [valueSymbol]: outcome });
 }
