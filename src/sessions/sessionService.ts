@@ -203,12 +203,12 @@ export class SessionService {
     }
   }
 
-  /** One session of the account; another account's, unknown and malformed ids are all "not found". */
   /** A session a network notary was offered or accepted; any other is "not found" to them. */
   findRowForNetworkNotary(notaryId: string, sessionId: string): Promise<SessionRow> {
     return networkNotarySession(this.sequelize, notaryId, sessionId);
   }
 
+  /** One session of the account; another account's, unknown and malformed ids are all "not found". */
   findRow(accountId: string, sessionId: string): Promise<SessionRow> {
     return findSessionRow(this.sequelize, accountId, sessionId);
   }
