@@ -13,10 +13,17 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { Client, Connection } from '@temporalio/client';
+import { loadConfig } from '../src/config';
 import { createDatabase } from '../src/db/database';
 import { createAccount } from '../src/services/accounts';
 import { b64, docxBytes, pdfBytes } from '../test/support/documents';
-import { inflatingPdf, linkedImageDocx, listener, pngHeader } from '../test/support/hostileDocuments';
+import {
+  inflatingPdf,
+  linkedImageDocx,
+  listener,
+  manyNamesPdf,
+  pngHeader,
+} from '../test/support/hostileDocuments';
 import { MAX_INVITED_WITNESSES, MAX_SIGNERS } from '../src/sessions/vocabulary';
 import { productionCluster } from '../faults/cluster';
 
@@ -387,13 +394,14 @@ async function main() {
       expected: number[],
       send: () => Promise<{ status: number; note?: string }>,
       maxMs = 1_000,
+      maxGrowthMiB = 64,
     ) => {
       const before = rssMiB(cluster.api.pid!);
       const started = performance.now();
       const { result, p99 } = await healthWhile(api, send);
       const ms = performance.now() - started;
       const growth = (await settledRssMiB(cluster.api.pid!)) - before;
-      const pass = expected.includes(result.status) && ms <= maxMs && growth <= 64 && p99 <= 100;
+      const pass = expected.includes(result.status) && ms <= maxMs && growth <= maxGrowthMiB && p99 <= 100;
       rows.push({
         probe: name,
         answer: String(result.status),
@@ -448,6 +456,28 @@ async function main() {
         return create(session([{ name: 'p.pdf', base64Doc: b64(await pdfBytes(1)) }]));
       },
       60_000,
+    );
+    // Each leaves ~55 MB of names in its document thread (pdf-lib keeps them): a 512 MB thread that
+    // kept serving would refuse the ninth or so as over its memory limit. A thread is replaced once it
+    // holds a quarter of its heap, so each may keep up to that much between documents.
+    const { documentWork } = loadConfig({});
+    await probe(
+      'twelve PDFs of 150,000 names of their own, one after another, then a small create',
+      [200],
+      async () => {
+        const answers: number[] = [];
+        for (let i = 0; i < 12; i++)
+          answers.push(
+            (await create(session([{ name: 'n.pdf', base64Doc: b64(manyNamesPdf(150_000)) }]))).status,
+          );
+        const last = await create(session([{ name: 'p.pdf', base64Doc: b64(await pdfBytes(1)) }]));
+        return {
+          status: answers.every((status) => status === 200) ? last.status : Math.max(...answers),
+          note: answers.join(','),
+        };
+      },
+      120_000,
+      64 + documentWork.threads * (documentWork.memoryMb / 4),
     );
     const big = `{"api_key":"${'a'.repeat(14 * 1000 * 1000)}"}`;
     await probe('three parallel 14 MB bodies to routes without documents', [413], async () => {
