@@ -53,18 +53,26 @@ export class Base64Decoder {
     this.encodedLength += text.length;
     this.tail = text.length >= 2 ? text.slice(-2) : (this.tail + text).slice(-2);
     if (!this.strict) return;
+    const held = this.pending.length;
     const padding = text.indexOf('=');
-    if (this.padding === -1 && padding !== -1) this.padding = this.pending.length + padding;
-    this.pending = this.pending ? this.pending + text : text;
+    if (this.padding === -1 && padding !== -1) this.padding = held + padding;
     // Padding may only end the text, at most two characters of it: what follows is judged at the end.
-    if (this.padding !== -1 && this.pending.length - this.padding > 2) return this.refuse();
-    const ready = this.padding === -1 ? this.pending.length : this.padding;
-    // The parser hands over a few hundred characters at a time: they are decoded a step at a time, one
-    // check and one write per step rather than per piece.
-    if (ready < STEP) return;
+    if (this.padding !== -1 && held + text.length - this.padding > 2) return this.refuse();
+    const ready = this.padding === -1 ? held + text.length : this.padding;
+    // The parser hands over a few hundred characters at a time: they are gathered and decoded a step at a
+    // time, one check and one write per step rather than per piece.
+    if (ready < STEP) {
+      this.pending = held ? this.pending + text : text;
+      return;
+    }
     const take = ready - (ready % 4);
-    this.decode(take === this.pending.length ? this.pending : this.pending.slice(0, take), ALPHABET);
-    this.pending = take === this.pending.length ? '' : this.pending.slice(take);
+    // What is held is joined with only the characters that complete its last quantum; the rest of the
+    // piece is decoded where it lies, not copied into a joined string first.
+    const completing = (4 - (held % 4)) % 4;
+    if (held) this.decode(this.pending + text.slice(0, completing), ALPHABET);
+    const start = held ? completing : 0;
+    this.decode(text.slice(start, take - held), ALPHABET);
+    this.pending = text.slice(take - held);
     if (this.padding !== -1) this.padding -= take;
   }
 

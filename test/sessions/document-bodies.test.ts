@@ -69,6 +69,20 @@ describe('document bodies: decoded as they arrive (issue 14, P2)', function () {
     assert.ok(stored.content.equals(pdf), 'the stored bytes are the uploaded ones');
   });
 
+  it('a document whose slashes are escaped (as PHP sends them) is stored byte for byte, in any pieces', async () => {
+    // Bytes whose base64 has a slash every few characters, so pieces split `\/` at every offset.
+    const pdf = Buffer.concat([await pdfBytes(1), Buffer.from('%'), Buffer.alloc(2 * 1024 * 1024, 0xff)]);
+    const body = await teamBody(notaryEmail, {
+      session_documents: [{ name: 'deed.pdf', base64Doc: b64(pdf) }],
+    });
+    delete body.notarization_id;
+    const text = JSON.stringify({ ...body, notarization_id: 'AfterTheDocument' }).replace(/\//g, '\\/');
+    const res = await sendInPieces(SESSIONS, apiKey, text);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.notarization_id, 'AfterTheDocument');
+    assert.ok((await storedDocument(res.body.bn_session_id)).content.equals(pdf));
+  });
+
   it('answers a body read whole and the same body read as it arrives alike', async () => {
     const pdf = b64(await pdfBytes(1));
     const cut = pdf.length / 2 - ((pdf.length / 2) % 4);
@@ -91,6 +105,14 @@ describe('document bodies: decoded as they arrive (issue 14, P2)', function () {
       [
         'escaped characters in the base64',
         async () => JSON.stringify(await teamBody(notaryEmail, doc(pdf))).replace(/\//g, '\\/'),
+      ],
+      [
+        'a line break inside the base64',
+        async () =>
+          JSON.stringify(await teamBody(notaryEmail, doc(pdf))).replace(
+            pdf,
+            `${pdf.slice(0, cut)}\n${pdf.slice(cut)}`,
+          ),
       ],
       ['a number', async () => JSON.stringify(await teamBody(notaryEmail, doc(42)))],
       ['an empty string', async () => JSON.stringify(await teamBody(notaryEmail, doc('')))],
