@@ -5,6 +5,7 @@ import { testEnvironment } from '../support/environment';
 import { b64, pdfBytes } from '../support/documents';
 import { request, type ApiResponse } from '../support/http';
 import { STREAMED_BODY_BYTES } from '../../src/http/middleware/jsonBody';
+import { STREAMED_BLOB_BYTES } from '../../src/documents/blobStore';
 import { assertCreateFailure, query, SESSIONS, teamAccount, teamBody } from './helpers';
 
 /** Whitespace before the JSON takes a body past the size above which it is parsed as it arrives. */
@@ -81,6 +82,24 @@ describe('document bodies: decoded as they arrive (issue 14, P2)', function () {
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.notarization_id, 'AfterTheDocument');
     assert.ok((await storedDocument(res.body.bn_session_id)).content.equals(pdf));
+  });
+
+  it('the same large document sent by several creates at once is stored once, for all of them', async () => {
+    const pdf = await pdfBytes(1, STREAMED_BLOB_BYTES * 2);
+    const body = JSON.stringify(
+      await teamBody(notaryEmail, { session_documents: [{ name: 'deed.pdf', base64Doc: b64(pdf) }] }),
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => request(SESSIONS, { auth: apiKey, rawBody: body })),
+    );
+    for (const res of answers) assert.equal(res.status, 200, res.text);
+    const rows = await query<{ blob_id: string; content: Buffer }>(
+      `SELECT d.blob_id, b.content FROM documents d JOIN blobs b ON b.id = d.blob_id WHERE d.session_id = ANY($1)`,
+      [answers.map((res) => res.body.bn_session_id)],
+    );
+    assert.equal(rows.length, 4);
+    assert.equal(new Set(rows.map((r) => r.blob_id)).size, 1, 'one stored copy');
+    assert.ok(rows[0].content.equals(pdf), 'the stored bytes are the uploaded ones');
   });
 
   it('answers a body read whole and the same body read as it arrives alike', async () => {
