@@ -41,16 +41,18 @@ export async function storeBlob(
   return existing;
 }
 
-function existingBlob(
+async function existingBlob(
   sequelize: Sequelize,
   accountId: string,
   sha256: string,
   transaction: Transaction,
 ): Promise<string | undefined> {
-  return queryRows<{ id: string }>(sequelize, 'SELECT id FROM blobs WHERE account_id = $1 AND sha256 = $2', {
-    bind: [accountId, sha256],
-    transaction,
-  }).then(([row]) => row?.id);
+  const [row] = await queryRows<{ id: string }>(
+    sequelize,
+    'SELECT id FROM blobs WHERE account_id = $1 AND sha256 = $2',
+    { bind: [accountId, sha256], transaction },
+  );
+  return row?.id;
 }
 
 /**
@@ -111,6 +113,7 @@ function* binaryCopyRow(id: string, accountId: string, sha256: string, content: 
     ...field(uuidBytes(accountId)),
     ...field(Buffer.from(sha256, 'utf8')),
     ...field(int32(content.length)),
+    // The content field's length; its bytes follow in pieces.
     int32(content.length),
   ]);
   for (let at = 0; at < content.length; at += COPY_PIECE_BYTES)
