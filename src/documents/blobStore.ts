@@ -24,7 +24,8 @@ export async function storeBlob(
   sha256: string,
   transaction: Transaction,
 ): Promise<string> {
-  if (bytes.length > STREAMED_BLOB_BYTES) return copyBlob(sequelize, accountId, bytes, sha256, transaction);
+  if (bytes.length > STREAMED_BLOB_BYTES)
+    return copyBlob(sequelize, { accountId, bytes, sha256 }, transaction);
   // One round trip: the new row's id, or the one already stored. The second read is only for a row
   // another transaction committed after this statement's snapshot (the insert waited for it).
   const [stored] = await queryRows<{ id: string }>(
@@ -62,9 +63,7 @@ async function existingBlob(
  */
 async function copyBlob(
   sequelize: Sequelize,
-  accountId: string,
-  bytes: Buffer,
-  sha256: string,
+  { accountId, bytes, sha256 }: { accountId: string; bytes: Buffer; sha256: string },
   transaction: Transaction,
 ): Promise<string> {
   await execute(sequelize, 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', {
