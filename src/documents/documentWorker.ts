@@ -3,9 +3,8 @@
  * (base64, sniffing, the limits, conversion to PDF, reading the PDF's pages), off the API's event loop.
  */
 import { ParseSpeeds, PDFDocument } from 'pdf-lib';
-import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { checkDocument, DocumentError, sha256Hex } from './decode';
-import { ownsItsMemory } from './movableBytes';
+import { movingBytes } from './movableBytes';
 import { threadHeapBytes, type ThreadTaskOutcome } from '../infra/recyclingThreadPool';
 import { ConversionUnavailableError, toPdf } from './convert';
 
@@ -39,11 +38,8 @@ export type PrepareOutcome = ThreadTaskOutcome &
 
 /** The outcome with its byte arrays moved, not copied, back to the caller's thread. */
 function moving(document: PreparedDocument) {
-  const owned = [document.bytes, document.pdf].filter(
-    (bytes): bytes is Uint8Array => !!bytes && ownsItsMemory(bytes),
-  );
   const outcome: PrepareOutcome = { ok: true, document, threadHeapBytes: threadHeapBytes() };
-  return move({ [transferableSymbol]: owned.map((bytes) => bytes.buffer), [valueSymbol]: outcome });
+  return movingBytes(outcome, [document.bytes, document.pdf]);
 }
 
 export default async function prepareDocument(

@@ -2,9 +2,8 @@
  * Runs in the worker's finalization threads: pdf-lib's reading, stamping and writing of one document,
  * off the event loop that heartbeats and runs the sessions' workflows, under the thread's own heap limit.
  */
-import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { notarizePdf, type NotarialActContext } from './notarize';
-import { asBuffer, ownsItsMemory } from '../documents/movableBytes';
+import { asBuffer, movingBytes } from '../documents/movableBytes';
 import { threadHeapBytes, type ThreadTaskOutcome } from '../infra/recyclingThreadPool';
 
 export interface NotarizeTask {
@@ -40,6 +39,5 @@ export default async function notarizeInThread(task: NotarizeTask) {
     return outcome;
   }
   const outcome: NotarizeOutcome = { ok: true, signed, threadHeapBytes: threadHeapBytes() };
-  if (!ownsItsMemory(signed)) return outcome;
-  return move({ [transferableSymbol]: [signed.buffer], [valueSymbol]: outcome });
+  return movingBytes(outcome, [signed]);
 }
