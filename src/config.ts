@@ -164,8 +164,9 @@ export function loadConfig(env: Env = process.env): Config {
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 75 * 1024 * 1024),
     trustProxy: optional(env, 'TRUST_PROXY') === 'true',
     documentWork: {
-      // One core stays with the event loop.
-      threads: integer(env, 'DOCUMENT_THREADS', Math.max(1, Math.min(4, os.availableParallelism() - 1))),
+      // Never one: a DOCX holds its thread for the seconds LibreOffice takes, and every other upload's check
+      // would queue behind it (on 2 cores, one thread also made it the creates' longest queue under load).
+      threads: integer(env, 'DOCUMENT_THREADS', Math.max(2, Math.min(4, os.availableParallelism() - 1))),
       memoryMb: integer(env, 'DOCUMENT_MEMORY_MB', 512),
       // Above LibreOffice's own 120 s for one DOCX.
       timeoutMs: duration('DOCUMENT_TIMEOUT', optional(env, 'DOCUMENT_TIMEOUT') ?? '150s'),
