@@ -60,20 +60,27 @@ function procStatus(pid: number, field: 'VmHWM' | 'VmRSS'): number {
 }
 /** Resets a process's peak RSS (VmHWM) to its current RSS, so the next peak is the next operation's. */
 const resetPeak = (pid: number) => fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
-/** CPU seconds (user + system) a process has used. */
-function cpuSeconds(pid: number): number {
+/**
+ * CPU seconds (user + system) a process has used; with `endedChildren`, also those of its children that
+ * have ended (PostgreSQL's postmaster holds the time of every backend that has closed).
+ */
+function cpuSeconds(pid: number, { endedChildren = false } = {}): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  const own = Number(fields[11]) + Number(fields[12]);
+  return (endedChildren ? own + Number(fields[13]) + Number(fields[14]) : own) / 100;
 }
 
-/** CPU seconds of every process whose command line matches (PostgreSQL's backends, the Temporal server). */
+/**
+ * CPU seconds of every process whose command line matches (PostgreSQL's backends, the Temporal server),
+ * ended ones included: a backend whose connection the pool closed during a round still counts.
+ */
 function cpuOf(command: RegExp): number {
   let total = 0;
   for (const pid of fs.readdirSync('/proc').filter((f) => /^\d+$/.test(f))) {
     try {
       const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (command.test(cmdline)) total += cpuSeconds(Number(pid));
+      if (command.test(cmdline)) total += cpuSeconds(Number(pid), { endedChildren: true });
     } catch {
       // The process ended between the listing and the read.
     }
