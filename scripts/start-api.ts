@@ -1,6 +1,7 @@
 import { loadConfig, requireExternalServices } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startRuntime } from '../server/runtime';
+import { createApp } from '../src/http/app';
 import { runMain, stopOnSignals } from '../src/process';
 
 /** Production API process: external PostgreSQL and Temporal only. */
@@ -9,7 +10,7 @@ async function main() {
   const config = loadConfig();
   requireExternalServices(config);
   const logger = createLogger(config.logLevel);
-  const runtime = await startRuntime(config, { api: true, worker: false, embedded: false, logger });
+  const runtime = await startRuntime(config, { api: createApp, embedded: false, logger });
   logger.info({ url: runtime.apiUrl }, 'API listening');
   stopOnSignals(logger, runtime.stop);
 }

@@ -3,6 +3,7 @@ import { loadConfig, requireExternalServices } from '../src/config';
 import { createLogger } from '../src/logger';
 import { loadSigningIdentity } from '../src/signing/identity';
 import { startRuntime } from '../server/runtime';
+import { startWorker } from '../worker/createWorker';
 import { runMain, stopOnSignals } from '../src/process';
 
 /** Production worker process: external PostgreSQL and Temporal only. */
@@ -13,7 +14,7 @@ async function main() {
   // The signing certificate is needed only at completions: check it now, not at the first one.
   loadSigningIdentity(config);
   const logger = createLogger(config.logLevel);
-  const runtime = await startRuntime(config, { api: false, worker: true, embedded: false, logger });
+  const runtime = await startRuntime(config, { worker: startWorker, embedded: false, logger });
   logger.info({ taskQueue: config.taskQueue }, 'worker running');
   keepHealthFile(process.env.WORKER_HEALTH_FILE, () => runtime.worker?.worker.getState() === 'RUNNING');
   stopOnSignals(logger, runtime.stop, runtime.worker?.done);

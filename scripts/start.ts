@@ -1,6 +1,8 @@
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startRuntime } from '../server/runtime';
+import { createApp } from '../src/http/app';
+import { startWorker } from '../worker/createWorker';
 import { runMain, stopOnSignals } from '../src/process';
 
 /** `npm start`: the whole service in one process, on embedded PostgreSQL and Temporal unless configured. */
@@ -8,7 +10,7 @@ async function main() {
   process.env.NODE_ENV ??= 'development';
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const runtime = await startRuntime(config, { api: true, worker: true, embedded: true });
+  const runtime = await startRuntime(config, { api: createApp, worker: startWorker, embedded: true });
   stopOnSignals(logger, runtime.stop, runtime.worker?.done);
   const lines = [
     '',

@@ -13,12 +13,16 @@ import { databaseSetupError } from '../src/setupErrors';
 import { ensureSearchAttributes } from '../src/temporal/searchAttributes';
 import { ensureSchedules } from '../src/temporal/schedules';
 import { resolveJwtSecret, TokenService } from '../src/auth/tokens';
-import { createApp, type App } from '../src/http/app';
-import { startWorker, type RunningWorker } from '../worker/createWorker';
+import type { App, createApp } from '../src/http/app';
+import type { RunningWorker, startWorker } from '../worker/createWorker';
 
 export interface RuntimeOptions {
-  api: boolean;
-  worker: boolean;
+  /**
+   * What the process runs, handed in by its entry point: this module imports neither, so a worker does not
+   * hold the HTTP app's code (Koa, the routes, Swagger UI: 44 MiB of RSS) nor an API the worker's.
+   */
+  api?: typeof createApp;
+  worker?: typeof startWorker;
   /** Start embedded PostgreSQL / Temporal where DATABASE_URL / TEMPORAL_ADDRESS are unset. */
   embedded: boolean;
   persistentTemporal?: boolean;
@@ -110,7 +114,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
     };
 
     if (opts.worker) {
-      runtime.worker = await startWorker({
+      runtime.worker = await opts.worker({
         config,
         logger,
         sequelize,
@@ -131,7 +135,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
         config.refreshTokenTtlSeconds,
         config.maxLiveRefreshTokensPerKey,
       );
-      runtime.app = createApp({ config, logger, sequelize, temporal, metrics, tokens });
+      runtime.app = opts.api({ config, logger, sequelize, temporal, metrics, tokens });
       const app = runtime.app;
       stack.push(() => app.close());
       const server = http.createServer(runtime.app.koa.callback());

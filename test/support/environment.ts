@@ -6,7 +6,8 @@ import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { provideBackingServices, type BackingServices } from '../../src/infra/services';
 import { startRuntime, type Runtime } from '../../server/runtime';
-import { workflowsPath } from '../../worker/createWorker';
+import { startWorker, workflowsPath } from '../../worker/createWorker';
+import { createApp } from '../../src/http/app';
 import { freePort } from './freePort';
 import { TestSmtpServer } from './smtpServer';
 
@@ -101,8 +102,8 @@ export async function startTestEnvironment(): Promise<TestEnvironment> {
     temporalAddress: services.temporalAddress,
   };
   const runtime = await startRuntime(config, {
-    api: true,
-    worker: true,
+    api: createApp,
+    worker: startWorker,
     embedded: false,
     workflowBundle,
     logger: createLogger(config.logLevel),
