@@ -8,6 +8,7 @@ import { createLogger, type Logger } from '../src/logger';
 import { provideBackingServices, type BackingServices } from '../src/infra/services';
 import { createDatabase } from '../src/db/database';
 import { migrateExclusively } from '../src/db/migrator';
+import { exclusively } from '../src/db/exclusively';
 import { assertNamespace, connectTemporal, type TemporalHandle } from '../src/temporal/client';
 import { databaseSetupError } from '../src/setupErrors';
 import { ensureSearchAttributes } from '../src/temporal/searchAttributes';
@@ -42,6 +43,9 @@ export interface Runtime {
   worker?: RunningWorker;
   stop(): Promise<void>;
 }
+
+// Any constant shared by every process: those starting together register search attributes one at a time.
+const SEARCH_ATTRIBUTES_LOCK = 727_274_002;
 
 function listen(server: http.Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
@@ -102,7 +106,9 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
     const temporal = await connectTemporal(services.temporalAddress, config.temporalNamespace);
     stack.push(() => temporal.connection.close());
     await assertNamespace(temporal, services.temporalAddress, config.temporalNamespace);
-    await ensureSearchAttributes(temporal.connection, config.temporalNamespace);
+    await exclusively(sequelize, SEARCH_ATTRIBUTES_LOCK, () =>
+      ensureSearchAttributes(temporal.connection, config.temporalNamespace),
+    );
 
     const runtime: Runtime = {
       config,

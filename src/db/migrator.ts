@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import { SequelizeStorage, Umzug } from 'umzug';
+import { exclusively } from './exclusively';
 
 export interface MigrationContext {
   sequelize: Sequelize;
@@ -37,12 +38,6 @@ export async function migrate(sequelize: Sequelize): Promise<string[]> {
 const MIGRATION_LOCK = 727_274_001;
 
 /** Runs pending migrations under a PostgreSQL advisory lock, so concurrent starts cannot race. */
-export async function migrateExclusively(sequelize: Sequelize): Promise<string[]> {
-  return sequelize.transaction(async (transaction) => {
-    await sequelize.query('SELECT pg_advisory_xact_lock(:lock)', {
-      replacements: { lock: MIGRATION_LOCK },
-      transaction,
-    });
-    return migrate(sequelize);
-  });
+export function migrateExclusively(sequelize: Sequelize): Promise<string[]> {
+  return exclusively(sequelize, MIGRATION_LOCK, () => migrate(sequelize));
 }

@@ -18,18 +18,43 @@ export function searchAttributeCliArgs(): string[] {
   ]);
 }
 
+const SERVED_WITHIN_MS = 30_000;
+
+/** A query naming every attribute: the namespace resolves them the way it checks a workflow's start. */
+const EVERY_ATTRIBUTE = SESSION_SEARCH_ATTRIBUTES.map((a) => `${a.name} = 'probe'`).join(' AND ');
+
+async function served(connection: Connection, namespace: string): Promise<boolean> {
+  try {
+    await connection.workflowService.countWorkflowExecutions({ namespace, query: EVERY_ATTRIBUTE });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Registers any missing attribute on the namespace: the dev server gets them at start-up, a
- * production cluster (docker-compose) on the first start of the worker.
+ * Registers any missing attribute on the namespace (the dev server gets them at start-up, a production
+ * cluster on the first start of its processes) and returns once the namespace resolves them all. Listing
+ * them is not enough: on the production shape, creates right after a registration were refused with
+ * "no mapping defined for search attribute" while the namespace already listed them. Callers take turns
+ * (`exclusively`), so processes starting together on a fresh cluster do not register them at once.
  */
 export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<void> {
   const existing = await connection.operatorService.listSearchAttributes({ namespace });
   const missing = SESSION_SEARCH_ATTRIBUTES.filter((a) => !(a.name in (existing.customAttributes ?? {})));
-  if (!missing.length) return;
-  await connection.operatorService.addSearchAttributes({
-    namespace,
-    searchAttributes: Object.fromEntries(
-      missing.map((a) => [a.name, encodeSearchAttributeIndexedValueType(a.type)!]),
-    ),
-  });
+  if (missing.length)
+    await connection.operatorService.addSearchAttributes({
+      namespace,
+      searchAttributes: Object.fromEntries(
+        missing.map((a) => [a.name, encodeSearchAttributeIndexedValueType(a.type)!]),
+      ),
+    });
+  const deadline = Date.now() + SERVED_WITHIN_MS;
+  while (!(await served(connection, namespace))) {
+    if (Date.now() > deadline)
+      throw new Error(
+        `Temporal namespace ${namespace} did not resolve the session search attributes within 30 s`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
