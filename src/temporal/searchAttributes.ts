@@ -23,12 +23,13 @@ const SERVED_WITHIN_MS = 30_000;
 /** A query naming every attribute: the namespace resolves them the way it checks a workflow's start. */
 const EVERY_ATTRIBUTE = SESSION_SEARCH_ATTRIBUTES.map((a) => `${a.name} = 'probe'`).join(' AND ');
 
-async function served(connection: Connection, namespace: string): Promise<boolean> {
+/** Why the namespace does not resolve them yet, or undefined once it does. */
+async function unresolved(connection: Connection, namespace: string): Promise<string | undefined> {
   try {
     await connection.workflowService.countWorkflowExecutions({ namespace, query: EVERY_ATTRIBUTE });
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
   }
 }
 
@@ -50,11 +51,13 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
       ),
     });
   const deadline = Date.now() + SERVED_WITHIN_MS;
-  while (!(await served(connection, namespace))) {
+  let reason = await unresolved(connection, namespace);
+  while (reason) {
     if (Date.now() > deadline)
       throw new Error(
-        `Temporal namespace ${namespace} did not resolve the session search attributes within 30 s`,
+        `Temporal namespace ${namespace} did not resolve the session search attributes within 30 s: ${reason}`,
       );
     await new Promise((resolve) => setTimeout(resolve, 200));
+    reason = await unresolved(connection, namespace);
   }
 }
