@@ -13,6 +13,21 @@ function transientGrpc(err: unknown): boolean {
   return isGrpcServiceError(err) && TRANSIENT_GRPC_CODES.has(err.code);
 }
 
+const GRPC_INVALID_ARGUMENT = 3;
+
+/**
+ * Temporal refusing a start because its namespace does not resolve the session search attributes: each
+ * process registers them at start-up, and a fresh cluster was seen refusing starts for a moment after
+ * that registration; it is the namespace not serving yet, not a bad request.
+ */
+function searchAttributesNotServed(err: unknown): boolean {
+  return (
+    isGrpcServiceError(err) &&
+    err.code === GRPC_INVALID_ARGUMENT &&
+    /no mapping defined for search attribute/.test(err.details)
+  );
+}
+
 /**
  * Whether an error means a backing service (PostgreSQL or Temporal) could not be reached in time, as
  * opposed to a bug: the former is a retryable 503 for the caller.
@@ -20,7 +35,8 @@ function transientGrpc(err: unknown): boolean {
 export function isUnavailable(err: unknown): boolean {
   if (err instanceof DatabaseConnectionError || err instanceof DatabaseTimeoutError) return true;
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || transientGrpc(err)) return true;
-  if (err instanceof ServiceError && transientGrpc(err.cause)) return true;
+  if (err instanceof ServiceError && (transientGrpc(err.cause) || searchAttributesNotServed(err.cause)))
+    return true;
   // node-postgres errors, bare or wrapped by Sequelize (`parent`): a socket that failed, PostgreSQL's
   // connection exceptions (class 08) and its shutdown family (57P01-57P03: the server is going away), and
   // node-postgres's own uncoded errors for a connection lost mid-query.

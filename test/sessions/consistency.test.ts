@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
 import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { createSession, sessionBody } from '../support/sessions';
 import { startSecondApp } from '../support/secondApp';
@@ -66,6 +68,45 @@ describe('sessions and workflows never disagree (create consistency)', function 
     } finally {
       await app.close();
       await connection.close();
+    }
+  });
+
+  it('a namespace that does not resolve the session search attributes: a clean 503, no session rows', async () => {
+    const account = await createTestAccount();
+    const notary = await addTeamNotary(account.account_id);
+    // A real namespace of the same Temporal server on which nobody registered the attributes: Temporal
+    // refuses the start with INVALID_ARGUMENT, as a fresh cluster did before its registration took hold.
+    const namespace = `bare-${crypto.randomUUID()}`;
+    const { connection } = testEnvironment().runtime.temporal;
+    await connection.workflowService.registerNamespace({
+      namespace,
+      workflowExecutionRetentionPeriod: msToTs('1 day'),
+    });
+    const client = new Client({ connection, namespace });
+    await eventually(
+      () =>
+        client.workflow.count().then(
+          () => true,
+          () => false,
+        ),
+      Boolean,
+      'the new namespace to answer',
+      { timeoutMs: 30_000, intervalMs: 250 },
+    );
+    const app = await startSecondApp({}, { temporal: { connection, client } });
+    try {
+      const body = await sessionBody({ session_notary_email: notary.email });
+      const res = await fetch(`${app.url}/api/integrationsv2/sessions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      assert.equal(res.status, 503, await res.clone().text());
+      assert.equal(res.headers.get('retry-after'), '5');
+      assert.deepEqual(await res.json(), UNAVAILABLE);
+      assert.deepEqual(await sessionRows(body.notarization_id), []);
+    } finally {
+      await app.close();
     }
   });
 
