@@ -31,7 +31,7 @@ export interface Config {
   /** Live refresh-token families one key may hold; issuing past it revokes the oldest. */
   maxLiveRefreshTokensPerKey: number;
   /** The pool that prepares uploads off the event loop: threads, heap per thread, time per document. */
-  documentWork: { threads: number; memoryMb: number; timeoutMs: number };
+  documentWork: { threads: number; conversionThreads: number; memoryMb: number; timeoutMs: number };
   finalizationWork: { threads: number; memoryMb: number };
   /** Trust X-Forwarded-For for the client address (only behind a proxy that sets it). */
   trustProxy: boolean;
@@ -164,9 +164,14 @@ export function loadConfig(env: Env = process.env): Config {
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 75 * 1024 * 1024),
     trustProxy: optional(env, 'TRUST_PROXY') === 'true',
     documentWork: {
-      // Never one: a DOCX holds its thread for the seconds LibreOffice takes, and every other upload's check
-      // would queue behind it (on 2 cores, one thread also made it the creates' longest queue under load).
+      // Never one: on 2 cores, one thread made it the creates' longest queue under load.
       threads: integer(env, 'DOCUMENT_THREADS', Math.max(2, Math.min(4, os.availableParallelism() - 1))),
+      // DOCX have a lane of their own; each of its threads waits on one LibreOffice process.
+      conversionThreads: integer(
+        env,
+        'DOCUMENT_CONVERSION_THREADS',
+        Math.max(2, Math.min(4, os.availableParallelism() - 1)),
+      ),
       memoryMb: integer(env, 'DOCUMENT_MEMORY_MB', 512),
       // Above LibreOffice's own 120 s for one DOCX.
       timeoutMs: duration('DOCUMENT_TIMEOUT', optional(env, 'DOCUMENT_TIMEOUT') ?? '150s'),

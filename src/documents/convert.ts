@@ -14,6 +14,11 @@ const LETTER: [number, number] = [612, 792];
 const MARGIN = 54;
 const FONT = fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'));
 
+/** Whether a document of this name is converted by LibreOffice (seconds of a child process), not in-thread. */
+export function convertsThroughLibreOffice(name: string): boolean {
+  return /\.docx$/i.test(name);
+}
+
 /** The server cannot convert right now (LibreOffice missing or failing): not the integrator's fault. */
 export class ConversionUnavailableError extends Error {}
 

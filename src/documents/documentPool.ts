@@ -1,6 +1,6 @@
 import { RecyclingThreadPool } from '../infra/recyclingThreadPool';
 import { DocumentError } from './documentError';
-import { ConversionUnavailableError } from './convert';
+import { ConversionUnavailableError, convertsThroughLibreOffice } from './convert';
 import type { PrepareOutcome, PrepareTask, PreparedDocument } from './documentWorker';
 import type { Base64Upload } from './base64Upload';
 import { uploadBytes } from './decode';
@@ -14,6 +14,8 @@ export interface PreparedUploadBytes extends PreparedDocument {
 
 export interface DocumentPoolOptions {
   threads: number;
+  /** Threads of the DOCX lane; each waits on one LibreOffice process. */
+  conversionThreads: number;
   /** Heap of one worker; a document that needs more is refused, not the process. */
   memoryMb: number;
   /** One document's work; past it the caller gets a retryable `unavailable`. */
@@ -27,13 +29,15 @@ export class DocumentWorkTimeout extends Error {}
 
 /**
  * Worker threads that prepare uploads, so a hostile or merely heavy document costs one bounded worker
- * (memory, time) and never the API's event loop.
+ * (memory, time) and never the API's event loop. DOCX go to a lane of their own: each holds its thread
+ * for the seconds LibreOffice takes, and in a shared pool a few of them left every other upload waiting.
  */
 export class DocumentPool {
-  private readonly pool: RecyclingThreadPool<PrepareTask, PrepareOutcome>;
+  private readonly checks: RecyclingThreadPool<PrepareTask, PrepareOutcome>;
+  private readonly conversions: RecyclingThreadPool<PrepareTask, PrepareOutcome>;
 
   constructor(private readonly options: DocumentPoolOptions) {
-    this.pool = new RecyclingThreadPool({
+    this.checks = new RecyclingThreadPool({
       directory: __dirname,
       module: 'documentWorker',
       // One thread stays warm: the first upload after a quiet spell does not pay for a thread's start.
@@ -41,16 +45,28 @@ export class DocumentPool {
       maxThreads: options.threads,
       memoryMb: options.memoryMb,
     });
+    this.conversions = new RecyclingThreadPool({
+      directory: __dirname,
+      module: 'documentWorker',
+      // A thread's start is nothing beside a conversion's seconds: none is kept while no DOCX comes.
+      minThreads: 0,
+      maxThreads: options.conversionThreads,
+      memoryMb: options.memoryMb,
+    });
   }
 
-  /** Checks and converts one upload; its bytes move to the document thread and back, never copied. */
+  /**
+   * Checks and converts one upload; its bytes move to the document thread and back, never copied. The
+   * lane follows the name: bytes that are not what it says are refused in either.
+   */
   async prepare(name: string, upload: Base64Upload, label: string): Promise<PreparedUploadBytes> {
     const bytes = uploadBytes(upload, label);
     const task: PrepareTask = { name, bytes, label, soffice: this.options.soffice };
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     let outcome: PrepareOutcome;
     try {
-      outcome = await this.pool.run(task, {
+      const lane = convertsThroughLibreOffice(name) ? this.conversions : this.checks;
+      outcome = await lane.run(task, {
         signal: timeout,
         transferList: ownsItsMemory(bytes) ? [bytes.buffer as ArrayBuffer] : [],
       });
@@ -69,7 +85,7 @@ export class DocumentPool {
     throw new ConversionUnavailableError(outcome.message);
   }
 
-  close(): Promise<void> {
-    return this.pool.close();
+  async close(): Promise<void> {
+    await Promise.all([this.checks.close(), this.conversions.close()]);
   }
 }

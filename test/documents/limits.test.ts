@@ -65,7 +65,9 @@ describe('document limits: refused from cheap evidence, naming the field (issue 
   it('what one PDF leaves behind in a document thread does not refuse the next: name-heavy PDFs are all accepted', async () => {
     // pdf-lib keeps every name it has read for the life of the thread (~15 MB for each of these); a 64 MB
     // thread that kept serving them would refuse the fourth or fifth as over its memory limit.
-    const app = await startSecondApp({ documentWork: { threads: 1, memoryMb: 64, timeoutMs: 30_000 } });
+    const app = await startSecondApp({
+      documentWork: { threads: 1, conversionThreads: 1, memoryMb: 64, timeoutMs: 30_000 },
+    });
     try {
       for (let i = 0; i < 8; i++) {
         const res = await fetch(`${app.url}/api/integrationsv2/sessions`, {
@@ -85,7 +87,9 @@ describe('document limits: refused from cheap evidence, naming the field (issue 
   });
 
   it('a document that outlasts DOCUMENT_TIMEOUT in the worker pool answers 503 with Retry-After: safe to retry', async () => {
-    const app = await startSecondApp({ documentWork: { threads: 1, memoryMb: 256, timeoutMs: 1 } });
+    const app = await startSecondApp({
+      documentWork: { threads: 1, conversionThreads: 1, memoryMb: 256, timeoutMs: 1 },
+    });
     try {
       const res = await fetch(`${app.url}/api/integrationsv2/sessions`, {
         method: 'POST',

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { zipSync, strToU8 } from 'fflate';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
@@ -74,4 +75,39 @@ export function annotation(extra: Record<string, unknown> = {}) {
     role: 'signer',
     ...extra,
   };
+}
+
+/**
+ * How many LibreOffice conversions run on this machine now: each has an output directory of its own
+ * (read from the command lines in /proc, whatever wraps the process).
+ */
+export function libreOfficeConversions(): number {
+  const outdirs = new Set<string>();
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0');
+      const at = args.indexOf('--outdir');
+      if (args.some((a) => a.includes('soffice')) && args.includes('--convert-to') && at !== -1)
+        outdirs.add(args[at + 1]);
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return outdirs.size;
+}
+
+/**
+ * A DOCX of ~800 pages of a deed's text: LibreOffice takes seconds over it (3.4 s here), well beyond the
+ * time a small PDF's create takes.
+ */
+export function longDocx(): Buffer {
+  const paragraph =
+    '<w:p><w:r><w:t>The grantor conveys and warrants to the grantee the real property described herein.</w:t></w:r></w:p>';
+  return docxBytes(
+    strToU8(
+      '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
+        `<w:body>${paragraph.repeat(20_000)}</w:body></w:document>`,
+    ),
+  );
 }
