@@ -451,7 +451,7 @@ async function main() {
     const docxCreates = Promise.all(
       Array.from({ length: 10 }, () => create(session([{ name: 'd.docx', base64Doc: docx }]))),
     );
-    await waitFor('LibreOffice converting', 30_000, async () => libreOfficeConversions() || undefined);
+    await waitFor('LibreOffice converting', 30_000, async () => libreOfficeConversions().size || undefined);
     await probe('a small create while ten DOCX creates convert', [200], async () =>
       create(session([{ name: 'p.pdf', base64Doc: b64(await pdfBytes(1)) }])),
     );

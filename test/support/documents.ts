@@ -78,10 +78,11 @@ export function annotation(extra: Record<string, unknown> = {}) {
 }
 
 /**
- * How many LibreOffice conversions run on this machine now: each has an output directory of its own
- * (read from the command lines in /proc, whatever wraps the process).
+ * The LibreOffice conversions running on this machine now, by their output directories (from the command
+ * lines in /proc, whatever wraps the process). One whose directory is gone has ended for the service,
+ * even if its process is still shutting down.
  */
-export function libreOfficeConversions(): number {
+export function libreOfficeConversions(): Set<string> {
   const outdirs = new Set<string>();
   for (const pid of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
@@ -94,7 +95,7 @@ export function libreOfficeConversions(): number {
       // The process ended while being read.
     }
   }
-  return outdirs.size;
+  return new Set([...outdirs].filter((dir) => fs.existsSync(dir)));
 }
 
 /**
