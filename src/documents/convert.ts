@@ -97,6 +97,46 @@ function networkIsolation(): Promise<string[]> {
   return isolation;
 }
 
+/** Runs of LibreOffice one conversion may take: a second, on a fresh profile, after one that failed. */
+const LIBREOFFICE_ATTEMPTS = 2;
+
+function runLibreOffice(
+  isolation: string[],
+  soffice: string,
+  input: string,
+  dir: string,
+  attempt: number,
+): Promise<unknown> {
+  const [command, ...args] = [
+    ...isolation,
+    soffice,
+    '--headless',
+    '--norestore',
+    `-env:UserInstallation=file://${path.join(dir, `profile-${attempt}`)}`,
+    '--convert-to',
+    'pdf',
+    '--outdir',
+    dir,
+    input,
+  ];
+  return run(command, args, {
+    timeout: 120_000,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, TMPDIR: dir, LANG: 'C.UTF-8' },
+  });
+}
+
+/** How a run failed, for the answer: its exit and the last thing it said, never its command line. */
+function failureOf(err: unknown): string {
+  const { code, signal, stderr } = err as { code?: unknown; signal?: unknown; stderr?: unknown };
+  const said = String(stderr ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .at(-1);
+  const exit = signal ? `signal ${String(signal)}` : `exit ${String(code)}`;
+  return (said ? `${exit}: ${said}` : exit).slice(0, 200);
+}
+
 /**
  * DOCX through LibreOffice in headless mode, with a profile of its own so conversions can run side by
  * side. What it is given has no external relationships; it runs without the service's environment
@@ -109,32 +149,20 @@ async function docxToPdf(bytes: Buffer, soffice: string, label: string): Promise
     const input = path.join(dir, 'document.docx');
     fs.writeFileSync(input, contained);
     const isolation = await networkIsolation();
-    const [command, ...args] = [
-      ...isolation,
-      soffice,
-      '--headless',
-      '--norestore',
-      `-env:UserInstallation=file://${path.join(dir, 'profile')}`,
-      '--convert-to',
-      'pdf',
-      '--outdir',
-      dir,
-      input,
-    ];
-    try {
-      await run(command, args, {
-        timeout: 120_000,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, TMPDIR: dir, LANG: 'C.UTF-8' },
-      });
-    } catch (err) {
-      // ENOENT when run directly; 127 when unshare could not execute it.
-      const { code } = err as { code?: string | number };
-      if (code === 'ENOENT' || (isolation.length && code === 127)) {
-        throw new ConversionUnavailableError(`DOCX conversion needs LibreOffice (${soffice} not found)`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await runLibreOffice(isolation, soffice, input, dir, attempt);
+        break;
+      } catch (err) {
+        // ENOENT when run directly; 127 when unshare could not execute it.
+        const { code, killed } = err as { code?: string | number; killed?: boolean };
+        if (code === 'ENOENT' || (isolation.length && code === 127)) {
+          throw new ConversionUnavailableError(`DOCX conversion needs LibreOffice (${soffice} not found)`);
+        }
+        // A run that failed at once may pass on a fresh profile; one that ran out of time would not.
+        if (attempt < LIBREOFFICE_ATTEMPTS && !killed) continue;
+        throw new ConversionUnavailableError(`LibreOffice could not run: ${failureOf(err)}`);
       }
-      throw new ConversionUnavailableError(
-        `LibreOffice could not run: ${(err as Error).message.slice(0, 200)}`,
-      );
     }
     const output = path.join(dir, 'document.pdf');
     if (!fs.existsSync(output)) throw new Error('LibreOffice produced no PDF');

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createTestAccount } from '../support/accounts';
+import { b64, docxBytes } from '../support/documents';
+import { startSecondApp } from '../support/secondApp';
+import { sessionBody } from '../support/sessions';
+
+/** A DOCX create on an API whose LibreOffice is `soffice`. */
+async function docxCreate(soffice: string) {
+  const app = await startSecondApp({ libreofficePath: soffice });
+  try {
+    const { api_key } = await createTestAccount();
+    const res = await fetch(`${app.url}/api/integrationsv2/sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${api_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(
+        await sessionBody({ session_documents: [{ name: 'poa.docx', base64Doc: b64(docxBytes()) }] }),
+      ),
+    });
+    return {
+      status: res.status,
+      retryAfter: res.headers.get('retry-after'),
+      body: (await res.json()) as { response: string; response_message: string },
+    };
+  } finally {
+    await app.close();
+  }
+}
+
+/** The same with a shell script standing in for soffice ($DIR: its directory), and how often it ran. */
+async function createWithLibreOffice(script: string) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'soffice-stand-in-'));
+  try {
+    const soffice = path.join(dir, 'soffice');
+    fs.writeFileSync(soffice, `#!/bin/sh\nprintf x >> $DIR/runs\n${script}\n`.replaceAll('$DIR', dir), {
+      mode: 0o755,
+    });
+    const res = await docxCreate(soffice);
+    return { ...res, runs: fs.readFileSync(path.join(dir, 'runs'), 'utf8').length };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('DOCX conversion when LibreOffice fails', function () {
+  this.timeout(120_000);
+  const realSoffice = execFileSync('sh', ['-c', 'command -v soffice'], { encoding: 'utf8' }).trim();
+
+  it('a run that fails at once is run again, on a fresh profile: the create succeeds', async () => {
+    const res = await createWithLibreOffice(
+      'if [ "$(cat $DIR/runs)" = x ]; then echo "simulated crash" >&2; exit 3; fi\n' +
+        `exec ${realSoffice} "$@"`,
+    );
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.runs, 2);
+  });
+
+  it('one that fails again is a 503 with Retry-After naming its exit and last words, not its command line', async () => {
+    const res = await createWithLibreOffice('echo "simulated crash" >&2\nexit 3');
+    assert.equal(res.status, 503);
+    assert.equal(res.retryAfter, '5');
+    assert.deepEqual(res.body, {
+      response: 'Fail',
+      response_message:
+        'Document conversion is unavailable: LibreOffice could not run: exit 3: simulated crash',
+    });
+    assert.equal(res.runs, 2);
+  });
+
+  it('a LibreOffice that is not there is a 503 with Retry-After saying so', async () => {
+    const res = await docxCreate('/nonexistent/soffice');
+    assert.equal(res.status, 503);
+    assert.equal(res.retryAfter, '5');
+    assert.equal(
+      res.body.response_message,
+      'Document conversion is unavailable: DOCX conversion needs LibreOffice (/nonexistent/soffice not found)',
+    );
+  });
+});
