@@ -14,6 +14,13 @@ const LETTER: [number, number] = [612, 792];
 const MARGIN = 54;
 const FONT = fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'));
 
+/** Where LibreOffice is, and when the document's work must be over (DOCUMENT_TIMEOUT from its start). */
+export interface LibreOffice {
+  path: string;
+  /** Epoch ms; LibreOffice is stopped before it, so no run outlives the thread the pool gives up on. */
+  deadline: number;
+}
+
 /** Whether a document of this name is converted by LibreOffice (seconds of a child process), not in-thread. */
 export function convertsThroughLibreOffice(name: string): boolean {
   return /\.docx$/i.test(name);
@@ -99,17 +106,27 @@ function networkIsolation(): Promise<string[]> {
 
 /** Runs of LibreOffice one conversion may take: a second, on a fresh profile, after one that failed. */
 const LIBREOFFICE_ATTEMPTS = 2;
+/** One run's time at most, whatever the deadline. */
+const LIBREOFFICE_RUN_MS = 120_000;
+/**
+ * How long before the deadline a run is stopped: the pool ends a thread that outlives the deadline, and a
+ * LibreOffice started from it would then run on, unbounded, with no one left to stop it.
+ */
+const STOP_BEFORE_DEADLINE_MS = 1_000;
 
 function runLibreOffice(
   isolation: string[],
-  soffice: string,
+  libreOffice: LibreOffice,
   input: string,
   dir: string,
   attempt: number,
 ): Promise<unknown> {
+  const timeout = Math.min(LIBREOFFICE_RUN_MS, libreOffice.deadline - STOP_BEFORE_DEADLINE_MS - Date.now());
+  if (timeout <= 0)
+    throw new ConversionUnavailableError('no time was left for LibreOffice within DOCUMENT_TIMEOUT');
   const [command, ...args] = [
     ...isolation,
-    soffice,
+    libreOffice.path,
     '--headless',
     '--norestore',
     `-env:UserInstallation=file://${path.join(dir, `profile-${attempt}`)}`,
@@ -120,7 +137,7 @@ function runLibreOffice(
     input,
   ];
   return run(command, args, {
-    timeout: 120_000,
+    timeout,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, TMPDIR: dir, LANG: 'C.UTF-8' },
   });
 }
@@ -142,7 +159,7 @@ function failureOf(err: unknown): string {
  * side. What it is given has no external relationships; it runs without the service's environment
  * (no secrets, no database URL) and, where the OS allows, without a network.
  */
-async function docxToPdf(bytes: Buffer, soffice: string, label: string): Promise<Buffer> {
+async function docxToPdf(bytes: Buffer, libreOffice: LibreOffice, label: string): Promise<Buffer> {
   const contained = containedDocx(bytes, label);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docx-'));
   try {
@@ -151,16 +168,23 @@ async function docxToPdf(bytes: Buffer, soffice: string, label: string): Promise
     const isolation = await networkIsolation();
     for (let attempt = 1; ; attempt++) {
       try {
-        await runLibreOffice(isolation, soffice, input, dir, attempt);
+        await runLibreOffice(isolation, libreOffice, input, dir, attempt);
         break;
       } catch (err) {
+        if (err instanceof ConversionUnavailableError) throw err;
         // ENOENT when run directly; 127 when unshare could not execute it.
         const { code, killed } = err as { code?: string | number; killed?: boolean };
         if (code === 'ENOENT' || (isolation.length && code === 127)) {
-          throw new ConversionUnavailableError(`DOCX conversion needs LibreOffice (${soffice} not found)`);
+          throw new ConversionUnavailableError(
+            `DOCX conversion needs LibreOffice (${libreOffice.path} not found)`,
+          );
         }
         // A run that failed at once may pass on a fresh profile; one that ran out of time would not.
-        if (attempt < LIBREOFFICE_ATTEMPTS && !killed) continue;
+        if (killed)
+          throw new ConversionUnavailableError(
+            `LibreOffice did not finish in time (${LIBREOFFICE_RUN_MS / 1000} s at most, within DOCUMENT_TIMEOUT)`,
+          );
+        if (attempt < LIBREOFFICE_ATTEMPTS) continue;
         throw new ConversionUnavailableError(`LibreOffice could not run: ${failureOf(err)}`);
       }
     }
@@ -179,11 +203,11 @@ async function docxToPdf(bytes: Buffer, soffice: string, label: string): Promise
 export async function toPdf(
   bytes: Buffer,
   extension: string,
-  soffice: string,
+  libreOffice: LibreOffice,
   label: string,
 ): Promise<Buffer> {
   try {
-    return await convert(bytes, extension, soffice, label);
+    return await convert(bytes, extension, libreOffice, label);
   } catch (err) {
     if (err instanceof ConversionUnavailableError || err instanceof DocumentError) throw err;
     throw new DocumentError(
@@ -192,7 +216,7 @@ export async function toPdf(
   }
 }
 
-function convert(bytes: Buffer, extension: string, soffice: string, label: string): Promise<Buffer> {
+function convert(bytes: Buffer, extension: string, libreOffice: LibreOffice, label: string): Promise<Buffer> {
   switch (extension) {
     case 'pdf':
       return Promise.resolve(bytes);
@@ -204,7 +228,7 @@ function convert(bytes: Buffer, extension: string, soffice: string, label: strin
     case 'txt':
       return textToPdf(bytes, `${label}.base64Doc`);
     case 'docx':
-      return docxToPdf(bytes, soffice, label);
+      return docxToPdf(bytes, libreOffice, label);
     default:
       throw new DocumentError(`.${extension} documents are not supported`);
   }

@@ -61,8 +61,13 @@ export class DocumentPool {
    */
   async prepare(name: string, upload: Base64Upload, label: string): Promise<PreparedUploadBytes> {
     const bytes = uploadBytes(upload, label);
-    const task: PrepareTask = { name, bytes, label, soffice: this.options.soffice };
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const task: PrepareTask = {
+      name,
+      bytes,
+      label,
+      libreOffice: { path: this.options.soffice, deadline: Date.now() + this.options.timeoutMs },
+    };
     let outcome: PrepareOutcome;
     try {
       const lane = convertsThroughLibreOffice(name) ? this.conversions : this.checks;

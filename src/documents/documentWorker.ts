@@ -6,7 +6,7 @@ import { ParseSpeeds, PDFDocument } from 'pdf-lib';
 import { checkDocument, DocumentError, sha256Hex } from './decode';
 import { movingBytes } from './movableBytes';
 import { threadHeapBytes, type ThreadTaskOutcome } from '../infra/recyclingThreadPool';
-import { ConversionUnavailableError, toPdf } from './convert';
+import { ConversionUnavailableError, toPdf, type LibreOffice } from './convert';
 
 export interface PrepareTask {
   name: string;
@@ -14,7 +14,7 @@ export interface PrepareTask {
   bytes: Uint8Array;
   /** The field the document came in, e.g. `session_documents[2]`, for the messages. */
   label: string;
-  soffice: string;
+  libreOffice: LibreOffice;
 }
 
 export interface PreparedDocument {
@@ -51,7 +51,7 @@ export default async function prepareDocument(
     const pdf =
       decoded.extension === 'pdf'
         ? null
-        : await toPdf(decoded.bytes, decoded.extension, task.soffice, task.label);
+        : await toPdf(decoded.bytes, decoded.extension, task.libreOffice, task.label);
     const pageCount =
       decoded.pageCount ?? (await PDFDocument.load(pdf!, { parseSpeed: ParseSpeeds.Fastest })).getPageCount();
     return moving({

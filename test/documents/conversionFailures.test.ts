@@ -7,10 +7,16 @@ import { createTestAccount } from '../support/accounts';
 import { b64, docxBytes } from '../support/documents';
 import { startSecondApp } from '../support/secondApp';
 import { sessionBody } from '../support/sessions';
+import { testEnvironment } from '../support/environment';
+import { eventually } from '../support/eventually';
 
-/** A DOCX create on an API whose LibreOffice is `soffice`. */
-async function docxCreate(soffice: string) {
-  const app = await startSecondApp({ libreofficePath: soffice });
+/** A DOCX create on an API whose LibreOffice is `soffice` (and DOCUMENT_TIMEOUT `timeoutMs`). */
+async function docxCreate(soffice: string, timeoutMs?: number) {
+  const { documentWork } = testEnvironment().config;
+  const app = await startSecondApp({
+    libreofficePath: soffice,
+    documentWork: { ...documentWork, timeoutMs: timeoutMs ?? documentWork.timeoutMs },
+  });
   try {
     const { api_key } = await createTestAccount();
     const res = await fetch(`${app.url}/api/integrationsv2/sessions`, {
@@ -31,15 +37,20 @@ async function docxCreate(soffice: string) {
 }
 
 /** The same with a shell script standing in for soffice ($DIR: its directory), and how often it ran. */
-async function createWithLibreOffice(script: string) {
+async function createWithLibreOffice(script: string, timeoutMs?: number) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'soffice-stand-in-'));
   try {
     const soffice = path.join(dir, 'soffice');
     fs.writeFileSync(soffice, `#!/bin/sh\nprintf x >> $DIR/runs\n${script}\n`.replaceAll('$DIR', dir), {
       mode: 0o755,
     });
-    const res = await docxCreate(soffice);
-    return { ...res, runs: fs.readFileSync(path.join(dir, 'runs'), 'utf8').length };
+    const res = await docxCreate(soffice, timeoutMs);
+    const pidFile = path.join(dir, 'pid');
+    return {
+      ...res,
+      runs: fs.readFileSync(path.join(dir, 'runs'), 'utf8').length,
+      pid: fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : undefined,
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -77,6 +88,31 @@ describe('DOCX conversion when LibreOffice fails', function () {
     assert.equal(
       res.body.response_message,
       'Document conversion is unavailable: DOCX conversion needs LibreOffice (/nonexistent/soffice not found)',
+    );
+  });
+
+  it('a LibreOffice that never ends is stopped within DOCUMENT_TIMEOUT: a 503, and no run of it left behind', async () => {
+    // Past DOCUMENT_TIMEOUT the pool ends the document's thread; a run started from it would go on alone.
+    const started = Date.now();
+    const res = await createWithLibreOffice('echo $$ > $DIR/pid\nexec sleep 600', 3_000);
+    assert.equal(res.status, 503, JSON.stringify(res.body));
+    assert.equal(res.retryAfter, '5');
+    assert.equal(
+      res.body.response_message,
+      'Document conversion is unavailable: LibreOffice did not finish in time (120 s at most, within DOCUMENT_TIMEOUT)',
+    );
+    assert.ok(Date.now() - started < 10_000);
+    assert.equal(res.runs, 1, 'a run that ran out of time is not run again');
+    assert.ok(res.pid, 'the stand-in LibreOffice ran');
+    const alive = (pid: number) =>
+      fs.existsSync(`/proc/${pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'latin1'));
+    await eventually(
+      () => alive(res.pid!),
+      (running) => !running,
+      'the stand-in LibreOffice to be stopped',
+      {
+        timeoutMs: 5_000,
+      },
     );
   });
 });

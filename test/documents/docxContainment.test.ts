@@ -71,7 +71,12 @@ describe('DOCX conversion is contained (issue 10)', function () {
         { mode: 0o755 },
       );
       process.env.PROBE_SECRET = 'must-not-reach-libreoffice';
-      await toPdf(docxBytes(), 'docx', probe, 'session_documents[0]');
+      await toPdf(
+        docxBytes(),
+        'docx',
+        { path: probe, deadline: Date.now() + 60_000 },
+        'session_documents[0]',
+      );
       const env = fs.readFileSync(path.join(dir, 'env.txt'), 'utf8');
       assert.doesNotMatch(env, /PROBE_SECRET|JWT_SECRET|DATABASE_URL/);
       assert.deepEqual(fs.readFileSync(path.join(dir, 'net.txt'), 'utf8').split(/\s+/).filter(Boolean), [
