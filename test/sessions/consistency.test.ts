@@ -33,6 +33,21 @@ async function workflowsOf(notarizationId: string) {
   return found;
 }
 
+/** A create for the team notary sent to `appUrl` must be a clean 503 that left no session rows. */
+async function createUnavailable(appUrl: string, apiKey: string, notaryEmail: string) {
+  const body = await sessionBody({ session_notary_email: notaryEmail });
+  const res = await fetch(`${appUrl}/api/integrationsv2/sessions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  assert.equal(res.status, 503, await res.clone().text());
+  assert.equal(res.headers.get('retry-after'), '5');
+  assert.deepEqual(await res.json(), UNAVAILABLE);
+  assert.deepEqual(await sessionRows(body.notarization_id), []);
+  return body;
+}
+
 describe('sessions and workflows never disagree (create consistency)', function () {
   this.timeout(60_000);
 
@@ -46,16 +61,7 @@ describe('sessions and workflows never disagree (create consistency)', function 
     });
     const app = await startSecondApp({}, { temporal: { connection, client: new Client({ connection }) } });
     try {
-      const body = await sessionBody({ session_notary_email: notary.email });
-      const res = await fetch(`${app.url}/api/integrationsv2/sessions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      assert.equal(res.status, 503);
-      assert.equal(res.headers.get('retry-after'), '5');
-      assert.deepEqual(await res.json(), UNAVAILABLE);
-      assert.deepEqual(await sessionRows(body.notarization_id), []);
+      const body = await createUnavailable(app.url, account.api_key, notary.email);
       const [documents] = await testEnvironment().runtime.sequelize.query(
         'SELECT count(*)::int AS n FROM blobs WHERE account_id = $1',
         { bind: [account.account_id] },
@@ -95,16 +101,7 @@ describe('sessions and workflows never disagree (create consistency)', function 
     );
     const app = await startSecondApp({}, { temporal: { connection, client } });
     try {
-      const body = await sessionBody({ session_notary_email: notary.email });
-      const res = await fetch(`${app.url}/api/integrationsv2/sessions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      assert.equal(res.status, 503, await res.clone().text());
-      assert.equal(res.headers.get('retry-after'), '5');
-      assert.deepEqual(await res.json(), UNAVAILABLE);
-      assert.deepEqual(await sessionRows(body.notarization_id), []);
+      await createUnavailable(app.url, account.api_key, notary.email);
     } finally {
       await app.close();
     }
