@@ -55,7 +55,7 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
   while (reason) {
     if (Date.now() > deadline)
       throw new Error(
-        `Temporal namespace ${namespace} did not resolve the session search attributes within 30 s: ${reason}`,
+        `Temporal namespace ${namespace} did not resolve the session search attributes within ${SERVED_WITHIN_MS / 1000} s: ${reason}`,
       );
     await new Promise((resolve) => setTimeout(resolve, 200));
     reason = await unresolved(connection, namespace);
