@@ -1,50 +1,71 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createTestAccount } from '../support/accounts';
-import { b64, docxBytes, libreOfficeConversions, longDocx } from '../support/documents';
-import { testEnvironment } from '../support/environment';
+import { b64, docxBytes, libreOfficeConversions, pdfBytes } from '../support/documents';
 import { eventually } from '../support/eventually';
-import { createSession, sessionBody } from '../support/sessions';
+import { testEnvironment } from '../support/environment';
+import { startSecondApp } from '../support/secondApp';
+import { sessionBody } from '../support/sessions';
+
+/**
+ * A LibreOffice that holds each conversion until `release` exists, then writes a one-page PDF: conversions
+ * end when the test says, never on their own while it looks.
+ */
+async function heldLibreOffice(dir: string): Promise<{ soffice: string; release: () => void }> {
+  const soffice = path.join(dir, 'soffice');
+  fs.writeFileSync(path.join(dir, 'out.pdf'), await pdfBytes(1));
+  fs.writeFileSync(
+    soffice,
+    '#!/bin/sh\n' +
+      `while [ ! -f ${dir}/release ]; do sleep 0.05; done\n` +
+      'while [ "$1" != "--outdir" ]; do shift; done\n' +
+      `cp ${dir}/out.pdf "$2/document.pdf"\n`,
+    { mode: 0o755 },
+  );
+  return { soffice, release: () => fs.writeFileSync(path.join(dir, 'release'), '') };
+}
 
 describe('document threads with the default DOCUMENT_THREADS and DOCUMENT_CONVERSION_THREADS', function () {
-  this.timeout(120_000);
+  this.timeout(60_000);
 
   it('DOCX in LibreOffice, as many as there are document threads, leave a PDF sent meanwhile nothing to wait for', async () => {
-    const { threads, conversionThreads } = testEnvironment().config.documentWork;
-    const apiKey = (await createTestAccount()).api_key;
-    const converting = Math.min(threads, conversionThreads);
-    // The lane's threads are started first, by small DOCX at once: a thread's start (seconds from the
-    // TypeScript sources, under load) would otherwise let one long conversion run well ahead of the other.
-    const small = await sessionBody({
-      session_documents: [{ name: 'note.docx', base64Doc: b64(docxBytes()) }],
-    });
-    for (const warm of await Promise.all(
-      Array.from({ length: converting }, () => createSession(apiKey, small)),
-    ))
-      assert.equal(warm.status, 200, warm.text);
-    const body = await sessionBody({ session_documents: [{ name: 'poa.docx', base64Doc: b64(longDocx()) }] });
-    let docxAnswered = 0;
-    const docxCreates = Array.from({ length: threads }, () =>
-      createSession(apiKey, body).finally(() => (docxAnswered += 1)),
-    );
-    const seen = await eventually(
-      libreOfficeConversions,
-      (running) => running.size >= converting,
-      'LibreOffice converting the DOCX',
-      { intervalMs: 20 },
-    );
-    const pdfBody = await sessionBody();
-    const sent = Date.now();
-    const pdfCreate = await createSession(apiKey, pdfBody);
-    const tookMs = Date.now() - sent;
-    assert.equal(pdfCreate.status, 200, pdfCreate.text);
-    // A DOCX create that ended its conversion may still answer after the PDF's (its rows, its workflow):
-    // what shows the PDF did not wait is every conversion seen before it still running.
-    const running = libreOfficeConversions();
-    assert.ok(
-      [...seen].every((dir) => running.has(dir)),
-      `the PDF create (${tookMs} ms) waited for a DOCX conversion to end: ${seen.size} seen before it, ${[...seen].filter((dir) => running.has(dir)).length} still running after`,
-    );
-    assert.equal(docxAnswered, 0);
-    for (const docx of await Promise.all(docxCreates)) assert.equal(docx.status, 200, docx.text);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'held-soffice-'));
+    const libreOffice = await heldLibreOffice(dir);
+    const app = await startSecondApp({ libreofficePath: libreOffice.soffice });
+    try {
+      const { documentWork } = testEnvironment().config;
+      const apiKey = (await createTestAccount()).api_key;
+      const create = (body: Record<string, unknown>, signal?: AbortSignal) =>
+        fetch(`${app.url}/api/integrationsv2/sessions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          signal,
+        });
+      const docx = await sessionBody({
+        session_documents: [{ name: 'poa.docx', base64Doc: b64(docxBytes()) }],
+      });
+      const docxCreates = Array.from({ length: documentWork.threads }, () => create(docx));
+      const held = Math.min(documentWork.threads, documentWork.conversionThreads);
+      await eventually(
+        libreOfficeConversions,
+        (running) => running.size >= held,
+        'LibreOffice holding the DOCX',
+        { intervalMs: 20 },
+      );
+      // With one pool, every thread would be waiting on a held conversion and this create with them.
+      const pdfCreate = await create(await sessionBody(), AbortSignal.timeout(15_000)).catch(() => undefined);
+      assert.ok(pdfCreate, 'the PDF create waited for the DOCX conversions');
+      assert.equal(pdfCreate.status, 200, await pdfCreate.text());
+      assert.ok(libreOfficeConversions().size >= held, 'the conversions were still held');
+      libreOffice.release();
+      for (const res of await Promise.all(docxCreates)) assert.equal(res.status, 200, await res.text());
+    } finally {
+      libreOffice.release();
+      await app.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

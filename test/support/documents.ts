@@ -97,18 +97,3 @@ export function libreOfficeConversions(): Set<string> {
   }
   return new Set([...outdirs].filter((dir) => fs.existsSync(dir)));
 }
-
-/**
- * A DOCX of ~800 pages of a deed's text: LibreOffice takes seconds over it (3.4 s here), well beyond the
- * time a small PDF's create takes.
- */
-export function longDocx(): Buffer {
-  const paragraph =
-    '<w:p><w:r><w:t>The grantor conveys and warrants to the grantee the real property described herein.</w:t></w:r></w:p>';
-  return docxBytes(
-    strToU8(
-      '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
-        `<w:body>${paragraph.repeat(20_000)}</w:body></w:document>`,
-    ),
-  );
-}
