@@ -1,5 +1,6 @@
 import {
   isGrpcServiceError,
+  NamespaceNotFoundError,
   ServiceError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
 } from '@temporalio/client';
@@ -34,6 +35,10 @@ function searchAttributesNotServed(err: unknown): boolean {
  */
 export function isUnavailable(err: unknown): boolean {
   if (err instanceof DatabaseConnectionError || err instanceof DatabaseTimeoutError) return true;
+  // The service's namespace gone while it runs (deleted, or a cluster restored without it): every
+  // session call fails until an operator restores it, which a retry then meets; the integrator's
+  // request was not at fault.
+  if (err instanceof NamespaceNotFoundError) return true;
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || transientGrpc(err)) return true;
   if (err instanceof ServiceError && (transientGrpc(err.cause) || searchAttributesNotServed(err.cause)))
     return true;

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { addTeamNotary, createTestAccount } from '../support/accounts';
-import { createSession, sessionBody } from '../support/sessions';
+import { createSession, sessionBody, teamNotarySession } from '../support/sessions';
 import { startSecondApp } from '../support/secondApp';
 import { testEnvironment } from '../support/environment';
 import { freePort } from '../support/freePort';
@@ -102,6 +102,30 @@ describe('sessions and workflows never disagree (create consistency)', function 
     const app = await startSecondApp({}, { temporal: { connection, client } });
     try {
       await createUnavailable(app.url, account.api_key, notary.email);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('the service namespace gone while it runs: creates and notary actions are clean 503s, no session rows', async () => {
+    const { account, notary, id } = await teamNotarySession();
+    // What a deleted namespace answers: the same Temporal server, a namespace it does not know.
+    const { connection } = testEnvironment().runtime.temporal;
+    const client = new Client({ connection, namespace: `gone-${crypto.randomUUID()}` });
+    const app = await startSecondApp({}, { temporal: { connection, client } });
+    try {
+      await createUnavailable(app.url, account.api_key, notary.email);
+      const cancelled = await fetch(`${app.url}/api/integrationsv2/sessions/${id}/cancel`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      assert.equal(cancelled.status, 503, await cancelled.clone().text());
+      assert.equal(cancelled.headers.get('retry-after'), '5');
+      assert.deepEqual(await cancelled.json(), {
+        response: 'Fail',
+        response_message: 'The session could not be reached in time; retry the request',
+      });
     } finally {
       await app.close();
     }
