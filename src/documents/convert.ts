@@ -114,6 +114,9 @@ const LIBREOFFICE_RUN_MS = 120_000;
  */
 const STOP_BEFORE_DEADLINE_MS = 1_000;
 
+/** coreutils `timeout`'s exit when it stopped the command: TERM (124), or KILL after its grace (137). */
+const STOPPED_BY_TIMEOUT = new Set([124, 137]);
+
 function runLibreOffice(
   isolation: string[],
   libreOffice: LibreOffice,
@@ -126,6 +129,11 @@ function runLibreOffice(
     throw new ConversionUnavailableError('no time was left for LibreOffice within DOCUMENT_TIMEOUT');
   const [command, ...args] = [
     ...isolation,
+    // The run's limit is kept by a process of its own as well as by this thread's timer: were the API
+    // process to die (a crash, an OOM kill), `timeout` still stops LibreOffice and what it started.
+    'timeout',
+    '--kill-after=1s',
+    `${timeout / 1000}s`,
     libreOffice.path,
     '--headless',
     '--norestore',
@@ -154,6 +162,33 @@ function failureOf(err: unknown): string {
   return (said ? `${exit}: ${said}` : exit).slice(0, 200);
 }
 
+/** A conversion's directory: `notarization-docx-<pid of the process converting>-<random>`. */
+const conversionDirPrefix = () => `notarization-docx-${process.pid}-`;
+const CONVERSION_DIR = /^notarization-docx-(\d+)-/;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: alive, under another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the directories of conversions whose process is gone: one that dies mid-conversion cannot
+ * remove its own (the document and LibreOffice's profile, some megabytes each). Run at start-up.
+ */
+export function removeAbandonedConversions(): void {
+  const tmp = os.tmpdir();
+  for (const entry of fs.readdirSync(tmp)) {
+    const pid = Number(CONVERSION_DIR.exec(entry)?.[1]);
+    if (pid && pid !== process.pid && !processAlive(pid))
+      fs.rmSync(path.join(tmp, entry), { recursive: true, force: true });
+  }
+}
+
 /**
  * DOCX through LibreOffice in headless mode, with a profile of its own so conversions can run side by
  * side. What it is given has no external relationships; it runs without the service's environment
@@ -161,7 +196,7 @@ function failureOf(err: unknown): string {
  */
 async function docxToPdf(bytes: Buffer, libreOffice: LibreOffice, label: string): Promise<Buffer> {
   const contained = containedDocx(bytes, label);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docx-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), conversionDirPrefix()));
   try {
     const input = path.join(dir, 'document.docx');
     fs.writeFileSync(input, contained);
@@ -172,15 +207,15 @@ async function docxToPdf(bytes: Buffer, libreOffice: LibreOffice, label: string)
         break;
       } catch (err) {
         if (err instanceof ConversionUnavailableError) throw err;
-        // ENOENT when run directly; 127 when unshare could not execute it.
+        // 127: `timeout` could not find it to execute.
         const { code, killed } = err as { code?: string | number; killed?: boolean };
-        if (code === 'ENOENT' || (isolation.length && code === 127)) {
+        if (code === 127) {
           throw new ConversionUnavailableError(
             `DOCX conversion needs LibreOffice (${libreOffice.path} not found)`,
           );
         }
         // A run that failed at once may pass on a fresh profile; one that ran out of time would not.
-        if (killed)
+        if (killed || STOPPED_BY_TIMEOUT.has(code as number))
           throw new ConversionUnavailableError(
             `LibreOffice did not finish in time (${LIBREOFFICE_RUN_MS / 1000} s at most, within DOCUMENT_TIMEOUT)`,
           );

@@ -1,6 +1,10 @@
 import { RecyclingThreadPool } from '../infra/recyclingThreadPool';
 import { DocumentError } from './documentError';
-import { ConversionUnavailableError, convertsThroughLibreOffice } from './convert';
+import {
+  ConversionUnavailableError,
+  convertsThroughLibreOffice,
+  removeAbandonedConversions,
+} from './convert';
 import type { PrepareOutcome, PrepareTask, PreparedDocument } from './documentWorker';
 import type { Base64Upload } from './base64Upload';
 import { uploadBytes } from './decode';
@@ -53,6 +57,8 @@ export class DocumentPool {
       maxThreads: options.conversionThreads,
       memoryMb: options.memoryMb,
     });
+    // What a process that died mid-conversion left, before this one converts anything.
+    removeAbandonedConversions();
   }
 
   /**

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,47 @@ import { startSecondApp } from '../support/secondApp';
 import { sessionBody } from '../support/sessions';
 import { testEnvironment } from '../support/environment';
 import { eventually } from '../support/eventually';
+import { freePort } from '../support/freePort';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+function alive(pid: number): boolean {
+  return fs.existsSync(`/proc/${pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'latin1'));
+}
+
+/** The API as the process of its own a deployment runs, on a free port, once it is ready. */
+async function apiProcess(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start-api.ts'], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port) },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await eventually(
+      () =>
+        fetch(`${url}/readyz`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      (status) => status === 200,
+      'the API process to be ready',
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
+  } catch (err) {
+    await stopped(child, 'SIGKILL');
+    throw err;
+  }
+  return { child, url };
+}
+
+function stopped(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  return exited;
+}
 
 /** A DOCX create on an API whose LibreOffice is `soffice` (and DOCUMENT_TIMEOUT `timeoutMs`). */
 async function docxCreate(soffice: string, timeoutMs?: number) {
@@ -104,8 +145,6 @@ describe('DOCX conversion when LibreOffice fails', function () {
     assert.ok(Date.now() - started < 10_000);
     assert.equal(res.runs, 1, 'a run that ran out of time is not run again');
     assert.ok(res.pid, 'the stand-in LibreOffice ran');
-    const alive = (pid: number) =>
-      fs.existsSync(`/proc/${pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'latin1'));
     await eventually(
       () => alive(res.pid!),
       (running) => !running,
@@ -114,5 +153,60 @@ describe('DOCX conversion when LibreOffice fails', function () {
         timeoutMs: 5_000,
       },
     );
+  });
+
+  it('an API process killed during a conversion: its LibreOffice stops all the same, and the next start removes what it left', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'soffice-stand-in-'));
+    const soffice = path.join(dir, 'soffice');
+    fs.writeFileSync(
+      soffice,
+      `#!/bin/sh\nprintf '%s\\n' "$@" > ${dir}/args\necho $$ > ${dir}/pid\nexec sleep 600\n`,
+      { mode: 0o755 },
+    );
+    const env = {
+      ...testEnvironment().processEnv,
+      LOG_LEVEL: 'silent',
+      LIBREOFFICE_PATH: soffice,
+      DOCUMENT_TIMEOUT: '5s',
+    };
+    const processes: ChildProcess[] = [];
+    try {
+      const first = await apiProcess(env);
+      processes.push(first.child);
+      const { api_key } = await createTestAccount();
+      const answered = fetch(`${first.url}/api/integrationsv2/sessions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${api_key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(
+          await sessionBody({ session_documents: [{ name: 'poa.docx', base64Doc: b64(docxBytes()) }] }),
+        ),
+      }).catch(() => undefined);
+      const pid = await eventually(
+        () =>
+          fs.existsSync(path.join(dir, 'pid')) ? Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8')) : 0,
+        Boolean,
+        'the stand-in LibreOffice to run',
+        { timeoutMs: 30_000 },
+      );
+      const args = fs.readFileSync(path.join(dir, 'args'), 'utf8').split('\n');
+      const conversionDir = args[args.indexOf('--outdir') + 1];
+
+      await stopped(first.child, 'SIGKILL');
+      assert.equal(await answered, undefined, 'the create was never answered');
+      assert.ok(fs.existsSync(conversionDir), `the killed process left ${conversionDir}`);
+      assert.ok(alive(pid), 'the stand-in outlived the API process');
+      await eventually(
+        () => alive(pid),
+        (running) => !running,
+        'the stand-in LibreOffice to be stopped with no API process left to stop it',
+        { timeoutMs: 10_000 },
+      );
+
+      processes.push((await apiProcess(env)).child);
+      assert.ok(!fs.existsSync(conversionDir), 'the next start removed the directory');
+    } finally {
+      await Promise.all(processes.map((child) => stopped(child, 'SIGTERM')));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
