@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument } from 'pdf-lib';
 import { DocumentError } from './decode';
-import { containedDocx } from './docxPackage';
+import { containedDocx, knownGoodDocx } from './docxPackage';
 import { assertTextPagesWithinLimits } from './documentLimits';
 
 const run = promisify(execFile);
@@ -122,7 +122,7 @@ function runLibreOffice(
   libreOffice: LibreOffice,
   input: string,
   dir: string,
-  attempt: number,
+  profile: string,
 ): Promise<unknown> {
   const timeout = Math.min(LIBREOFFICE_RUN_MS, libreOffice.deadline - STOP_BEFORE_DEADLINE_MS - Date.now());
   if (timeout <= 0)
@@ -137,7 +137,7 @@ function runLibreOffice(
     libreOffice.path,
     '--headless',
     '--norestore',
-    `-env:UserInstallation=file://${path.join(dir, `profile-${attempt}`)}`,
+    `-env:UserInstallation=file://${path.join(dir, `profile-${profile}`)}`,
     '--convert-to',
     'pdf',
     '--outdir',
@@ -189,6 +189,58 @@ export function removeAbandonedConversions(): void {
   }
 }
 
+/** LibreOffice ran and failed: neither missing nor out of time. The document's fault, or the host's. */
+class LibreOfficeFailed extends Error {}
+
+/** One `.docx` file to PDF, beside it; run again on a fresh profile after a failure, `runs` in all. */
+async function convertFile(
+  isolation: string[],
+  libreOffice: LibreOffice,
+  input: string,
+  runs: number,
+): Promise<Buffer> {
+  const dir = path.dirname(input);
+  const name = path.basename(input, '.docx');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await runLibreOffice(isolation, libreOffice, input, dir, `${name}-${attempt}`);
+      break;
+    } catch (err) {
+      if (err instanceof ConversionUnavailableError) throw err;
+      // 127: `timeout` could not find it to execute.
+      const { code, killed } = err as { code?: string | number; killed?: boolean };
+      if (code === 127) {
+        throw new ConversionUnavailableError(
+          `DOCX conversion needs LibreOffice (${libreOffice.path} not found)`,
+        );
+      }
+      // A run that failed at once may pass on a fresh profile; one that ran out of time would not.
+      if (killed || STOPPED_BY_TIMEOUT.has(code as number))
+        throw new ConversionUnavailableError(
+          `LibreOffice did not finish in time (${LIBREOFFICE_RUN_MS / 1000} s at most, within DOCUMENT_TIMEOUT)`,
+        );
+      if (attempt < runs) continue;
+      throw new LibreOfficeFailed(failureOf(err));
+    }
+  }
+  const output = path.join(dir, `${name}.pdf`);
+  // LibreOffice's answer to a document it cannot load: it exits 0 and writes nothing.
+  if (!fs.existsSync(output)) throw new Error('LibreOffice produced no PDF');
+  return fs.readFileSync(output);
+}
+
+/** Whether this LibreOffice converts a document any working one does: it is up, whatever failed before. */
+async function convertsKnownGoodDocx(isolation: string[], libreOffice: LibreOffice, dir: string) {
+  const input = path.join(dir, 'check.docx');
+  fs.writeFileSync(input, knownGoodDocx());
+  try {
+    await convertFile(isolation, libreOffice, input, 1);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * DOCX through LibreOffice in headless mode, with a profile of its own so conversions can run side by
  * side. What it is given has no external relationships; it runs without the service's environment
@@ -201,31 +253,15 @@ async function docxToPdf(bytes: Buffer, libreOffice: LibreOffice, label: string)
     const input = path.join(dir, 'document.docx');
     fs.writeFileSync(input, contained);
     const isolation = await networkIsolation();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await runLibreOffice(isolation, libreOffice, input, dir, attempt);
-        break;
-      } catch (err) {
-        if (err instanceof ConversionUnavailableError) throw err;
-        // 127: `timeout` could not find it to execute.
-        const { code, killed } = err as { code?: string | number; killed?: boolean };
-        if (code === 127) {
-          throw new ConversionUnavailableError(
-            `DOCX conversion needs LibreOffice (${libreOffice.path} not found)`,
-          );
-        }
-        // A run that failed at once may pass on a fresh profile; one that ran out of time would not.
-        if (killed || STOPPED_BY_TIMEOUT.has(code as number))
-          throw new ConversionUnavailableError(
-            `LibreOffice did not finish in time (${LIBREOFFICE_RUN_MS / 1000} s at most, within DOCUMENT_TIMEOUT)`,
-          );
-        if (attempt < LIBREOFFICE_ATTEMPTS) continue;
-        throw new ConversionUnavailableError(`LibreOffice could not run: ${failureOf(err)}`);
-      }
+    try {
+      return await convertFile(isolation, libreOffice, input, LIBREOFFICE_ATTEMPTS);
+    } catch (err) {
+      if (!(err instanceof LibreOfficeFailed)) throw err;
+      // Failing twice is the document's doing when LibreOffice converts another: the caller is told so
+      // (toPdf: damaged or unsupported) instead of being asked to retry what will fail again.
+      if (await convertsKnownGoodDocx(isolation, libreOffice, dir)) throw err;
+      throw new ConversionUnavailableError(`LibreOffice could not run: ${err.message}`);
     }
-    const output = path.join(dir, 'document.pdf');
-    if (!fs.existsSync(output)) throw new Error('LibreOffice produced no PDF');
-    return fs.readFileSync(output);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

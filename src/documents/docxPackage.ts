@@ -42,3 +42,31 @@ export function containedDocx(bytes: Buffer, label: string): Buffer {
   }
   return Buffer.from(zipSync(files));
 }
+
+/**
+ * A one-paragraph DOCX that any working LibreOffice converts: when it converts and an upload did not,
+ * the upload is what fails, not the converter.
+ */
+export function knownGoodDocx(): Buffer {
+  const xml = (body: string) => strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>${body}`);
+  return Buffer.from(
+    zipSync({
+      '[Content_Types].xml': xml(
+        '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+          '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+          '<Default Extension="xml" ContentType="application/xml"/>' +
+          '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>' +
+          '</Types>',
+      ),
+      '_rels/.rels': xml(
+        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+          '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>' +
+          '</Relationships>',
+      ),
+      'word/document.xml': xml(
+        '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
+          '<w:body><w:p><w:r><w:t>Conversion check</w:t></w:r></w:p></w:body></w:document>',
+      ),
+    }),
+  );
+}

@@ -110,7 +110,7 @@ describe('DOCX conversion when LibreOffice fails', function () {
     assert.equal(res.runs, 2);
   });
 
-  it('one that fails again is a 503 with Retry-After naming its exit and last words, not its command line', async () => {
+  it('one that fails again, where LibreOffice converts nothing, is a 503 with Retry-After naming its exit and last words, not its command line', async () => {
     const res = await createWithLibreOffice('echo "simulated crash" >&2\nexit 3');
     assert.equal(res.status, 503);
     assert.equal(res.retryAfter, '5');
@@ -119,7 +119,22 @@ describe('DOCX conversion when LibreOffice fails', function () {
       response_message:
         'Document conversion is unavailable: LibreOffice could not run: exit 3: simulated crash',
     });
-    assert.equal(res.runs, 2);
+    assert.equal(res.runs, 3, 'two runs of the document, one of the known-good check');
+  });
+
+  it('one that fails again while LibreOffice converts other documents: a 403 saying the document is at fault, no retry asked', async () => {
+    const res = await createWithLibreOffice(
+      'case "$*" in *document.docx*) echo "simulated crash" >&2; exit 3;; esac\n' +
+        `exec ${realSoffice} "$@"`,
+    );
+    assert.equal(res.status, 403, JSON.stringify(res.body));
+    assert.equal(res.retryAfter, null);
+    assert.equal(res.body.response, 'Fail');
+    assert.equal(
+      res.body.response_message,
+      'session_documents[0].base64Doc could not be converted to PDF: the .docx content is damaged or unsupported',
+    );
+    assert.equal(res.runs, 3);
   });
 
   it('a LibreOffice that is not there is a 503 with Retry-After saying so', async () => {
