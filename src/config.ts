@@ -139,6 +139,8 @@ function url(env: Env, name: string, fallback: string): string {
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = optional(env, 'NODE_ENV') ?? 'development';
   const port = integer(env, 'PORT', 3000);
+  // Cores − 1, from 2 to 4, for each of the two document lanes.
+  const documentThreadsByDefault = Math.max(2, Math.min(4, os.availableParallelism() - 1));
   const publicBaseUrl = url(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`);
   return {
     nodeEnv,
@@ -165,13 +167,9 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: optional(env, 'TRUST_PROXY') === 'true',
     documentWork: {
       // Never one: on 2 cores, one thread made it the creates' longest queue under load.
-      threads: integer(env, 'DOCUMENT_THREADS', Math.max(2, Math.min(4, os.availableParallelism() - 1))),
+      threads: integer(env, 'DOCUMENT_THREADS', documentThreadsByDefault),
       // DOCX have a lane of their own; each of its threads waits on one LibreOffice process.
-      conversionThreads: integer(
-        env,
-        'DOCUMENT_CONVERSION_THREADS',
-        Math.max(2, Math.min(4, os.availableParallelism() - 1)),
-      ),
+      conversionThreads: integer(env, 'DOCUMENT_CONVERSION_THREADS', documentThreadsByDefault),
       memoryMb: integer(env, 'DOCUMENT_MEMORY_MB', 512),
       // Above LibreOffice's own 120 s for one DOCX.
       timeoutMs: duration('DOCUMENT_TIMEOUT', optional(env, 'DOCUMENT_TIMEOUT') ?? '150s'),
