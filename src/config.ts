@@ -100,6 +100,9 @@ export interface IdentityPolicy {
 
 type Env = Record<string, string | undefined>;
 
+/** MAX_BODY_BYTES unless set: five 10 MB documents in base64 (4/3 larger) plus the rest of the body. */
+export const DEFAULT_MAX_BODY_BYTES = 75 * 1024 * 1024;
+
 export class ConfigError extends Error {}
 
 function integer(env: Env, name: string, fallback: number): number {
@@ -162,8 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret: optional(env, 'JWT_SECRET'),
     accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 900),
     refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600),
-    // Five 10 MB documents in base64 (4/3 larger) plus the rest of the body.
-    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 75 * 1024 * 1024),
+    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES),
     trustProxy: optional(env, 'TRUST_PROXY') === 'true',
     documentWork: {
       // Never one: on 2 cores, one thread made it the creates' longest queue under load.

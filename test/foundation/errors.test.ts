@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
+import zlib from 'node:zlib';
 import { Worker } from 'node:worker_threads';
 import assert from 'node:assert/strict';
 import { request } from '../support/http';
@@ -61,6 +62,40 @@ describe('error handling', () => {
     });
     assert.equal(res.status, 415);
     assert.equal(res.body.response_message, 'Content-Type must be application/json');
+  });
+
+  it('a compressed body is a 415 that asks for it uncompressed, not a JSON error', async () => {
+    for (const coding of ['gzip', 'br', 'gzip, identity']) {
+      const res = await request('/api/integrationsv2/auth/refresh', {
+        rawBody: zlib.gzipSync(JSON.stringify({ api_key: 'x' })),
+        headers: { 'content-encoding': coding },
+      });
+      assert.equal(res.status, 415, coding);
+      assert.deepEqual(res.body, {
+        response: 'Fail',
+        response_message: 'Content-Encoding is not supported: send the body uncompressed',
+      });
+      assert.equal(res.headers.get('accept-encoding'), 'identity');
+    }
+  });
+
+  it('JSON in a charset other than UTF-8 is a 415; UTF-8 however spelled is read', async () => {
+    const json = JSON.stringify({ api_key: 'nsk_unknown' });
+    const utf16 = await request('/api/integrationsv2/auth/refresh', {
+      rawBody: Buffer.from(json, 'utf16le'),
+      headers: { 'content-type': 'application/json; charset=utf-16le' },
+    });
+    assert.equal(utf16.status, 415);
+    assert.equal(utf16.body.response_message, 'Content-Type charset must be utf-8');
+    const plain = await request('/api/integrationsv2/auth/refresh', { rawBody: json });
+    assert.notEqual(plain.status, 415);
+    for (const type of ['application/json; charset=UTF-8', 'application/json;charset="utf8"']) {
+      const res = await request('/api/integrationsv2/auth/refresh', {
+        rawBody: json,
+        headers: { 'content-type': type },
+      });
+      assert.deepEqual([res.status, res.body], [plain.status, plain.body], type);
+    }
   });
 
   it('a body over the small limit is a 413 on routes without documents', async () => {

@@ -128,6 +128,31 @@ describe('OpenAPI document', () => {
     assert.deepEqual(doc.paths['/api/integrationsv2/sessions'].post.security, [{ ApiKey: [] }]);
   });
 
+  it('lists the body reader’s 413 and 415 on every route with a body, as the server answers them', async () => {
+    const missing: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>))
+      for (const [method, op] of Object.entries(methods))
+        if (op.requestBody && !(op.responses['413'] && op.responses['415']))
+          missing.push(`${method} ${path}`);
+    assert.deepEqual(missing, []);
+    const refresh = doc.paths['/api/integrationsv2/auth/refresh'].post.responses;
+    const oversize = await request('/api/integrationsv2/auth/refresh', {
+      rawBody: JSON.stringify({ api_key: 'x'.repeat(70_000) }),
+    });
+    assert.deepEqual(oversize.body, refresh['413'].content['application/json'].example);
+    const create = doc.paths['/api/integrationsv2/sessions'].post.responses;
+    assert.equal(
+      create['413'].content['application/json'].example.response_message,
+      'Request body exceeds 78643200 bytes',
+    );
+    const compressed = await request('/api/integrationsv2/auth/refresh', {
+      rawBody: '{}',
+      headers: { 'content-encoding': 'gzip' },
+    });
+    assert.equal(compressed.status, 415);
+    assert.ok(refresh['415'].headers['Accept-Encoding']);
+  });
+
   it('records the decisions taken where the spec is silent', () => {
     assert.match(doc.info.description, /Decisions where the specification is silent/);
     assert.match(doc.info.description, /75 MiB/);

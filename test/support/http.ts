@@ -13,7 +13,7 @@ export interface RequestOptions {
   auth?: string;
   bare?: boolean;
   body?: unknown;
-  rawBody?: string;
+  rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -21,7 +21,7 @@ export interface RequestOptions {
 export async function request<T = any>(path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.auth) headers.authorization = opts.bare ? opts.auth : `Bearer ${opts.auth}`;
-  let body: string | undefined = opts.rawBody;
+  let body: string | Uint8Array | undefined = opts.rawBody;
   if (opts.body !== undefined) body = JSON.stringify(opts.body);
   if (body !== undefined) headers['content-type'] ??= 'application/json';
   const response = await fetch(`${testEnvironment().apiUrl}${path}`, {

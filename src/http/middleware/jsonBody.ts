@@ -107,6 +107,17 @@ export function jsonBody(limitBytes: number, { uploads = false } = {}) {
     if (!ctx.is('application/json', '+json')) {
       throw unsupportedMedia('Content-Type must be application/json');
     }
+    // JSON between systems is UTF-8 (RFC 8259 §8.1): another charset's text would only fail to parse,
+    // as "Invalid JSON body", which points the caller at the wrong fault.
+    if (!/^(utf-?8)?$/i.test(ctx.request.charset)) {
+      throw unsupportedMedia('Content-Type charset must be utf-8');
+    }
+    // A compressed body is not read as one (RFC 9110 §15.5.16): the caller is told to send it as it is.
+    const coding = ctx.get('content-encoding').trim();
+    if (coding && coding.toLowerCase() !== 'identity') {
+      ctx.set('Accept-Encoding', 'identity');
+      throw unsupportedMedia('Content-Encoding is not supported: send the body uncompressed');
+    }
     if (ctx.request.length !== undefined && ctx.request.length > limitBytes) {
       lingerThenClose(ctx.req);
       throw tooLarge(`Request body exceeds ${limitBytes} bytes`);

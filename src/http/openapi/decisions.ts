@@ -10,7 +10,7 @@ export const OPENAPI_DECISIONS = [
   'Keys: API keys start with `nsk_`, vendor keys with `nvk_`; both are shown once by the admin CLI and stored only as a hash.',
   'Access tokens (POST /auth/refresh) are HS256 JWTs valid for 15 minutes by default; refresh tokens live 30 days and are single use.',
   'Request bodies: the routes that take documents (POST /sessions, POST /sessions/{id}/documents, POST /templates) accept 75 MiB (MAX_BODY_BYTES), enough for five 10 MB documents in base64, and only after authentication; every other JSON body is limited to 64 KiB. A larger body gets 413 `Request body exceeds N bytes`, refused from its Content-Length before it is read.',
-  'A body with a Content-Type other than application/json gets 415; malformed JSON gets 400 `Invalid JSON body`.',
+  'A body with a Content-Type other than application/json gets 415 `Content-Type must be application/json`, one with a charset other than UTF-8 415 `Content-Type charset must be utf-8`, and one with a Content-Encoding (gzip, deflate, br…) 415 `Content-Encoding is not supported: send the body uncompressed` with `Accept-Encoding: identity`; malformed JSON gets 400 `Invalid JSON body`.',
   'On the routes that take documents, a body nested deeper than 32 levels gets 400 `Request body nests deeper than 32 levels`. Their bodies are read as they arrive: each `base64Doc` is decoded while it is received, so a 10 MB document costs the API its 10 MB, not its base64 text held whole; the answer is the same as for the body read at once.',
   'Unknown paths answer 404 `Not found`; a known path with another method answers 405 `Method not allowed` with an `Allow` header.',
   'Unknown body fields are ignored, so integrators can send fields of later versions.',

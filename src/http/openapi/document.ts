@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import parse from 'joi-to-json';
-import type { RouteDefinition } from '../routes';
+import { DEFAULT_MAX_BODY_BYTES } from '../../config';
+import { SMALL_BODY_BYTES, type RouteDefinition } from '../routes';
 import { REQUEST_EXAMPLES, RESPONSE_EXAMPLES } from './examples';
 import { BASE64_DOC_JSON_SCHEMA } from '../../validation/base64Doc';
 
@@ -146,6 +147,16 @@ const NON_JSON_EXAMPLES: Record<string, string> = {
   'image/svg+xml': '<svg xmlns="http://www.w3.org/2000/svg">…</svg>',
 };
 
+/** A response's headers, each with its description, as OpenAPI lists them. */
+function headersOf(headers: Record<string, string> | undefined): JsonSchema {
+  if (!headers) return {};
+  return {
+    headers: Object.fromEntries(
+      Object.entries(headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }]),
+    ),
+  };
+}
+
 function operationOf(def: RouteDefinition<never, never, never>): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
   for (const [status, response] of Object.entries(def.responses)) {
@@ -160,31 +171,37 @@ function operationOf(def: RouteDefinition<never, never, never>): JsonSchema {
           : exampleOf(schema));
     responses[status] = {
       description: response.description,
-      ...(response.headers
-        ? {
-            headers: Object.fromEntries(
-              Object.entries(response.headers).map(([h, d]) => [
-                h,
-                { description: d, schema: { type: 'string' } },
-              ]),
-            ),
-          }
-        : {}),
+      ...headersOf(response.headers),
       ...(response.schema || contentType !== 'application/json'
         ? { content: { [contentType]: { schema, example } } }
         : {}),
     };
   }
-  if (def.auth !== 'none' && !responses['401']) {
-    responses['401'] = {
-      description: 'Missing or invalid credentials',
-      content: {
-        'application/json': {
-          schema: toSchema(failBodySchema),
-          example: { response: 'Fail', response_message: 'Unauthorized' },
-        },
+  const failure = (description: string, message: string, headers?: Record<string, string>) => ({
+    description,
+    ...headersOf(headers),
+    content: {
+      'application/json': {
+        schema: toSchema(failBodySchema),
+        example: { response: 'Fail', response_message: message },
       },
-    };
+    },
+  });
+  if (def.auth !== 'none' && !responses['401'])
+    responses['401'] = failure('Missing or invalid credentials', 'Unauthorized');
+  // Every JSON body is read by the same middleware (jsonBody): its refusals hold for each route with one.
+  if (def.body) {
+    const documentsLimit = def.bodyLimitBytes === undefined && def.acceptsDocuments;
+    const limitBytes = def.bodyLimitBytes ?? (documentsLimit ? DEFAULT_MAX_BODY_BYTES : SMALL_BODY_BYTES);
+    responses['413'] ??= failure(
+      `The body is over ${limitBytes} bytes${documentsLimit ? ' (MAX_BODY_BYTES, by default)' : ''}`,
+      `Request body exceeds ${limitBytes} bytes`,
+    );
+    responses['415'] ??= failure(
+      'The body is not JSON in UTF-8, or is compressed (Content-Encoding)',
+      'Content-Type must be application/json',
+      { 'Accept-Encoding': '`identity` when the body was compressed' },
+    );
   }
   return {
     operationId: def.operationId,
