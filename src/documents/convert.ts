@@ -104,6 +104,27 @@ function networkIsolation(): Promise<string[]> {
   return isolation;
 }
 
+let boundedRuns: Promise<void> | undefined;
+
+/**
+ * That coreutils `timeout` runs where LibreOffice is to run, checked until it does: without it no run
+ * could start, and LibreOffice's own "not found" (exit 127 from `timeout`) would name the wrong program.
+ */
+function assertTimeoutRuns(isolation: string[]): Promise<void> {
+  const [command, ...args] = [...isolation, 'timeout', '5s', 'true'];
+  boundedRuns ??= run(command, args, { timeout: 5_000 }).then(
+    () => undefined,
+    (err: unknown) => {
+      boundedRuns = undefined;
+      const { code } = err as { code?: unknown };
+      throw new ConversionUnavailableError(
+        `DOCX conversion needs coreutils' timeout (${code === 'ENOENT' || code === 127 ? 'not found' : failureOf(err)})`,
+      );
+    },
+  );
+  return boundedRuns;
+}
+
 /** Runs of LibreOffice one conversion may take: a second, on a fresh profile, after one that failed. */
 const LIBREOFFICE_ATTEMPTS = 2;
 /** One run's time at most, whatever the deadline. */
@@ -207,7 +228,7 @@ async function convertFile(
       break;
     } catch (err) {
       if (err instanceof ConversionUnavailableError) throw err;
-      // 127: `timeout` could not find it to execute.
+      // 127: `timeout` (known to run) could not find LibreOffice to execute.
       const { code, killed } = err as { code?: string | number; killed?: boolean };
       if (code === 127) {
         throw new ConversionUnavailableError(
@@ -253,6 +274,7 @@ async function docxToPdf(bytes: Buffer, libreOffice: LibreOffice, label: string)
     const input = path.join(dir, 'document.docx');
     fs.writeFileSync(input, contained);
     const isolation = await networkIsolation();
+    await assertTimeoutRuns(isolation);
     try {
       return await convertFile(isolation, libreOffice, input, LIBREOFFICE_ATTEMPTS);
     } catch (err) {

@@ -147,6 +147,48 @@ describe('DOCX conversion when LibreOffice fails', function () {
     );
   });
 
+  it('a host without coreutils’ timeout: a 503 saying so, not that LibreOffice is missing', async () => {
+    // PATH with nothing on it, then with only `unshare` and `true`: LibreOffice would run in a network
+    // namespace, where `unshare` (not `timeout`) reports the missing program as exit 127.
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'path-without-timeout-'));
+    const processes: ChildProcess[] = [];
+    try {
+      const { api_key } = await createTestAccount();
+      const body = JSON.stringify(
+        await sessionBody({ session_documents: [{ name: 'poa.docx', base64Doc: b64(docxBytes()) }] }),
+      );
+      for (const tools of [[], ['unshare', 'true']]) {
+        for (const tool of tools)
+          fs.symlinkSync(
+            execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(),
+            path.join(bin, tool),
+          );
+        const api = await apiProcess({
+          ...testEnvironment().processEnv,
+          LOG_LEVEL: 'silent',
+          LIBREOFFICE_PATH: realSoffice,
+          PATH: bin,
+        });
+        processes.push(api.child);
+        const res = await fetch(`${api.url}/api/integrationsv2/sessions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${api_key}`, 'content-type': 'application/json' },
+          body,
+        });
+        assert.equal(res.status, 503, tools.join(' '));
+        assert.equal(res.headers.get('retry-after'), '5');
+        assert.equal(
+          ((await res.json()) as { response_message: string }).response_message,
+          "Document conversion is unavailable: DOCX conversion needs coreutils' timeout (not found)",
+          tools.join(' '),
+        );
+      }
+    } finally {
+      await Promise.all(processes.map((child) => stopped(child, 'SIGTERM')));
+      fs.rmSync(bin, { recursive: true, force: true });
+    }
+  });
+
   it('a LibreOffice that never ends is stopped within DOCUMENT_TIMEOUT: a 503, and no run of it left behind', async () => {
     // Past DOCUMENT_TIMEOUT the pool ends the document's thread; a run started from it would go on alone.
     const started = Date.now();
