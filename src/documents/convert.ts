@@ -183,18 +183,35 @@ function failureOf(err: unknown): string {
   return (said ? `${exit}: ${said}` : exit).slice(0, 200);
 }
 
-/** A conversion's directory: `notarization-docx-<pid of the process converting>-<random>`. */
-const conversionDirPrefix = () => `notarization-docx-${process.pid}-`;
-const CONVERSION_DIR = /^notarization-docx-(\d+)-/;
+/**
+ * When a process started, in clock ticks since boot (field 22 of /proc/<pid>/stat), so a PID the kernel
+ * has given to another process since is not taken for the one that made a directory; "0" off Linux.
+ */
+function startTicks(pid: number): string {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '0';
+  } catch {
+    return '0';
+  }
+}
 
-function processAlive(pid: number): boolean {
+/** A conversion's directory: `notarization-docx-<pid>-<its start ticks>-<random>`, of the process converting. */
+const conversionDirPrefix = () => `notarization-docx-${process.pid}-${startTicks(process.pid)}-`;
+const CONVERSION_DIR = /^notarization-docx-(\d+)-(\d+)-/;
+
+/** Whether the process that made a conversion directory still runs. */
+function ownerRuns(pid: number, ticks: string): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    // EPERM: alive, under another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    // EPERM: it runs, under another user.
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  // Unknown either way (off Linux; /proc hiding other users' processes): taken as the same process.
+  const started = startTicks(pid);
+  return ticks === '0' || started === '0' || started === ticks;
 }
 
 /**
@@ -204,8 +221,9 @@ function processAlive(pid: number): boolean {
 export function removeAbandonedConversions(): void {
   const tmp = os.tmpdir();
   for (const entry of fs.readdirSync(tmp)) {
-    const pid = Number(CONVERSION_DIR.exec(entry)?.[1]);
-    if (pid && pid !== process.pid && !processAlive(pid))
+    const owner = CONVERSION_DIR.exec(entry);
+    if (!owner) continue;
+    if (!ownerRuns(Number(owner[1]), owner[2]))
       fs.rmSync(path.join(tmp, entry), { recursive: true, force: true });
   }
 }

@@ -266,4 +266,26 @@ describe('DOCX conversion when LibreOffice fails', function () {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('a directory whose PID now belongs to another process is removed too; a running one’s is kept', async () => {
+    const stat = fs.readFileSync('/proc/self/stat', 'latin1');
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const dirs = {
+      ours: `notarization-docx-${process.pid}-${ticks}-kept`,
+      reused: `notarization-docx-${process.pid}-${ticks - 1}-gone`,
+      dead: `notarization-docx-${2 ** 22 + 1}-${ticks}-gone`,
+    };
+    for (const dir of Object.values(dirs)) fs.mkdirSync(path.join(os.tmpdir(), dir));
+    try {
+      const app = await startSecondApp({});
+      await app.close();
+      const left = Object.entries(dirs)
+        .filter(([, dir]) => fs.existsSync(path.join(os.tmpdir(), dir)))
+        .map(([name]) => name);
+      assert.deepEqual(left, ['ours']);
+    } finally {
+      for (const dir of Object.values(dirs))
+        fs.rmSync(path.join(os.tmpdir(), dir), { recursive: true, force: true });
+    }
+  });
 });
