@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes every operation of the OpenAPI document with schemathesis, once per kind of credential (the
 # account's API key, its vendor key, a team member's token), against the whole service on its own
-# embedded PostgreSQL and Temporal, and fails on any 5xx. `npm test` runs a short pass (10 examples per
-# operation); run a long one before a release:
+# embedded PostgreSQL and Temporal. Fails on any 5xx, and on any answer the document does not describe
+# (a status, a content type, a header or a body it does not list, a schema-violating request accepted).
+# `npm test` runs a short pass (10 examples per operation); run a long one before a release:
 #   npm run fuzz -- [max examples per operation, default 40]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,9 +49,15 @@ key=$(node -e "process.stdout.write(new URL(process.argv[1]).searchParams.get('k
 member_token=$(curl -fsS -H 'content-type: application/json' \
   -d "{\"login_link_id\":\"$link_id\",\"key\":\"$key\"}" "$base/api/integrationsv2/auth/login_link" | json .access_token)
 
-# A server error is a <failure> of the not_a_server_error check in the JUnit report; an <error> is
-# schemathesis's own trouble (it has crashed inside Hypothesis here), which fails nothing as long as
-# the service is still up and answering.
+# A failed check is a <failure> in the JUnit report; an <error> is schemathesis's own trouble (it has
+# crashed inside Hypothesis here), which fails nothing as long as the service is still up and answering.
+# Two checks are left out, as the document cannot say what they ask of it:
+# - positive_data_acceptance: a schema-valid request can break a rule of the session or of its
+#   document (an annotation beyond the document's last page, text PostgreSQL cannot store).
+# - allow_header_conformance: /team_members/invite (POST) sits beside /team_members/{id} (GET, DELETE),
+#   so the Allow header on /team_members/invite truthfully lists GET and DELETE too.
+checks=all
+skipped_checks=positive_data_acceptance,allow_header_conformance
 attribute() { sed -n "s/.*<testsuites[^>]* $2=\"\\([0-9]*\\)\".*/\\1/p" "$work/$1.xml" 2>/dev/null | head -1; }
 failed=0 operations_passed=0 operations_failed=0
 for credential in "api:$api_key" "vendor:$vendor_key" "team_member:$member_token"; do
@@ -60,11 +67,11 @@ for credential in "api:$api_key" "vendor:$vendor_key" "team_member:$member_token
   # goes to a log printed only when it found something, so the run's output ends on the summary.
   (cd "$work" && "$venv/bin/st" run "$base/api/integrationsv2/openapi.json" --url "$base" \
     -H "Authorization: Bearer ${credential#*:}" \
-    --checks not_a_server_error --max-examples "$examples" --workers 2 \
+    --checks "$checks" --exclude-checks "$skipped_checks" --max-examples "$examples" --workers 2 \
     --generation-allow-x00 true --suppress-health-check all --request-timeout 30 \
     --report junit --report-junit-path "$work/$kind.xml") >"$work/$kind.log" 2>&1 || true
   count=$(attribute "$kind" failures)
-  echo "== $kind: $(attribute "$kind" tests) operation(s), ${count:-no report, so unknown} with a server error"
+  echo "== $kind: $(attribute "$kind" tests) operation(s), ${count:-no report, so unknown} with a failed check"
   if [ "$count" = 0 ]; then
     operations_passed=$((operations_passed + $(attribute "$kind" tests)))
   else

@@ -5,7 +5,7 @@ import { Base64Decoder, Base64Upload, decodeBase64Upload } from '../documents/ba
 /** The key whose string values are documents: decoded as they arrive, never kept as text. */
 const UPLOAD_KEY = 'base64Doc';
 /** Request bodies are a few levels deep; nesting deeper is refused before it costs memory. */
-const MAX_JSON_DEPTH = 32;
+export const MAX_JSON_DEPTH = 32;
 
 /** What a JSON string's text cannot hold as it is: its closing quote, an escape, a control character. */
 // eslint-disable-next-line no-control-regex -- JSON strings may not hold raw control characters

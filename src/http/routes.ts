@@ -17,6 +17,8 @@ export interface ResponseDefinition {
   schema?: Joi.Schema;
   /** Defaults to application/json. */
   contentType?: string;
+  /** Also answered as an HTML page: to a browser, or any caller whose Accept does not prefer JSON. */
+  alsoHtml?: boolean;
   headers?: Record<string, string>;
 }
 
@@ -61,6 +63,9 @@ export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
 function defaultInvalid(error: Joi.ValidationError): DomainError {
   return malformed(error.details[0]?.message ?? 'Invalid request');
 }
+
+/** What the route answers to an invalid body, query or path parameter. */
+export const invalidInput = (def: Pick<RouteDefinition, 'onInvalid'>) => def.onInvalid ?? defaultInvalid;
 
 /**
  * Every route is declared once here: the same definition registers the koa handler, validates its
@@ -121,7 +126,7 @@ export class ApiRoutes {
       // Needs the caller's account and the body's hash, so it runs after both.
       if (def.auth !== 'none') chain.push(idempotent);
     }
-    const invalid = def.onInvalid ?? defaultInvalid;
+    const invalid = invalidInput(def);
     const check = <T>(
       schema: Joi.Schema<T> | undefined,
       value: unknown,

@@ -19,4 +19,4 @@ const withBase64Doc = Joi.extend((joi) => ({
 export const base64Doc = () => withBase64Doc.base64Doc();
 
 /** How the OpenAPI document shows the type: what the client sends, a string of base64. */
-export const BASE64_DOC_JSON_SCHEMA = { type: 'string', contentEncoding: 'base64' };
+export const BASE64_DOC_JSON_SCHEMA = { type: 'string', contentEncoding: 'base64', minLength: 1 };

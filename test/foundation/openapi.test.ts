@@ -6,6 +6,7 @@ import { testEnvironment } from '../support/environment';
 import type Joi from 'joi';
 import { REQUEST_EXAMPLES } from '../../src/http/openapi/examples';
 import { VALIDATION_OPTIONS } from '../../src/validation/options';
+import { createTestAccount } from '../support/accounts';
 
 function documentedOperations(doc: any): Set<string> {
   const ops = new Set<string>();
@@ -151,6 +152,90 @@ describe('OpenAPI document', () => {
     });
     assert.equal(compressed.status, 415);
     assert.ok(refresh['415'].headers['Accept-Encoding']);
+  });
+
+  it('documents what every route answers to invalid input and to a body that is not JSON, as the server answers it', async () => {
+    const account = await createTestAccount();
+    const credential: Record<string, string | undefined> = {
+      none: undefined,
+      api: account.api_key,
+      session_actor: account.api_key,
+      vendor: account.vendor_api_key,
+    };
+    const undocumented: string[] = [];
+    for (const def of testEnvironment().runtime.app!.routes.definitions) {
+      // A member's own token is another test's business: without one, these answer their documented 401.
+      if (!(def.auth in credential)) continue;
+      const documented = doc.paths[def.path][def.method].responses;
+      const path = def.path.replace(/\{\w+\}/g, 'x');
+      const auth = credential[def.auth];
+      const answers = [
+        // NUL is text PostgreSQL cannot store: refused by every route's input check, whatever its schema.
+        await request(`${path}?probe=%00`, {
+          method: def.method.toUpperCase(),
+          auth,
+          ...(def.method === 'post' ? { body: {} } : {}),
+        }),
+        ...(def.method === 'post' ? [await request(path, { auth, rawBody: '{"unterminated' })] : []),
+      ];
+      for (const answer of answers) {
+        const media = documented[answer.status]?.content?.['application/json'];
+        if (!media || answer.body?.response !== 'Fail')
+          undocumented.push(`${def.method} ${def.path}: ${answer.status} ${answer.text.slice(0, 80)}`);
+      }
+    }
+    assert.deepEqual(undocumented, []);
+    const templates = doc.paths['/api/integrationsv2/templates'].post.responses['400'];
+    assert.equal(templates.content['application/json'].example.response_message, 'Invalid JSON body');
+  });
+
+  it('writes down what Joi refuses on its own (empty strings, unsafe numbers) and that unknown fields are accepted', async () => {
+    const login =
+      doc.paths['/api/integrationsv2/auth/login_link'].post.requestBody.content['application/json'].schema;
+    assert.equal(login.properties.login_link_id.minLength, 1);
+    const empty = await request('/api/integrationsv2/auth/login_link', {
+      body: { login_link_id: '', key: 'k' },
+    });
+    assert.equal(empty.status, 400);
+    assert.equal(empty.body.response_message, 'login_link_id is not allowed to be empty');
+    // A string that may be empty says so by having no minLength.
+    const complete = doc.paths['/complete'].get.parameters.find((p: any) => p.name === 'notarization_id');
+    assert.equal(complete.schema.minLength, undefined);
+    assert.equal((await request('/complete?notarization_id=')).status, 200);
+
+    const account = await createTestAccount();
+    const page = doc.paths['/api/integrationsv2/templates'].get.parameters.find(
+      (p: any) => p.name === 'page',
+    );
+    assert.equal(page.schema.maximum, Number.MAX_SAFE_INTEGER);
+    const unsafe = await request(`/api/integrationsv2/templates?page=${2 ** 60}`, { auth: account.api_key });
+    assert.equal(unsafe.status, 400);
+    assert.ok(doc.paths['/api/integrationsv2/templates'].get.responses['400']);
+
+    const webhook =
+      doc.paths['/api/integrationsv2/webhooks'].post.requestBody.content['application/json'].schema;
+    assert.equal(webhook.additionalProperties, true);
+    const later = await request('/api/integrationsv2/webhooks', {
+      auth: account.api_key,
+      body: {
+        url: 'https://hooks.example.com/n',
+        events: ['session_completed'],
+        field_of_a_later_version: 1,
+      },
+    });
+    assert.equal(later.status, 201);
+  });
+
+  it('documents the signing page as HTML for a browser and JSON on request, the unknown link too', async () => {
+    const page = doc.paths['/sign/{token}'].get.responses;
+    for (const status of ['200', '404', '410'])
+      assert.deepEqual(Object.keys(page[status].content).sort(), ['application/json', 'text/html'], status);
+    const browser = await request('/sign/no-such-token', { headers: { accept: 'text/html' } });
+    assert.equal(browser.status, 404);
+    assert.match(browser.headers.get('content-type') ?? '', /^text\/html/);
+    const client = await request('/sign/no-such-token', { headers: { accept: 'application/json' } });
+    assert.equal(client.status, 404);
+    assert.equal(client.body.response_message, 'Signing link not found');
   });
 
   it('records the decisions taken where the spec is silent', () => {

@@ -1,22 +1,11 @@
 import Joi from 'joi';
-import parse from 'joi-to-json';
 import { DEFAULT_MAX_BODY_BYTES } from '../../config';
-import { SMALL_BODY_BYTES, type RouteDefinition } from '../routes';
+import { MAX_JSON_DEPTH } from '../jsonWithUploads';
+import { answerTo } from '../middleware/errors';
+import { invalidInput, SMALL_BODY_BYTES, type RouteDefinition } from '../routes';
+import { VALIDATION_OPTIONS } from '../../validation/options';
 import { REQUEST_EXAMPLES, RESPONSE_EXAMPLES } from './examples';
-import { BASE64_DOC_JSON_SCHEMA } from '../../validation/base64Doc';
-
-type JsonSchema = Record<string, unknown>;
-
-/** joi-to-json names an extension's type as its own; a `base64Doc` is, on the wire, a base64 string. */
-function withWireTypes(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withWireTypes);
-  if (!value || typeof value !== 'object') return value;
-  const schema = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withWireTypes(item)]));
-  return schema.type === 'base64Doc' ? { ...schema, ...BASE64_DOC_JSON_SCHEMA } : schema;
-}
-
-const toSchema = (schema: Joi.Schema): JsonSchema =>
-  withWireTypes(parse(schema, 'open-api-3.1')) as JsonSchema;
+import { toRequestSchema, toSchema, type JsonSchema } from './jsonSchema';
 
 export const failBodySchema = Joi.object({
   response: Joi.string().valid('Fail').required(),
@@ -60,7 +49,7 @@ const SECURITY: Record<string, { scheme: string; description: string }> = {
 
 function parametersOf(schema: Joi.ObjectSchema | undefined, location: 'path' | 'query'): JsonSchema[] {
   if (!schema) return [];
-  const json = toSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const json = toRequestSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => ({
     name,
     in: location,
@@ -157,6 +146,65 @@ function headersOf(headers: Record<string, string> | undefined): JsonSchema {
   };
 }
 
+interface MadeAnswer {
+  descriptions: string[];
+  example: unknown;
+  headers?: Record<string, string>;
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+const fail = (message: string) => ({ response: 'Fail', response_message: message });
+
+// An input error for a route whose body refuses nothing when empty: what a wrongly typed value gets.
+const SAMPLE_INVALID_INPUT = Joi.object().validate('', VALIDATION_OPTIONS).error!;
+
+/**
+ * The failures every route gives by the way routes.ts builds it (authentication, the body reader, input
+ * validation), grouped by status; a route's own description of a status wins over these.
+ */
+function answersOfTheRoutesMake(def: RouteDefinition<never, never, never>): Record<number, MadeAnswer> {
+  const answers: Record<number, MadeAnswer> = {};
+  const add = (status: number, description: string, example: unknown, headers?: Record<string, string>) => {
+    const answer = (answers[status] ??= { descriptions: [], example, headers });
+    answer.descriptions.push(description);
+  };
+  if (def.auth !== 'none') add(401, 'missing or invalid credentials', fail('Unauthorized'));
+  // Every POST is read by the same middleware (jsonBody): its refusals hold for each.
+  if (def.method === 'post') {
+    const documentsLimit = def.bodyLimitBytes === undefined && def.acceptsDocuments;
+    const limitBytes = def.bodyLimitBytes ?? (documentsLimit ? DEFAULT_MAX_BODY_BYTES : SMALL_BODY_BYTES);
+    add(
+      400,
+      `the body is not JSON (\`Invalid JSON body\`)${def.acceptsDocuments ? `, or nests deeper than ${MAX_JSON_DEPTH} levels` : ''}`,
+      fail('Invalid JSON body'),
+    );
+    add(
+      413,
+      `the body is over ${limitBytes} bytes${documentsLimit ? ' (MAX_BODY_BYTES, by default)' : ''}`,
+      fail(`Request body exceeds ${limitBytes} bytes`),
+    );
+    add(
+      415,
+      'the body is not JSON in UTF-8, or is compressed (Content-Encoding)',
+      fail('Content-Type must be application/json'),
+      {
+        'Accept-Encoding': '`identity` when the body was compressed',
+      },
+    );
+  }
+  // Every path parameter, query and body is checked (its schema, and text PostgreSQL can store) before the handler.
+  const sample =
+    (def.body as Joi.Schema | undefined)?.validate({}, VALIDATION_OPTIONS).error ?? SAMPLE_INVALID_INPUT;
+  const invalid = answerTo(invalidInput(def)(sample, 'body'));
+  add(
+    invalid.status,
+    'a path parameter, query parameter or body field is invalid (`response_message` names it)',
+    invalid.body,
+  );
+  return answers;
+}
+
 function operationOf(def: RouteDefinition<never, never, never>): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
   for (const [status, response] of Object.entries(def.responses)) {
@@ -173,36 +221,23 @@ function operationOf(def: RouteDefinition<never, never, never>): JsonSchema {
       description: response.description,
       ...headersOf(response.headers),
       ...(response.schema || contentType !== 'application/json'
-        ? { content: { [contentType]: { schema, example } } }
+        ? {
+            content: {
+              [contentType]: { schema, example },
+              ...(response.alsoHtml
+                ? { 'text/html': { schema: { type: 'string' }, example: NON_JSON_EXAMPLES['text/html'] } }
+                : {}),
+            },
+          }
         : {}),
     };
   }
-  const failure = (description: string, message: string, headers?: Record<string, string>) => ({
-    description,
-    ...headersOf(headers),
-    content: {
-      'application/json': {
-        schema: toSchema(failBodySchema),
-        example: { response: 'Fail', response_message: message },
-      },
-    },
-  });
-  if (def.auth !== 'none' && !responses['401'])
-    responses['401'] = failure('Missing or invalid credentials', 'Unauthorized');
-  // Every JSON body is read by the same middleware (jsonBody): its refusals hold for each route with one.
-  if (def.body) {
-    const documentsLimit = def.bodyLimitBytes === undefined && def.acceptsDocuments;
-    const limitBytes = def.bodyLimitBytes ?? (documentsLimit ? DEFAULT_MAX_BODY_BYTES : SMALL_BODY_BYTES);
-    responses['413'] ??= failure(
-      `The body is over ${limitBytes} bytes${documentsLimit ? ' (MAX_BODY_BYTES, by default)' : ''}`,
-      `Request body exceeds ${limitBytes} bytes`,
-    );
-    responses['415'] ??= failure(
-      'The body is not JSON in UTF-8, or is compressed (Content-Encoding)',
-      'Content-Type must be application/json',
-      { 'Accept-Encoding': '`identity` when the body was compressed' },
-    );
-  }
+  for (const [status, answer] of Object.entries(answersOfTheRoutesMake(def)))
+    responses[status] ??= {
+      description: capitalized(answer.descriptions.join('; ')),
+      ...headersOf(answer.headers),
+      content: { 'application/json': { schema: toSchema(failBodySchema), example: answer.example } },
+    };
   return {
     operationId: def.operationId,
     summary: def.summary,
@@ -219,7 +254,7 @@ function operationOf(def: RouteDefinition<never, never, never>): JsonSchema {
             required: true,
             content: {
               'application/json': {
-                schema: toSchema(def.body as Joi.Schema),
+                schema: toRequestSchema(def.body as Joi.Schema),
                 example: REQUEST_EXAMPLES[def.operationId],
               },
             },

@@ -212,6 +212,13 @@ export function registerIdentityRoutes(site: ApiRoutes, api: ApiRoutes, identity
     auth: 'person',
     params: Joi.object({ id: Joi.string().guid() }),
     body: idCheckBody.fork(['signer_index'], (s) => s.forbidden()),
+    responses: {
+      ...idCheck.responses,
+      403: {
+        description: 'Not a network witness: `Only a network witness does this`',
+        schema: failBodySchema,
+      },
+    },
     handler: async (ctx: AppContext, { params, body }) => {
       const person = ctx.state.networkPerson;
       if (person?.role !== 'witness') throw refused('Only a network witness does this');

@@ -76,9 +76,17 @@ export function registerSigningRoutes(api: ApiRoutes, signing: SigningService): 
     auth: 'none',
     params: tokenParams,
     responses: {
-      200: { description: 'The participant, their session and where they are in it', schema: journeySchema },
-      404: { description: 'Unknown link', schema: failBodySchema },
-      410: { description: 'The session has ended; the link no longer works', schema: failBodySchema },
+      200: {
+        description: 'The participant, their session and where they are in it',
+        schema: journeySchema,
+        alsoHtml: true,
+      },
+      404: { description: 'Unknown link', schema: failBodySchema, alsoHtml: true },
+      410: {
+        description: 'The session has ended; the link no longer works',
+        schema: failBodySchema,
+        alsoHtml: true,
+      },
     },
     handler: async (ctx, { params }) => {
       const wantsJson = ctx.accepts('html', 'json') === 'json';

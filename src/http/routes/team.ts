@@ -161,6 +161,7 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
       responses: {
         200: { description: 'The seal', contentType: format === 'png' ? 'image/png' : 'image/svg+xml' },
         404: { description: 'No seal (onboarding not completed automatically)', schema: teamFail },
+        422: { description: 'Malformed id', schema: validationFailure },
       },
       handler: async (ctx, { params }) => {
         const seal = await team.seal(principalOf(ctx).accountId, params.id);

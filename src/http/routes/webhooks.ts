@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import type { WebhookEndpointService } from '../../webhooks/endpointService';
+import { MAX_WEBHOOK_ENDPOINTS, type WebhookEndpointService } from '../../webhooks/endpointService';
 import { EVENT_NAMES } from '../../../workflows/events';
 import { failBodySchema } from '../openapi/document';
 import { paginationSchema } from '../../sessions/schemas';
@@ -54,6 +54,10 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
         schema: endpointSchema.keys({ secret: Joi.string().pattern(/^whsec_/) }),
       },
       400: { description: 'Invalid url or events', schema: failBodySchema },
+      409: {
+        description: `\`An account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first\``,
+        schema: failBodySchema,
+      },
       422: { description: 'Target not allowed', schema: failBodySchema },
     },
     handler: async (ctx, { body }) => {
