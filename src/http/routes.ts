@@ -20,7 +20,18 @@ export interface ResponseDefinition {
   /** Also answered as an HTML page: to a browser, or any caller whose Accept does not prefer JSON. */
   alsoHtml?: boolean;
   headers?: Record<string, string>;
+  /** Operations an id in this answer leads to (OpenAPI links), for a client or a fuzzer to follow. */
+  links?: Record<string, { operationId: string; parameters: Record<string, string> }>;
 }
+
+/** Links from an answer's id field to the operations that take it as their path parameter `id`. */
+export const linksFrom = (field: string, operationIds: string[]): ResponseDefinition['links'] =>
+  Object.fromEntries(
+    operationIds.map((operationId) => [
+      operationId,
+      { operationId, parameters: { id: `$response.body#/${field}` } },
+    ]),
+  );
 
 export interface Input<B, Q, P> {
   body: B;

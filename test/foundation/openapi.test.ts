@@ -7,6 +7,7 @@ import type Joi from 'joi';
 import { REQUEST_EXAMPLES } from '../../src/http/openapi/examples';
 import { VALIDATION_OPTIONS } from '../../src/validation/options';
 import { createTestAccount } from '../support/accounts';
+import { createSession, sessionBody } from '../support/sessions';
 
 function documentedOperations(doc: any): Set<string> {
   const ops = new Set<string>();
@@ -236,6 +237,47 @@ describe('OpenAPI document', () => {
     const client = await request('/sign/no-such-token', { headers: { accept: 'application/json' } });
     assert.equal(client.status, 404);
     assert.equal(client.body.response_message, 'Signing link not found');
+  });
+
+  it('links a created session and webhook endpoint to the operations their ids lead to, and each link works', async () => {
+    const operations = new Map<string, { method: string; path: string }>();
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>))
+      for (const [method, op] of Object.entries(methods)) operations.set(op.operationId, { method, path });
+    const account = await createTestAccount();
+    const session = await createSession(account.api_key, await sessionBody());
+    assert.equal(session.status, 200, session.text);
+    const endpoint = await request('/api/integrationsv2/webhooks', {
+      auth: account.api_key,
+      body: { url: 'https://hooks.example.com/n', events: ['session_completed'] },
+    });
+    assert.equal(endpoint.status, 201, endpoint.text);
+    const followed: string[] = [];
+    for (const [path, status, answer] of [
+      ['/api/integrationsv2/sessions', '200', session.body],
+      ['/api/integrationsv2/webhooks', '201', endpoint.body],
+    ] as const) {
+      const links = doc.paths[path].post.responses[status].links as Record<string, any>;
+      assert.ok(Object.keys(links).length > 1, path);
+      for (const link of Object.values(links)) {
+        const target = operations.get(link.operationId);
+        assert.ok(target, `${path} links to ${link.operationId}, which the document does not have`);
+        const id = answer[String(link.parameters.id).replace('$response.body#/', '')];
+        const answered = await request(target.path.replace('{id}', id), {
+          method: target.method.toUpperCase(),
+          auth: account.api_key,
+          ...(target.method === 'post' ? { body: {} } : {}),
+        });
+        followed.push(`${link.operationId} ${answered.status}`);
+        assert.ok(
+          ![404, 405].includes(answered.status) && answered.status < 500,
+          `${link.operationId}: ${answered.text}`,
+        );
+      }
+    }
+    assert.ok(
+      followed.some((f) => f === 'getSession 200'),
+      followed.join(', '),
+    );
   });
 
   it('records the decisions taken where the spec is silent', () => {

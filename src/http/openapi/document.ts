@@ -220,6 +220,7 @@ function operationOf(def: RouteDefinition<never, never, never>): JsonSchema {
     responses[status] = {
       description: response.description,
       ...headersOf(response.headers),
+      ...(response.links ? { links: response.links } : {}),
       ...(response.schema || contentType !== 'application/json'
         ? {
             content: {

@@ -17,7 +17,7 @@ import { failBodySchema } from '../openapi/document';
 import { createFailure, messageOf } from '../../sessions/createRules';
 import { idempotentAnswerWithin, principalOf, type AppContext } from '../context';
 import type { Actor } from '../../../workflows/sessionMachine';
-import type { ApiRoutes } from '../routes';
+import { linksFrom, type ApiRoutes } from '../routes';
 
 const BASE = '/sessions';
 const notFound = {
@@ -70,7 +70,18 @@ export function registerSessionRoutes(
     validatesBody: true,
     onInvalid: (error) => createFailure(messageOf(error)),
     responses: {
-      200: { description: 'Created', schema: createSessionResponse },
+      200: {
+        description: 'Created',
+        schema: createSessionResponse,
+        links: linksFrom('bn_session_id', [
+          'getSession',
+          'addSessionDocuments',
+          ...Object.keys(NOTARY_ACTIONS).map((action) => `session_${action}`),
+          'getSignedDocuments',
+          'getJournal',
+          'getAuditTrail',
+        ]),
+      },
       403: { description: 'Validation failure (spec 7.1)', schema: createFailureBody },
       409: idempotencyConflict,
       503: unavailable,

@@ -4,7 +4,7 @@ import { EVENT_NAMES } from '../../../workflows/events';
 import { failBodySchema } from '../openapi/document';
 import { paginationSchema } from '../../sessions/schemas';
 import { idempotentAnswerWithin, principalOf } from '../context';
-import type { ApiRoutes } from '../routes';
+import { linksFrom, type ApiRoutes } from '../routes';
 
 const endpointSchema = Joi.object({
   id: Joi.string().guid(),
@@ -52,6 +52,7 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
       201: {
         description: 'Registered',
         schema: endpointSchema.keys({ secret: Joi.string().pattern(/^whsec_/) }),
+        links: linksFrom('id', ['listWebhookDeliveries', 'deleteWebhookEndpoint']),
       },
       400: { description: 'Invalid url or events', schema: failBodySchema },
       409: {
