@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes every operation of the OpenAPI document with schemathesis, once per kind of credential (the
-# account's API key, its vendor key, a team member's token), against the whole service on its own
-# embedded PostgreSQL and Temporal. Fails on any 5xx, and on any answer the document does not describe
+# account's API key, its vendor key, a team member's, a network notary's and a network witness's
+# token), against the whole service on its own embedded PostgreSQL and Temporal. Fails on any 5xx, and on any answer the document does not describe
 # (a status, a content type, a header or a body it does not list, a schema-violating request accepted).
 # `npm test` runs a short pass (10 examples per operation); run a long one before a release:
 #   npm run fuzz -- [max examples per operation, default 40]
@@ -37,17 +37,30 @@ for _ in $(seq 1 180); do
 done
 
 account=$(node_modules/.bin/tsx scripts/admin.ts create-account --name "Fuzz" --auto-onboarding)
-json() { node -e "process.stdout.write(String(JSON.parse(require('fs').readFileSync(0, 'utf8'))$1))"; }
+# A field of the JSON on stdin; a missing one fails the script rather than fuzzing with "undefined".
+json() {
+  node -e "const v = JSON.parse(require('fs').readFileSync(0, 'utf8'))$1; if (v === undefined) process.exit(1); process.stdout.write(String(v))"
+}
 api_key=$(json .api_key <<<"$account")
 vendor_key=$(json .vendor_api_key <<<"$account")
 post() { curl -fsS -H "authorization: Bearer $1" -H 'content-type: application/json' -d "$3" "$base/api/integrationsv2$2"; }
 post "$vendor_key" /team_members/invite \
   '{"email":"fuzz-admin@example.com","business_role":"admin","first_name":"Fuzz","last_name":"Admin"}' >/dev/null
-link=$(post "$vendor_key" /login_links '{"email":"fuzz-admin@example.com"}' | json .login_link)
-link_id=$(basename "${link%%\?*}")
-key=$(node -e "process.stdout.write(new URL(process.argv[1]).searchParams.get('key'))" "$link")
-member_token=$(curl -fsS -H 'content-type: application/json' \
-  -d "{\"login_link_id\":\"$link_id\",\"key\":\"$key\"}" "$base/api/integrationsv2/auth/login_link" | json .access_token)
+# A login link's token: the link (…/auto/{id}?key=…) exchanged at POST /auth/login_link.
+token_of() {
+  local link_id key
+  link_id=$(basename "${1%%\?*}")
+  key=$(node -e "process.stdout.write(new URL(process.argv[1]).searchParams.get('key'))" "$1")
+  curl -fsS -H 'content-type: application/json' \
+    -d "{\"login_link_id\":\"$link_id\",\"key\":\"$key\"}" "$base/api/integrationsv2/auth/login_link" | json .access_token
+}
+member_token=$(token_of "$(post "$vendor_key" /login_links '{"email":"fuzz-admin@example.com"}' | json .login_link)")
+admin() { node_modules/.bin/tsx scripts/admin.ts "$@"; }
+admin add-network-notary --email fuzz-notary@example.com --first-name Fuzz --last-name Notary --state TX \
+  --commission-number 1 --commission-expires-on "$(node -p 'new Date(Date.now() + 365 * 864e5).toISOString().slice(0, 10)')" >/dev/null
+admin add-network-witness --email fuzz-witness@example.com --first-name Fuzz --last-name Witness >/dev/null
+notary_token=$(token_of "$(admin network-login-link --email fuzz-notary@example.com | json .login_link)")
+witness_token=$(token_of "$(admin network-login-link --email fuzz-witness@example.com | json .login_link)")
 
 # A failed check is a <failure> in the JUnit report; an <error> is schemathesis's own trouble (it has
 # crashed inside Hypothesis here), which fails nothing as long as the service is still up and answering.
@@ -60,7 +73,8 @@ checks=all
 skipped_checks=positive_data_acceptance,allow_header_conformance
 attribute() { sed -n "s/.*<testsuites[^>]* $2=\"\\([0-9]*\\)\".*/\\1/p" "$work/$1.xml" 2>/dev/null | head -1; }
 failed=0 operations_passed=0 operations_failed=0
-for credential in "api:$api_key" "vendor:$vendor_key" "team_member:$member_token"; do
+for credential in "api:$api_key" "vendor:$vendor_key" "team_member:$member_token" \
+  "network_notary:$notary_token" "network_witness:$witness_token"; do
   kind=${credential%%:*}
   echo "== schemathesis with the $kind credential"
   # From the scratch directory: schemathesis keeps its caches in the working directory. Its report
