@@ -2,6 +2,7 @@ import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { Logger } from '../logger';
 import type { KeyKind } from '../auth/keyStore';
 import type { BeforeCommit } from '../db/beforeCommit';
+import { refused } from '../domain/errors';
 import type { NetworkPerson } from '../network/networkPeople';
 
 export interface Principal {
@@ -42,10 +43,11 @@ export function idempotentAnswerWithin(ctx: AppContext, status: number): BeforeC
   return ctx.state.idempotency?.answerWithin(status);
 }
 
-/** The signed-in network person; routes behind `requireNetworkPerson` always have one. */
-export function networkPersonOf(ctx: AppContext): NetworkPerson {
-  if (!ctx.state.networkPerson) throw new Error('route is missing its authentication middleware');
-  return ctx.state.networkPerson;
+/** The signed-in network person of `role`; anyone else (a team member, the other role) is refused. */
+export function networkPersonAs(ctx: AppContext, role: NetworkPerson['role']): NetworkPerson {
+  const person = ctx.state.networkPerson;
+  if (person?.role !== role) throw refused(`Only a network ${role} does this`);
+  return person;
 }
 
 /** The authenticated caller; routes behind `requireKey` always have one. */

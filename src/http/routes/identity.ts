@@ -1,11 +1,11 @@
 import Joi from 'joi';
 import { sha256 } from '../../auth/keys';
-import { notFound, refused } from '../../domain/errors';
+import { notFound } from '../../domain/errors';
 import { isUuid } from '../../ids';
 import type { IdentityParticipant, IdentityService } from '../../identity/identityService';
 import { failBodySchema } from '../openapi/document';
 import type { ApiRoutes } from '../routes';
-import type { AppContext } from '../context';
+import { networkPersonAs, type AppContext } from '../context';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 /** A phone's photo of an ID, in base64: 3 MiB of image each. */
@@ -220,8 +220,7 @@ export function registerIdentityRoutes(site: ApiRoutes, api: ApiRoutes, identity
       },
     },
     handler: async (ctx: AppContext, { params, body }) => {
-      const person = ctx.state.networkPerson;
-      if (person?.role !== 'witness') throw refused('Only a network witness does this');
+      const person = networkPersonAs(ctx, 'witness');
       if (!isUuid(params.id)) throw notFound('Session not found');
       const participant = await identity.participantWhere(
         'p.network_witness_id = $1 AND p.session_id = $2',

@@ -3,12 +3,11 @@ import type { Sequelize } from 'sequelize';
 import { Histogram, type Registry } from 'prom-client';
 import type { TemporalHandle } from '../../temporal/client';
 import type { SigningService } from '../../sessions/signingService';
-import { refused } from '../../domain/errors';
 import { acceptOffer } from '../../network/offers';
 import { workList, type Worker } from '../../network/workQueue';
 import { actionResponse, sessionIdParams } from '../../sessions/schemas';
 import { failBodySchema } from '../openapi/document';
-import type { AppContext } from '../context';
+import { networkPersonAs, type AppContext } from '../context';
 import type { ApiRoutes } from '../routes';
 
 const BASE = '/me/sessions';
@@ -23,12 +22,6 @@ function workerOf(ctx: AppContext): Worker {
   if (person) return { kind: 'network', person };
   const { accountId, member } = ctx.state.principal!;
   return { kind: 'member', accountId, memberId: member!.id, role: member!.role };
-}
-
-function networkPerson(ctx: AppContext, role: 'notary' | 'witness') {
-  const person = ctx.state.networkPerson;
-  if (person?.role !== role) throw refused(`Only a network ${role} does this`);
-  return person;
 }
 
 const person = Joi.object({
@@ -113,7 +106,7 @@ export function registerMeRoutes(
       503: unavailable,
     },
     handler: async (ctx, { params }) => {
-      const notary = networkPerson(ctx, 'notary');
+      const notary = networkPersonAs(ctx, 'notary');
       const result = await acceptOffer(deps.sequelize, deps.temporal, notary.id, params.id);
       if (result.waitedMs !== undefined) timeToNotary.observe(result.waitedMs / 1000);
       ctx.body = {
@@ -145,7 +138,7 @@ export function registerMeRoutes(
       503: unavailable,
     },
     handler: async (ctx, { params }) => {
-      const witness = networkPerson(ctx, 'witness');
+      const witness = networkPersonAs(ctx, 'witness');
       ctx.body = { response: 'Pass', ...(await deps.signing.joinAsNetworkWitness(witness.id, params.id)) };
     },
   });
