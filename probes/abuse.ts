@@ -34,6 +34,13 @@ const run = promisify(execFile);
 const NOTARY_RETRY_INTERVAL = '100ms';
 /** The events of one run the workflow allows itself before it continues as new (workflows/session.ts). */
 const RUN_HISTORY_BOUND = 10_200;
+/** Issue 10's bound on /healthz p99 while the probes run. */
+const HEALTH_P99_BOUND_MS = 100;
+/**
+ * One probe's worst /healthz: a stall of the event loop (issue 10 found 5–92 s ones) shows here. A probe's
+ * ~50 samples have no p99 of their own (it is their maximum), so the p99 is taken over every probe's.
+ */
+const HEALTH_STALL_BOUND_MS = 1_000;
 
 interface Row {
   probe: string;
@@ -42,6 +49,7 @@ interface Row {
   /** Measured for the hostile inputs; not for the minutes-long workflow probes. */
   rssGrowthMiB?: number;
   healthP99Ms?: number;
+  healthMaxMs?: number;
   pass: boolean;
   note?: string;
 }
@@ -64,14 +72,17 @@ parentPort.on('message', () => { running = false; });
 })();
 `;
 
-/** /healthz every 20 ms while `work` runs: its p99 latency. */
-async function healthWhile<T>(apiUrl: string, work: () => Promise<T>): Promise<{ result: T; p99: number }> {
+/** /healthz every 20 ms while `work` runs: every latency. */
+async function healthWhile<T>(
+  apiUrl: string,
+  work: () => Promise<T>,
+): Promise<{ result: T; latencies: number[] }> {
   const poller = new Worker(HEALTH_POLLER, { eval: true, workerData: { url: `${apiUrl}/healthz` } });
   const latencies = new Promise<number[]>((resolve) => poller.once('message', resolve));
   try {
     const result = await work();
     poller.postMessage('stop');
-    return { result, p99: percentile(await latencies, 99) };
+    return { result, latencies: await latencies };
   } finally {
     await poller.terminate();
   }
@@ -388,7 +399,9 @@ async function main() {
         ...extra,
       });
 
-    /** One probe: `send` returns the answer's status; the row records time, RSS growth and /healthz p99. */
+    /** Every probe's /healthz latencies, for their p99. */
+    const healthSamples: number[] = [];
+    /** One probe: `send` returns the answer's status; the row records time, RSS growth and /healthz. */
     const probe = async (
       name: string,
       expected: number[],
@@ -398,21 +411,28 @@ async function main() {
     ) => {
       const before = rssMiB(cluster.api.pid!);
       const started = performance.now();
-      const { result, p99 } = await healthWhile(api, send);
+      const { result, latencies } = await healthWhile(api, send);
       const ms = performance.now() - started;
       const growth = (await settledRssMiB(cluster.api.pid!)) - before;
-      const pass = expected.includes(result.status) && ms <= maxMs && growth <= maxGrowthMiB && p99 <= 100;
+      healthSamples.push(...latencies);
+      const [p99, max] = [percentile(latencies, 99), percentile(latencies, 100)];
+      const pass =
+        expected.includes(result.status) &&
+        ms <= maxMs &&
+        growth <= maxGrowthMiB &&
+        max <= HEALTH_STALL_BOUND_MS;
       rows.push({
         probe: name,
         answer: String(result.status),
         ms: Math.round(ms),
         rssGrowthMiB: Math.round(growth),
         healthP99Ms: Math.round(p99),
+        healthMaxMs: Math.round(max),
         pass,
         note: result.note,
       });
       log(
-        `${pass ? 'PASS' : 'FAIL'} ${name}: ${result.status} in ${Math.round(ms)} ms, RSS +${Math.round(growth)} MiB, /healthz p99 ${Math.round(p99)} ms`,
+        `${pass ? 'PASS' : 'FAIL'} ${name}: ${result.status} in ${Math.round(ms)} ms, RSS +${Math.round(growth)} MiB, /healthz p99 ${Math.round(p99)} ms, max ${Math.round(max)} ms`,
       );
     };
     const create = (body: string) =>
@@ -546,6 +566,18 @@ async function main() {
       60_000,
     );
 
+    const healthP99 = percentile(healthSamples, 99);
+    rows.push({
+      probe: `/healthz while the probes above ran (${healthSamples.length} requests)`,
+      answer: '200',
+      ms: 0,
+      healthP99Ms: Math.round(healthP99),
+      healthMaxMs: Math.round(percentile(healthSamples, 100)),
+      pass: healthP99 <= HEALTH_P99_BOUND_MS,
+      note: `p99 ≤ ${HEALTH_P99_BOUND_MS} ms; each probe's worst ≤ ${HEALTH_STALL_BOUND_MS} ms`,
+    });
+    log(`/healthz p99 over every probe: ${Math.round(healthP99)} ms (${healthSamples.length} requests)`);
+
     rows.push(await networkWait(cluster, auth, log));
     rows.push(await longestCertificate(api, auth, notaryEmail));
   } finally {
@@ -553,11 +585,12 @@ async function main() {
     await cluster.stopAll();
   }
 
-  const header = '| probe | answer | ms | API RSS growth MiB | /healthz p99 ms | result | note |';
-  process.stdout.write(`${header}\n| --- | --- | --- | --- | --- | --- | --- |\n`);
+  const header =
+    '| probe | answer | ms | API RSS growth MiB | /healthz p99 ms | /healthz max ms | result | note |';
+  process.stdout.write(`${header}\n| --- | --- | --- | --- | --- | --- | --- | --- |\n`);
   for (const r of rows) {
     process.stdout.write(
-      `| ${r.probe} | ${r.answer} | ${r.ms} | ${r.rssGrowthMiB ?? '–'} | ${r.healthP99Ms ?? '–'} | ${r.pass ? 'PASS' : 'FAIL'} | ${r.note ?? ''} |\n`,
+      `| ${r.probe} | ${r.answer} | ${r.ms} | ${r.rssGrowthMiB ?? '–'} | ${r.healthP99Ms ?? '–'} | ${r.healthMaxMs ?? '–'} | ${r.pass ? 'PASS' : 'FAIL'} | ${r.note ?? ''} |\n`,
     );
   }
   fs.writeFileSync(path.join(dataDir, 'probe-abuse.json'), JSON.stringify(rows, null, 2));
