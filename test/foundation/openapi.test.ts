@@ -8,6 +8,7 @@ import { REQUEST_EXAMPLES } from '../../src/http/openapi/examples';
 import { VALIDATION_OPTIONS } from '../../src/validation/options';
 import { createTestAccount } from '../support/accounts';
 import { createSession, sessionBody } from '../support/sessions';
+import { contractViolation } from '../support/contract';
 
 function documentedOperations(doc: any): Set<string> {
   const ops = new Set<string>();
@@ -278,6 +279,25 @@ describe('OpenAPI document', () => {
       followed.some((f) => f === 'getSession 200'),
       followed.join(', '),
     );
+  });
+
+  it('holds every answer the tests get to the document: a status, a content type or a body it does not describe', () => {
+    const url = (path: string) => new URL(`${testEnvironment().apiUrl}${path}`);
+    const session = url('/api/integrationsv2/sessions/5f0c2a4e-8b1d-4c59-9a51-2d7e6b8f1c30');
+    assert.match(
+      contractViolation('GET', session, 200, 'application/json', { status: 42 }) ?? '',
+      /schema refuses/,
+    );
+    assert.match(contractViolation('GET', session, 418, 'application/json', {}) ?? '', /does not list/);
+    assert.match(contractViolation('GET', session, 404, 'text/plain', 'Not found') ?? '', /as text\/plain/);
+    assert.equal(
+      contractViolation('GET', session, 404, 'application/json', { response: 'Fail', response_message: 'x' }),
+      undefined,
+    );
+    // The literal path wins over the template it also matches, as in the router.
+    const invite = url('/api/integrationsv2/team_members/invite');
+    assert.match(contractViolation('POST', invite, 200, 'application/json', []) ?? '', /inviteTeamMember/);
+    assert.equal(contractViolation('GET', url('/no/such/path'), 404, 'application/json', {}), undefined);
   });
 
   it('records the decisions taken where the spec is silent', () => {

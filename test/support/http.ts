@@ -1,3 +1,5 @@
+import { AssertionError } from 'node:assert';
+import { contractViolation } from './contract';
 import { testEnvironment } from './environment';
 
 export interface ApiResponse<T = any> {
@@ -17,7 +19,7 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** A request to the API under test, through real HTTP. */
+/** A request to the API under test, through real HTTP; an answer the OpenAPI document does not describe fails. */
 export async function request<T = any>(path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.auth) headers.authorization = opts.bare ? opts.auth : `Bearer ${opts.auth}`;
@@ -32,5 +34,15 @@ export async function request<T = any>(path: string, opts: RequestOptions = {}):
   const text = await response.text();
   let parsed: unknown = text;
   if (response.headers.get('content-type')?.includes('json')) parsed = JSON.parse(text);
+  const violation = contractViolation(
+    opts.method ?? (body !== undefined ? 'POST' : 'GET'),
+    new URL(response.url),
+    response.status,
+    response.headers.get('content-type'),
+    parsed,
+  );
+  // Every test's answers are held to the OpenAPI document, so it describes what integrators get.
+  if (violation)
+    throw new AssertionError({ message: `The answer departs from the OpenAPI document: ${violation}` });
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }

@@ -163,7 +163,7 @@ const SAMPLE_INVALID_INPUT = Joi.object().validate('', VALIDATION_OPTIONS).error
  * The failures every route gives by the way routes.ts builds it (authentication, the body reader, input
  * validation), grouped by status; a route's own description of a status wins over these.
  */
-function answersOfTheRoutesMake(def: RouteDefinition<never, never, never>): Record<number, MadeAnswer> {
+function routeBuilderFailures(def: RouteDefinition<never, never, never>): Record<number, MadeAnswer> {
   const answers: Record<number, MadeAnswer> = {};
   const add = (status: number, description: string, example: unknown, headers?: Record<string, string>) => {
     const answer = (answers[status] ??= { descriptions: [], example, headers });
@@ -233,7 +233,7 @@ function operationOf(def: RouteDefinition<never, never, never>): JsonSchema {
         : {}),
     };
   }
-  for (const [status, answer] of Object.entries(answersOfTheRoutesMake(def)))
+  for (const [status, answer] of Object.entries(routeBuilderFailures(def)))
     responses[status] ??= {
       description: capitalized(answer.descriptions.join('; ')),
       ...headersOf(answer.headers),

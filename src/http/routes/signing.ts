@@ -84,7 +84,9 @@ export function registerSigningRoutes(api: ApiRoutes, signing: SigningService): 
       404: { description: 'Unknown link', schema: failBodySchema, alsoHtml: true },
       410: {
         description: 'The session has ended; the link no longer works',
-        schema: failBodySchema,
+        schema: failBodySchema.keys({
+          status: Joi.string().valid(...SESSION_STATUSES).description('How the session ended'),
+        }),
         alsoHtml: true,
       },
     },
