@@ -85,7 +85,9 @@ export function registerSigningRoutes(api: ApiRoutes, signing: SigningService): 
       410: {
         description: 'The session has ended; the link no longer works',
         schema: failBodySchema.keys({
-          status: Joi.string().valid(...SESSION_STATUSES).description('How the session ended'),
+          status: Joi.string()
+            .valid(...SESSION_STATUSES)
+            .description('How the session ended'),
         }),
         alsoHtml: true,
       },
