@@ -49,5 +49,7 @@ export const unsupportedMedia = (message: string) => new DomainError('unsupporte
 export const rateLimited = (retryAfterSeconds: number) =>
   new DomainError('rate_limited', 'Too many requests; retry later', {}, retryAfterSeconds);
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+/** What a caller reads when a dependency is unreachable: nothing was done, and the same request may be sent again. */
+export const UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable; retry the request';
 export const unavailable = (message: string) =>
   new DomainError('unavailable', message, {}, UNAVAILABLE_RETRY_AFTER_SECONDS);

@@ -57,6 +57,8 @@ export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
   body?: Joi.Schema<B>;
   /** A public route a link or a credential guess reaches: rate-limited, 429 with Retry-After. */
   rateLimit?: RateLimitKind;
+  /** Answers from the process alone, never from PostgreSQL or Temporal: it has no 503. */
+  dependencyFree?: boolean;
   /** Takes documents in its body: the large limit (MAX_BODY_BYTES) instead of SMALL_BODY_BYTES. */
   acceptsDocuments?: boolean;
   /** A body limit of its own, for a route that takes something between a small body and documents (ID photos). */

@@ -4,7 +4,7 @@ import type { BeforeCommit } from '../db/beforeCommit';
 import type { Config } from '../config';
 import type { DocumentPool } from '../documents/documentPool';
 import type { TemporalHandle } from '../temporal/client';
-import { conflict, unavailable, DomainError } from '../domain/errors';
+import { conflict, unavailable, DomainError, UNAVAILABLE_MESSAGE } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
 import { queueInvitations } from '../mail/invitations';
 import { addDocumentsUpdate, workflowIdOf } from '../../workflows/sessionDefinitions';
@@ -43,8 +43,6 @@ import {
 import { planOfRow, recordedState, throwIfRefused, verdictOfUpdateFailure } from './sessionRules';
 import { execute, queryRows } from '../db/query';
 import { IdentityService } from '../identity/identityService';
-
-const UNAVAILABLE = 'The service is temporarily unavailable; retry the request';
 
 interface SigningUrl {
   bn_signing_url: string;
@@ -198,7 +196,7 @@ export class SessionService {
     } catch (err) {
       if (err instanceof DomainError) throw err;
       if (workflowStarted) await terminateQuietly(this.temporal, workflowId);
-      if (isUnavailable(err) || workflowStarted) throw unavailable(UNAVAILABLE);
+      if (isUnavailable(err) || workflowStarted) throw unavailable(UNAVAILABLE_MESSAGE);
       throw err;
     }
   }
@@ -311,7 +309,7 @@ export class SessionService {
       const verdict = verdictOfUpdateFailure(err);
       if (verdict) throwIfRefused(verdict);
       if (err instanceof DomainError) throw err;
-      if (isUnavailable(err)) throw unavailable(UNAVAILABLE);
+      if (isUnavailable(err)) throw unavailable(UNAVAILABLE_MESSAGE);
       throw err;
     }
   }

@@ -4,6 +4,9 @@ import { Sequelize } from 'sequelize';
 import { testEnvironment } from '../support/environment';
 import { createTestAccount } from '../support/accounts';
 import { freePort } from '../support/freePort';
+import { contractViolation } from '../support/contract';
+import { UNAVAILABLE_MESSAGE } from '../../src/domain/errors';
+import crypto from 'node:crypto';
 
 /** A second API in development or production mode, optionally on a closed pool. */
 async function api(isDevelopment: boolean, closedPool = false) {
@@ -62,7 +65,7 @@ describe('unexpected errors', () => {
     }
   });
 
-  it('reads and writes answer 503 with Retry-After, never 500, when PostgreSQL is unreachable', async () => {
+  it('every route answers 503 with Retry-After, never 500, when PostgreSQL is unreachable, as its documentation says', async () => {
     const account = await createTestAccount();
     // Nothing listens on this port: every query fails to connect, as during a database restart.
     const unreachable = new Sequelize(`postgres://nobody@127.0.0.1:${await freePort()}/none`, {
@@ -70,27 +73,44 @@ describe('unexpected errors', () => {
       pool: { acquire: 2_000 },
     });
     const server = await startSecondApp({}, { sequelize: unreachable });
+    // Path parameters of the shape each route checks before it queries, so the query is what fails.
+    const shaped: Record<string, string> = { token: 'A'.repeat(43) };
+    const keyFor: Record<string, string | undefined> = {
+      api: account.api_key,
+      session_actor: account.api_key,
+      vendor: account.vendor_api_key,
+    };
+    const departures: string[] = [];
     try {
-      for (const [path, key, body] of [
-        ['/api/integrationsv2/sessions', account.api_key, undefined],
-        ['/api/integrationsv2/team_members', account.vendor_api_key, undefined],
-        ['/api/integrationsv2/webhooks', account.api_key, { url: 'https://example.com/hook' }],
-      ] as const) {
+      for (const def of testEnvironment().runtime.app!.routes.definitions) {
+        const path = def.path.replace(/\{(\w+)\}/g, (_, name: string) => shaped[name] ?? crypto.randomUUID());
+        const key = keyFor[def.auth];
         const res = await fetch(`${server.url}${path}`, {
-          method: body ? 'POST' : 'GET',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: body ? JSON.stringify(body) : undefined,
+          method: def.method.toUpperCase(),
+          headers: {
+            accept: 'application/json',
+            'content-type': 'application/json',
+            ...(key ? { authorization: `Bearer ${key}` } : {}),
+          },
+          body: def.method === 'post' ? '{}' : undefined,
         });
-        assert.equal(res.status, 503, `${path}: ${res.status} ${await res.clone().text()}`);
-        assert.equal(res.headers.get('retry-after'), '5', path);
-        assert.deepEqual(await res.json(), {
-          response: 'Fail',
-          response_message: 'The service is temporarily unavailable; retry the request',
-        });
+        const type = res.headers.get('content-type');
+        const body = type?.includes('json') ? await res.json() : await res.text();
+        const answer = `${def.method} ${def.path}: ${res.status} ${JSON.stringify(body).slice(0, 100)}`;
+        const departure = contractViolation(def.method, new URL(res.url), res.status, type, body);
+        if (departure) departures.push(departure);
+        // A key is looked up in PostgreSQL before anything else: each of these routes must find it unreachable.
+        if ((key && !def.dependencyFree && res.status !== 503) || (res.status >= 500 && res.status !== 503))
+          departures.push(answer);
+        if (res.status === 503 && def.operationId !== 'readyz') {
+          assert.equal(res.headers.get('retry-after'), '5', answer);
+          assert.deepEqual(body, { response: 'Fail', response_message: UNAVAILABLE_MESSAGE }, answer);
+        }
       }
     } finally {
       await server.close();
       await unreachable.close();
     }
+    assert.deepEqual(departures, []);
   });
 });

@@ -1,5 +1,10 @@
 import type { Next } from 'koa';
-import { DomainError, UNAVAILABLE_RETRY_AFTER_SECONDS, type DomainErrorKind } from '../../domain/errors';
+import {
+  DomainError,
+  UNAVAILABLE_MESSAGE,
+  UNAVAILABLE_RETRY_AFTER_SECONDS,
+  type DomainErrorKind,
+} from '../../domain/errors';
 import { isUnavailable } from '../../infra/unavailable';
 import type { AppContext } from '../context';
 
@@ -64,7 +69,7 @@ export function errorHandler(isDevelopment: boolean) {
       if (isUnavailable(err)) {
         ctx.state.log.warn({ err }, 'backing service unavailable');
         ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
-        fail(ctx, 503, 'The service is temporarily unavailable; retry the request');
+        fail(ctx, 503, UNAVAILABLE_MESSAGE);
         return;
       }
       const koaError = err as KoaLikeError;

@@ -2,6 +2,7 @@ import Joi from 'joi';
 import { DEFAULT_MAX_BODY_BYTES } from '../../config';
 import { MAX_JSON_DEPTH } from '../jsonWithUploads';
 import { answerTo } from '../middleware/errors';
+import { UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../domain/errors';
 import { invalidInput, SMALL_BODY_BYTES, type RouteDefinition } from '../routes';
 import { VALIDATION_OPTIONS } from '../../validation/options';
 import { REQUEST_EXAMPLES, RESPONSE_EXAMPLES } from './examples';
@@ -161,7 +162,8 @@ const SAMPLE_INVALID_INPUT = Joi.object().validate('', VALIDATION_OPTIONS).error
 
 /**
  * The failures every route gives by the way routes.ts builds it (authentication, the body reader, input
- * validation), grouped by status; a route's own description of a status wins over these.
+ * validation) or by the error handler (an unreachable dependency), grouped by status; a route's own
+ * description of a status wins over these.
  */
 function routeBuilderFailures(def: RouteDefinition<never, never, never>): Record<number, MadeAnswer> {
   const answers: Record<number, MadeAnswer> = {};
@@ -202,6 +204,13 @@ function routeBuilderFailures(def: RouteDefinition<never, never, never>): Record
     'a path parameter, query parameter or body field is invalid (`response_message` names it)',
     invalid.body,
   );
+  if (!def.dependencyFree)
+    add(
+      503,
+      'PostgreSQL or Temporal is unreachable or too slow: nothing was changed, and the same request may be sent again',
+      fail(UNAVAILABLE_MESSAGE),
+      { 'Retry-After': `Seconds to wait before retrying (${UNAVAILABLE_RETRY_AFTER_SECONDS})` },
+    );
   return answers;
 }
 

@@ -6,6 +6,7 @@ export function registerConsolePage(site: ApiRoutes): void {
     method: 'get',
     path: '/notary',
     operationId: 'notaryConsole',
+    dependencyFree: true,
     summary: 'The notary console: a notary’s or witness’s sessions, offers and actions',
     description:
       'Reached from the login-link page (GET /auto/{id}), which keeps the access token for it; it calls ' +

@@ -70,7 +70,6 @@ const conflictResponse = {
   headers: { 'Retry-After': 'Seconds until a locked-out participant may try again' },
 };
 const linkNotFound = { description: 'Unknown link', schema: failBodySchema };
-const unavailable = { description: 'The session could not be reached; retry', schema: failBodySchema };
 
 const IDENTITY_RULES =
   'The rules are configuration, Texas’s by default: KBA_QUESTIONS 5 questions of KBA_CHOICES 5 choices, ' +
@@ -112,7 +111,6 @@ export function registerIdentityRoutes(site: ApiRoutes, api: ApiRoutes, identity
         description: 'signer_index names no signer, or this link may not name one',
         schema: failBodySchema,
       },
-      503: unavailable,
     },
     handler: async (ctx, { params, body }) => {
       ctx.body = {
@@ -154,7 +152,6 @@ export function registerIdentityRoutes(site: ApiRoutes, api: ApiRoutes, identity
       200: { description: 'The attempt’s outcome', schema: outcomeSchema },
       404: { description: 'Unknown link or check', schema: failBodySchema },
       409: conflictResponse,
-      503: unavailable,
     },
     handler: async (ctx, { params, body }) => {
       const participant = await byToken(params.token, body.signer_index);
@@ -177,7 +174,6 @@ export function registerIdentityRoutes(site: ApiRoutes, api: ApiRoutes, identity
       404: linkNotFound,
       409: conflictResponse,
       413: { description: 'The body is over 14 MiB', schema: failBodySchema },
-      503: unavailable,
     },
   };
   const imagesOf = (body: { id_front: string; id_back?: string; selfie: string }) => ({

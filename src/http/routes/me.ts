@@ -15,7 +15,6 @@ const notFound = {
   description: 'A session never offered or assigned to you: `Session not found`',
   schema: failBodySchema,
 };
-const unavailable = { description: 'PostgreSQL or Temporal unreachable; retry', schema: failBodySchema };
 
 function workerOf(ctx: AppContext): Worker {
   const person = ctx.state.networkPerson;
@@ -103,7 +102,6 @@ export function registerMeRoutes(
       403: { description: 'Not a network notary', schema: failBodySchema },
       404: notFound,
       409: { description: 'The offer has moved on or the session has ended', schema: failBodySchema },
-      503: unavailable,
     },
     handler: async (ctx, { params }) => {
       const notary = networkPersonAs(ctx, 'notary');
@@ -135,7 +133,6 @@ export function registerMeRoutes(
       403: { description: 'Not a network witness', schema: failBodySchema },
       404: notFound,
       409: { description: 'The session is not open for joining now', schema: failBodySchema },
-      503: unavailable,
     },
     handler: async (ctx, { params }) => {
       const witness = networkPersonAs(ctx, 'witness');

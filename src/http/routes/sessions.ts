@@ -24,10 +24,6 @@ const notFound = {
   description: 'Unknown, malformed or another account’s session: `Session not found`',
   schema: failBodySchema,
 };
-const unavailable = {
-  description: 'PostgreSQL or Temporal unreachable; nothing was changed, retry',
-  schema: failBodySchema,
-};
 const idempotencyConflict = {
   description:
     '`duplicate nonce`: the Idempotency-Key was used with another request; or the action is not allowed now',
@@ -84,7 +80,6 @@ export function registerSessionRoutes(
       },
       403: { description: 'Validation failure (spec 7.1)', schema: createFailureBody },
       409: idempotencyConflict,
-      503: unavailable,
     },
     handler: async (ctx) => {
       const body = ctx.request.body;
@@ -144,7 +139,6 @@ export function registerSessionRoutes(
       403: { description: 'Validation failure', schema: createFailureBody },
       404: notFound,
       409: idempotencyConflict,
-      503: unavailable,
     },
     handler: async (ctx, { params }) => {
       const body = ctx.request.body;
@@ -191,7 +185,6 @@ export function registerSessionRoutes(
             'Retry-After': 'Seconds until retrying can succeed; only when the wait is on the service',
           },
         },
-        503: unavailable,
       },
       handler: async (ctx, { params }) => {
         const actor = actorOf(ctx);
