@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes every operation of the OpenAPI document with schemathesis, once per kind of credential (the
 # account's API key, its vendor key, a team member's, a network notary's and a network witness's
-# token), against the whole service on its own embedded PostgreSQL and Temporal. Fails on any 5xx, and on any answer the document does not describe
-# (a status, a content type, a header or a body it does not list, a schema-violating request accepted).
+# token), against the whole service on its own embedded PostgreSQL and Temporal. Fails on any 5xx,
+# and on any answer the document does not describe (a status, a content type, a header or a body it
+# does not list, a schema-violating request accepted).
 # `npm test` runs a short pass (10 examples per operation); run a long one before a release:
 #   npm run fuzz -- [max examples per operation, default 40]
 set -euo pipefail
