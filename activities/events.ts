@@ -1,6 +1,6 @@
 import type { ActivityDependencies } from './dependencies';
 import { appendAuditRecord } from '../src/audit/auditChain';
-import type { EventName } from '../workflows/events';
+import type { EventData, EventName } from '../workflows/events';
 import type { SessionStatus } from '../workflows/sessionDefinitions';
 import type { WebhookDeliveryInput } from '../workflows/webhookDeliveryDefinitions';
 import { execute, queryRows } from '../src/db/query';
@@ -15,7 +15,7 @@ export interface PublishEventInput {
   sessionId: string;
   event: EventName;
   status: SessionStatus;
-  data: Record<string, unknown>;
+  data: EventData[EventName];
 }
 
 export function eventActivities(

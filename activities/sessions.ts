@@ -3,11 +3,12 @@ import type { ActivityDependencies } from './dependencies';
 import type { DocumentsStatus, SessionStatus } from '../workflows/sessionDefinitions';
 import { execute, queryRows, rowExists } from '../src/db/query';
 import { MEMBER_NAME, NETWORK_NOTARY_NAME } from '../src/db/sessionNotary';
+import type { EventNotary } from '../workflows/events';
 
 const LEGACY_CONFIRM_ATTEMPTS = 8;
 
 export interface NotaryAssignment {
-  notary: { email: string; name: string; source: 'team' | 'network' } | null;
+  notary: EventNotary | null;
   retryAfterMs: number;
 }
 

@@ -1,3 +1,5 @@
+import type { BouncedMail, IdentityOutcome, ParticipantRef } from './sessionDefinitions';
+
 /** Session events delivered to webhooks (contract §5). */
 export const EVENT_NAMES = [
   'session_created',
@@ -25,3 +27,44 @@ export const EVENT_NAMES = [
   'participant_locked_out',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
+
+type Participant = ParticipantRef;
+type IdentityMethod = IdentityOutcome['method'];
+/** The notary the session has: a team member named at creation, or a network notary who accepted. */
+export interface EventNotary {
+  email: string;
+  name: string;
+  source: 'team' | 'network';
+}
+type NoData = Record<string, never>;
+
+/** What each event's `data` holds (the webhook body's `data`; src/webhooks/eventSchemas.ts documents it). */
+export interface EventData {
+  session_created: NoData;
+  invites_sent: NoData;
+  notary_assigned: { notary: EventNotary };
+  join_session: Participant;
+  session_started: NoData;
+  session_completed: NoData;
+  documents_released: NoData;
+  session_expired: NoData;
+  session_cancelled: NoData;
+  document_added: { document_ids: string[] };
+  email_bounced: BouncedMail;
+  documents_failed: { documents: Array<{ document_id: string; reason: string }> };
+  notary_released: { notary: EventNotary };
+  witness_assigned: Participant & { role: 'witness'; name: string };
+  identity_verified: Participant & { method: IdentityMethod; attempt: number };
+  kba_failed: Participant & {
+    attempt: number;
+    correct?: number;
+    total?: number;
+    reasons: string[];
+    retake_until?: string;
+  };
+  id_check_failed: Participant & { attempt: number; reasons: string[]; retake_until?: string };
+  participant_locked_out: Participant & { method: IdentityMethod; locked_until: string };
+}
+
+/** The arguments after the event's name: its data, none for an event that carries none. */
+export type EventArgs<E extends EventName> = EventData[E] extends NoData ? [] : [data: EventData[E]];

@@ -1,6 +1,7 @@
 import { condition, sleep } from '@temporalio/workflow';
 import { signerIsWaiting, type SessionPlan } from './sessionMachine';
 import type { SessionRun } from './sessionRun';
+import type { EventNotary } from './events';
 
 export type DispatchOutcome = 'started' | 'ended' | 'continue_as_new';
 
@@ -46,7 +47,7 @@ export async function dispatchToNetwork(
 
     await run.db.acceptOffer({ offerId: offer.offerId, sessionId });
     run.notaryAssigned = true;
-    const notary = { email: offer.email, name: offer.name, source: 'network' };
+    const notary: EventNotary = { email: offer.email, name: offer.name, source: 'network' };
     await run.enter('ready', 'notary_assigned', { notary });
     // Set once the session is recorded ready: the accept's answer waits for it.
     run.networkNotaryId = offer.notaryId;

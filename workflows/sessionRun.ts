@@ -17,8 +17,11 @@ import type {
 import { assertDocumentsTransition, assertTransition, type SessionState } from './sessionMachine';
 import type { DatabaseSteps } from './sessionActivities';
 import { SessionStatusAttribute } from './searchAttributes';
-import type { EventName } from './events';
+import type { EventArgs, EventData, EventName } from './events';
 import { webhookDeliveryWorkflow } from './webhookDelivery';
+
+/** An event's data from its typed arguments: the one argument, or none for an event without data. */
+const dataOf = (args: readonly unknown[]): EventData[EventName] => (args[0] ?? {}) as EventData[EventName];
 
 /**
  * A running session's state and the workflow's ways of changing it: entering a state (recorded in
@@ -46,7 +49,7 @@ export class SessionRun {
     retryFinalization: false,
   };
   /** Handlers may not run activities; they queue events for the main flow to publish. */
-  private readonly pendingEvents: Array<[EventName, Record<string, unknown>]> = [];
+  private readonly pendingEvents: Array<[EventName, EventData[EventName]]> = [];
 
   constructor(
     /** The workflow's database steps, for its other parts too (one choice per run, see databaseSteps). */
@@ -114,15 +117,19 @@ export class SessionRun {
       this.queue('participant_locked_out', { ...who, method, locked_until: check.lockedUntil });
   }
 
-  queue(event: EventName, data: Record<string, unknown>): void {
-    this.pendingEvents.push([event, data]);
+  queue<E extends EventName>(event: E, ...data: EventArgs<E>): void {
+    this.pendingEvents.push([event, dataOf(data)]);
   }
 
   reportBounces(bounced: BouncedMail[]): void {
     for (const mail of bounced) this.queue('email_bounced', { ...mail });
   }
 
-  async publish(event: EventName, data: Record<string, unknown> = {}): Promise<void> {
+  async publish<E extends EventName>(event: E, ...data: EventArgs<E>): Promise<void> {
+    await this.deliver(event, dataOf(data));
+  }
+
+  private async deliver(event: EventName, data: EventData[EventName]): Promise<void> {
     const { deliveries } = await this.db.publishEvent({
       eventId: `evt_${uuid4().replace(/-/g, '')}`,
       sessionId: this.sessionId,
@@ -143,16 +150,18 @@ export class SessionRun {
   async flushEvents(): Promise<void> {
     while (this.pendingEvents.length) {
       const [event, data] = this.pendingEvents.shift()!;
-      await this.publish(event, data);
+      await this.deliver(event, data);
     }
   }
 
-  async enter(next: SessionStatus, event?: EventName, data?: Record<string, unknown>): Promise<void> {
+  async enter(next: SessionStatus): Promise<void>;
+  async enter<E extends EventName>(next: SessionStatus, event: E, ...data: EventArgs<E>): Promise<void>;
+  async enter(next: SessionStatus, event?: EventName, ...data: [EventData[EventName]?]): Promise<void> {
     assertTransition(this.status, next);
     this.status = next;
     upsertSearchAttributes([{ key: SessionStatusAttribute, value: next }]);
     await this.record();
-    if (event) await this.publish(event, data);
+    if (event) await this.deliver(event, dataOf(data));
   }
 
   async setDocuments(next: DocumentsStatus): Promise<void> {
