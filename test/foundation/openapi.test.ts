@@ -8,7 +8,8 @@ import { REQUEST_EXAMPLES } from '../../src/http/openapi/examples';
 import { VALIDATION_OPTIONS } from '../../src/validation/options';
 import { createTestAccount } from '../support/accounts';
 import { createSession, sessionBody } from '../support/sessions';
-import { contractViolation } from '../support/contract';
+import { contractViolation, webhookViolation } from '../support/contract';
+import { EVENT_NAMES } from '../../workflows/events';
 
 function documentedOperations(doc: any): Set<string> {
   const ops = new Set<string>();
@@ -298,6 +299,23 @@ describe('OpenAPI document', () => {
     const invite = url('/api/integrationsv2/team_members/invite');
     assert.match(contractViolation('POST', invite, 200, 'application/json', []) ?? '', /inviteTeamMember/);
     assert.equal(contractViolation('GET', url('/no/such/path'), 404, 'application/json', {}), undefined);
+  });
+
+  it('describes the body of every event a webhook endpoint receives, and holds deliveries to it', () => {
+    assert.deepEqual(Object.keys(doc.webhooks).sort(), [...EVENT_NAMES].sort());
+    const join = doc.webhooks.join_session.post;
+    assert.deepEqual(
+      join.parameters.map((p: any) => p.name),
+      ['webhook-id', 'webhook-timestamp', 'webhook-signature'],
+    );
+    const body = join.requestBody.content['application/json'];
+    assert.deepEqual(body.schema.properties.data.required.sort(), ['email', 'index', 'role']);
+    assert.equal(webhookViolation(body.example), undefined);
+    assert.match(webhookViolation({ ...body.example, data: {} }) ?? '', /must have required property 'role'/);
+    assert.match(
+      webhookViolation({ ...body.example, event: 'session_teleported' }) ?? '',
+      /does not describe/,
+    );
   });
 
   it('records the decisions taken where the spec is silent', () => {

@@ -21,10 +21,15 @@ const ajv = addFormats(new Ajv2020({ strict: false }));
 const validators = new Map<string, ValidateFunction>();
 let paths: DocumentedPath[] | undefined;
 
+interface Document {
+  paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, { post: { requestBody: { content: Record<string, Media> } } }>;
+}
+
+const documentOfTheApi = () => testEnvironment().runtime.app!.openApiDocument() as unknown as Document;
+
 function documentedPaths(): DocumentedPath[] {
-  const doc = testEnvironment().runtime.app!.openApiDocument() as {
-    paths: Record<string, Record<string, Operation>>;
-  };
+  const doc = documentOfTheApi();
   return Object.entries(doc.paths).map(([template, operations]) => ({
     pattern: new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`),
     parameters: template.split('{').length - 1,
@@ -64,9 +69,21 @@ export function contractViolation(
   if (!media)
     return `${where} as ${type || 'no content type'}; documented: ${Object.keys(response.content).join(', ')}`;
   if (type !== 'application/json' || !media.schema) return undefined;
-  const key = `${operation.operationId} ${status}`;
+  return refusal(`${operation.operationId} ${status}`, media.schema, body, `${where} with a body`);
+}
+
+/** How a delivered webhook's body departs from the document's `webhooks` entry for its event. */
+export function webhookViolation(body: unknown): string | undefined {
+  const event = String((body as { event?: unknown } | null)?.event);
+  const entry = documentOfTheApi().webhooks[event];
+  if (!entry) return `a webhook of event ${event}, which the document does not describe`;
+  const schema = entry.post.requestBody.content['application/json'].schema!;
+  return refusal(`webhook ${event}`, schema, body, `a webhook of event ${event}`);
+}
+
+function refusal(key: string, schema: object, body: unknown, what: string): string | undefined {
   let validate = validators.get(key);
-  if (!validate) validators.set(key, (validate = ajv.compile(media.schema)));
+  if (!validate) validators.set(key, (validate = ajv.compile(schema)));
   if (validate(body)) return undefined;
-  return `${where} with a body its schema refuses: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(body).slice(0, 300)}`;
+  return `${what} that its schema refuses: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(body).slice(0, 300)}`;
 }

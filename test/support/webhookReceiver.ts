@@ -2,6 +2,7 @@ import http from 'node:http';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { request } from './http';
+import { webhookViolation } from './contract';
 import { eventually } from './eventually';
 
 export interface ReceivedWebhook {
@@ -14,6 +15,8 @@ export interface ReceivedWebhook {
 /** A real HTTP receiver on loopback that records every request and answers with scripted statuses. */
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
+  /** Bodies the OpenAPI document's `webhooks` does not describe: they fail the test that waits or stops. */
+  private readonly departures: string[] = [];
   private server?: http.Server;
   /** Status codes to answer, in order; once used up, `fallbackStatus`. */
   statuses: number[] = [];
@@ -25,7 +28,10 @@ export class WebhookReceiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
-        this.received.push({ headers: req.headers, body, json: JSON.parse(body), receivedAt: Date.now() });
+        const json = JSON.parse(body);
+        const departure = webhookViolation(json);
+        if (departure) this.departures.push(departure);
+        this.received.push({ headers: req.headers, body, json, receivedAt: Date.now() });
         res.statusCode = this.statuses.shift() ?? this.fallbackStatus;
         res.end('ok');
       });
@@ -48,11 +54,13 @@ export class WebhookReceiver {
       'webhooks to be received',
       { timeoutMs, intervalMs: 50 },
     );
+    assert.deepEqual(this.departures, [], 'webhooks the OpenAPI document does not describe');
     return this.received;
   }
 
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    assert.deepEqual(this.departures, [], 'webhooks the OpenAPI document does not describe');
   }
 }
 

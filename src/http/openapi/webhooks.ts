@@ -1,0 +1,54 @@
+import { EVENT_NAMES } from '../../../workflows/events';
+import { EVENT_DOCUMENTATION, webhookBodySchema } from '../../webhooks/eventSchemas';
+import { exampleOf } from './exampleOf';
+import { toSchema, type JsonSchema } from './jsonSchema';
+
+const SIGNATURE_HEADERS = [
+  ['webhook-id', 'The event’s id (`evt_…`): the same on every attempt, so a receiver can drop repeats'],
+  ['webhook-timestamp', 'Seconds since the epoch when this attempt was signed'],
+  [
+    'webhook-signature',
+    '`v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" with the endpoint’s secret>` (Standard Webhooks)',
+  ],
+] as const;
+
+/**
+ * What the service sends to a webhook endpoint, one entry per event (OpenAPI 3.1 `webhooks`): the body
+ * with that event's `data`, the signature headers, and what each answer of the receiver means.
+ */
+export function webhookDescriptions(): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    EVENT_NAMES.map((event) => {
+      const schema = toSchema(webhookBodySchema(event));
+      return [
+        event,
+        {
+          post: {
+            operationId: `webhook_${event}`,
+            summary: EVENT_DOCUMENTATION[event].summary,
+            tags: ['Webhooks'],
+            parameters: SIGNATURE_HEADERS.map(([name, description]) => ({
+              name,
+              in: 'header',
+              required: true,
+              description,
+              schema: { type: 'string' },
+            })),
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema, example: exampleOf(schema) } },
+            },
+            responses: {
+              '2XX': { description: 'Delivered: no more attempts' },
+              '410': { description: 'Gone: the endpoint is disabled and gets no more deliveries' },
+              default: {
+                description:
+                  'Anything else, or no answer within 15 s: retried on WEBHOOK_RETRY_SCHEDULE with the same webhook-id',
+              },
+            },
+          },
+        },
+      ];
+    }),
+  );
+}

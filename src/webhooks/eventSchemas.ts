@@ -1,0 +1,127 @@
+import Joi from 'joi';
+import type { EventName } from '../../workflows/events';
+import { SESSION_STATUSES } from '../../workflows/sessionDefinitions';
+
+const participant = {
+  role: Joi.string().valid('signer', 'witness').required(),
+  index: Joi.number().integer().min(0).required().description('0-based, among the participants of that role'),
+  email: Joi.string().required(),
+};
+const notary = Joi.object({
+  email: Joi.string().required(),
+  name: Joi.string().required(),
+  source: Joi.string().valid('team', 'network').required(),
+}).required();
+const method = Joi.string().valid('kba', 'biometrics').required();
+const attempt = Joi.number().integer().min(1).required();
+const instant = Joi.string().isoDate();
+const failedCheck = {
+  ...participant,
+  attempt,
+  reasons: Joi.array().items(Joi.string()).required(),
+  retake_until: instant.description('Set when a retake is left: start it before this'),
+};
+const nothing = Joi.object({});
+
+interface EventDocumentation {
+  summary: string;
+  data: Joi.ObjectSchema;
+}
+
+/** Each event's meaning and its `data`, as the session workflow publishes them (workflows/events.ts). */
+export const EVENT_DOCUMENTATION: Record<EventName, EventDocumentation> = {
+  session_created: { summary: 'The session and its workflow exist', data: nothing },
+  invites_sent: { summary: 'The participants’ invitations were handed to the mail server', data: nothing },
+  notary_assigned: {
+    summary: 'The session has its notary: the named team member, or a network notary who accepted',
+    data: Joi.object({ notary }),
+  },
+  join_session: { summary: 'A participant joined through their signing link', data: Joi.object(participant) },
+  session_started: { summary: 'The notary started the session', data: nothing },
+  session_completed: {
+    summary: 'The notary completed the session; its documents are being notarized',
+    data: nothing,
+  },
+  documents_released: {
+    summary: 'The notarized documents are ready (GET /sessions/{id}/documents)',
+    data: nothing,
+  },
+  session_expired: {
+    summary: 'The session reached auto_expire_session_on without completing',
+    data: nothing,
+  },
+  session_cancelled: { summary: 'The session was cancelled', data: nothing },
+  document_added: {
+    summary: 'Documents were added to the session (POST /sessions/{id}/documents)',
+    data: Joi.object({ document_ids: Joi.array().items(Joi.string().guid()).required() }),
+  },
+  email_bounced: {
+    summary: 'The receiving mail server refused a participant’s e-mail for good (SMTP 5xx)',
+    data: Joi.object({
+      kind: Joi.string().valid('invitation', 'completion').required(),
+      ...participant,
+      reason: Joi.string().required(),
+    }),
+  },
+  documents_failed: {
+    summary: 'A document could not be notarized after FINALIZE_ATTEMPTS attempts',
+    data: Joi.object({
+      documents: Joi.array()
+        .items(Joi.object({ document_id: Joi.string().guid().required(), reason: Joi.string().required() }))
+        .required(),
+    }),
+  },
+  notary_released: {
+    summary: 'A network notary who accepted did not start in time; the session is back in the queue',
+    data: Joi.object({ notary }),
+  },
+  witness_assigned: {
+    summary: 'A network witness was assigned to the session',
+    data: Joi.object({
+      ...participant,
+      role: Joi.string().valid('witness').required(),
+      name: Joi.string().required(),
+    }),
+  },
+  identity_verified: {
+    summary: 'A participant passed identity proofing',
+    data: Joi.object({ ...participant, method, attempt }),
+  },
+  kba_failed: {
+    summary: 'A participant failed a knowledge-based authentication quiz',
+    data: Joi.object({
+      ...failedCheck,
+      correct: Joi.number().integer().min(0).required(),
+      total: Joi.number().integer().min(1).required(),
+    }),
+  },
+  id_check_failed: { summary: 'A participant failed an ID check', data: Joi.object(failedCheck) },
+  participant_locked_out: {
+    summary: 'A failure used a participant’s last attempt: no new one before `locked_until`',
+    data: Joi.object({ ...participant, method, locked_until: instant.required() }),
+  },
+};
+
+/** The body of one event's delivery (API contract §5). */
+export function webhookBodySchema(event: EventName): Joi.ObjectSchema {
+  return Joi.object({
+    id: Joi.string()
+      .pattern(/^evt_/)
+      .required()
+      .description('The event’s id; also the `webhook-id` header')
+      .example('evt_0b7e3c2a1d4f4a6b8c9d0e1f2a3b4c5d'),
+    event: Joi.string().valid(event).required(),
+    created_at: instant.required(),
+    bn_session_id: Joi.string().guid().required(),
+    notarization_id: Joi.string()
+      .allow('')
+      .required()
+      .description('The integrator’s reference, `` when none')
+      .example('LOAN-2026-0042'),
+    status: Joi.string()
+      .valid(...SESSION_STATUSES)
+      .required()
+      .description('The session’s status when the event happened'),
+    data: EVENT_DOCUMENTATION[event].data.required(),
+  }).label(`Webhook_${event}`);
+}
