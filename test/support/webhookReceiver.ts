@@ -27,11 +27,12 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
+        const receivedAt = Date.now();
         const body = Buffer.concat(chunks).toString('utf8');
         const json = JSON.parse(body);
         const departure = webhookViolation(json);
         if (departure) this.departures.push(departure);
-        this.received.push({ headers: req.headers, body, json, receivedAt: Date.now() });
+        this.received.push({ headers: req.headers, body, json, receivedAt });
         res.statusCode = this.statuses.shift() ?? this.fallbackStatus;
         res.end('ok');
       });
