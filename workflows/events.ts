@@ -28,7 +28,6 @@ export const EVENT_NAMES = [
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
-type Participant = ParticipantRef;
 type IdentityMethod = IdentityOutcome['method'];
 /** The notary the session has: a team member named at creation, or a network notary who accepted. */
 export interface EventNotary {
@@ -43,7 +42,7 @@ export interface EventData {
   session_created: NoData;
   invites_sent: NoData;
   notary_assigned: { notary: EventNotary };
-  join_session: Participant;
+  join_session: ParticipantRef;
   session_started: NoData;
   session_completed: NoData;
   documents_released: NoData;
@@ -53,17 +52,17 @@ export interface EventData {
   email_bounced: BouncedMail;
   documents_failed: { documents: Array<{ document_id: string; reason: string }> };
   notary_released: { notary: EventNotary };
-  witness_assigned: Participant & { role: 'witness'; name: string };
-  identity_verified: Participant & { method: IdentityMethod; attempt: number };
-  kba_failed: Participant & {
+  witness_assigned: ParticipantRef & { role: 'witness'; name: string };
+  identity_verified: ParticipantRef & { method: IdentityMethod; attempt: number };
+  kba_failed: ParticipantRef & {
     attempt: number;
     correct?: number;
     total?: number;
     reasons: string[];
     retake_until?: string;
   };
-  id_check_failed: Participant & { attempt: number; reasons: string[]; retake_until?: string };
-  participant_locked_out: Participant & { method: IdentityMethod; locked_until: string };
+  id_check_failed: ParticipantRef & { attempt: number; reasons: string[]; retake_until?: string };
+  participant_locked_out: ParticipantRef & { method: IdentityMethod; locked_until: string };
 }
 
 /** The arguments after the event's name: its data, none for an event that carries none. */
