@@ -88,12 +88,15 @@ function cpuOf(command: RegExp): number {
   return total;
 }
 
-/** Whether a process used under 5 % of a core over the next `seconds`: the worker has no backlog left. */
-async function quietFor(pid: number, seconds: number): Promise<boolean> {
-  const before = cpuSeconds(pid);
+/** Whether `cpu` (CPU seconds so far) grows by less than `share` of a core over the next `seconds`. */
+async function quietFor(cpu: () => number, seconds: number, share: number): Promise<boolean> {
+  const before = cpu();
   await new Promise((r) => setTimeout(r, seconds * 1000));
-  return (cpuSeconds(pid) - before) / seconds < 0.05;
+  return (cpu() - before) / seconds < share;
 }
+
+/** Whether the worker used under 5 % of a core over the next `seconds`: it has no backlog left. */
+const workerQuietFor = (pid: number, seconds: number) => quietFor(() => cpuSeconds(pid), seconds, 0.05);
 
 const POSTGRES = /^postgres|\/postgres /;
 const TEMPORAL_SERVER = /temporal(-cli)?\S* server/;
@@ -103,12 +106,8 @@ const TEMPORAL_SERVER = /temporal(-cli)?\S* server/;
  * (idle, they use about 1 %): what a load left behind (the worker's backlog, PostgreSQL's vacuum of its
  * rows) is over, so the next section measures its own work.
  */
-async function stackQuietFor(workerPid: number, seconds: number): Promise<boolean> {
-  const cpu = () => cpuSeconds(workerPid) + cpuOf(POSTGRES) + cpuOf(TEMPORAL_SERVER);
-  const before = cpu();
-  await new Promise((r) => setTimeout(r, seconds * 1000));
-  return (cpu() - before) / seconds < 0.1;
-}
+const stackQuietFor = (workerPid: number, seconds: number) =>
+  quietFor(() => cpuSeconds(workerPid) + cpuOf(POSTGRES) + cpuOf(TEMPORAL_SERVER), seconds, 0.1);
 
 function startProcess(command: string[], env: NodeJS.ProcessEnv): ChildProcess {
   const child = spawn(command[0], command.slice(1), { env, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -733,14 +732,18 @@ async function p5Parked(
   const idleRss = procStatus(workerPid, 'VmRSS');
   const beforeRun = await probe();
   await settled(beforeRun.ok);
-  await waitUntil('the worker to go quiet before parking', () => quietFor(workerPid, 5), 600_000);
+  await waitUntil('the worker to go quiet before parking', () => workerQuietFor(workerPid, 5), 600_000);
   const t0 = Date.now();
   const parked = await load(createUrlOf(apiUrl), auth, later, { connections: CONNECTIONS, amount: PARKED });
   await settled(beforeRun.ok + parked.ok);
   say(`${parked.ok} sessions parked in ${((Date.now() - t0) / 1000).toFixed(0)} s (${parked.failed} failed)`);
   // The worker still finishes each session's last step (and replays those it evicted meanwhile).
   const q0 = Date.now();
-  await waitUntil('the worker to go quiet (under 5 % CPU for 5 s)', () => quietFor(workerPid, 5), 600_000);
+  await waitUntil(
+    'the worker to go quiet (under 5 % CPU for 5 s)',
+    () => workerQuietFor(workerPid, 5),
+    600_000,
+  );
   say(`the worker went quiet ${((Date.now() - q0) / 1000).toFixed(0)} s after the last invitations`);
   const rss: number[] = [];
   const cpu0 = cpuSeconds(workerPid);

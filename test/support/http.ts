@@ -26,8 +26,9 @@ export async function request<T = any>(path: string, opts: RequestOptions = {}):
   let body: string | Uint8Array | undefined = opts.rawBody;
   if (opts.body !== undefined) body = JSON.stringify(opts.body);
   if (body !== undefined) headers['content-type'] ??= 'application/json';
+  const method = opts.method ?? (body !== undefined ? 'POST' : 'GET');
   const response = await fetch(`${testEnvironment().apiUrl}${path}`, {
-    method: opts.method ?? (body !== undefined ? 'POST' : 'GET'),
+    method,
     headers,
     body,
   });
@@ -35,7 +36,7 @@ export async function request<T = any>(path: string, opts: RequestOptions = {}):
   let parsed: unknown = text;
   if (response.headers.get('content-type')?.includes('json')) parsed = JSON.parse(text);
   const violation = contractViolation(
-    opts.method ?? (body !== undefined ? 'POST' : 'GET'),
+    method,
     new URL(response.url),
     response.status,
     response.headers.get('content-type'),

@@ -62,10 +62,13 @@ function parametersOf(schema: Joi.ObjectSchema | undefined, location: 'path' | '
   }));
 }
 
+/** The spec's failure body. */
+const fail = (message: string) => ({ response: 'Fail', response_message: message });
+
 /** A failure's example: the message the description quotes (`…`), else the description itself. */
 function failureExample(description: string): unknown {
   const quoted = /`([^`]+)`/.exec(description)?.[1];
-  return { response: 'Fail', response_message: quoted ?? description };
+  return fail(quoted ?? description);
 }
 
 const NON_JSON_EXAMPLES: Record<string, string> = {
@@ -93,8 +96,6 @@ interface MadeAnswer {
 }
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-const fail = (message: string) => ({ response: 'Fail', response_message: message });
 
 // An input error for a route whose body refuses nothing when empty: what a wrongly typed value gets.
 const SAMPLE_INVALID_INPUT = Joi.object().validate('', VALIDATION_OPTIONS).error!;

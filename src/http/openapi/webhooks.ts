@@ -43,7 +43,7 @@ export function webhookDescriptions(): Record<string, JsonSchema> {
               '410': { description: 'Gone: the endpoint is disabled and gets no more deliveries' },
               default: {
                 description:
-                  'Anything else, or no answer within 15 s: retried on WEBHOOK_RETRY_SCHEDULE with the same webhook-id',
+                  'Anything else, or no answer within WEBHOOK_TIMEOUT (15 s by default): retried on WEBHOOK_RETRY_SCHEDULE with the same webhook-id',
               },
             },
           },
