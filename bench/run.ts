@@ -300,7 +300,7 @@ async function main() {
       await quiet();
       await p6TimeToNotary(apiUrl, sequelize, auth, bodyWith, deed);
     });
-    await section('P5', () => p5Parked(apiUrl, worker.pid!, sequelize, bodyWith, deed));
+    await section('P5', () => p5Parked(apiUrl, { api: api.pid!, worker: worker.pid! }, sequelize, bodyWith, deed, quiet));
   } finally {
     // A graceful stop first: a profiled process writes its profile as it exits.
     stopChildren('SIGTERM');
@@ -700,11 +700,13 @@ async function p6TimeToNotary(
  */
 async function p5Parked(
   apiUrl: string,
-  workerPid: number,
+  pids: { api: number; worker: number },
   sequelize: Sequelize,
   bodyWith: (doc: string, extra?: Record<string, unknown>) => string,
   deed: string,
+  stackQuiet: () => Promise<void>,
 ) {
+  const workerPid = pids.worker;
   const account = await createAccount(sequelize, { name: 'Parked', autoOnboarding: true });
   const auth = { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' };
   const later = bodyWith(deed, {
@@ -714,7 +716,17 @@ async function p5Parked(
   });
   // 20 s rather than a P1 round's 8: at ~30 creates a second, 8 s made the p99 the third-slowest of ~240
   // requests, and the ratio of two such p99s moved 0.85–1.24× between runs of the same code.
-  const probe = () => load(createUrlOf(apiUrl), auth, later, { connections: 4, seconds: 20 });
+  const probe = async (when: string) => {
+    await stackQuiet();
+    const sample = () => [cpuSeconds(pids.api), cpuSeconds(workerPid), cpuOf(POSTGRES), cpuOf(TEMPORAL_SERVER)];
+    const before = sample();
+    const run = await load(createUrlOf(apiUrl), auth, later, { connections: 4, seconds: 20 });
+    const [api, worker, postgres, temporal] = sample().map((after, i) => ((after - before[i]) / run.ok) * 1000);
+    say(
+      `P5 create ${when} the parked sessions: p50 ${ms(run.p50)}, p99 ${ms(run.p99)}; CPU per create: API ${api.toFixed(1)} ms, worker ${worker.toFixed(1)} ms, PostgreSQL ${postgres.toFixed(1)} ms, Temporal ${temporal.toFixed(1)} ms`,
+    );
+    return run;
+  };
   // A session is created as scheduled; it is parked once its workflow has sent the invitations and
   // gone on to wait for its start (and the worker has gone quiet, below).
   const scheduled = async () =>
@@ -730,7 +742,7 @@ async function p5Parked(
   const settled = async (expected: number) =>
     waitUntil(`${expected} sessions parked`, async () => (await scheduled()) >= expected, 1_800_000, 2_000);
   const idleRss = procStatus(workerPid, 'VmRSS');
-  const beforeRun = await probe();
+  const beforeRun = await probe('before');
   await settled(beforeRun.ok);
   await waitUntil('the worker to go quiet before parking', () => workerQuietFor(workerPid, 5), 600_000);
   const t0 = Date.now();
@@ -753,7 +765,7 @@ async function p5Parked(
     await new Promise((r) => setTimeout(r, 1_000));
   }
   const cpuPercent = ((cpuSeconds(workerPid) - cpu0) / ((Date.now() - w0) / 1000)) * 100;
-  const afterRun = await probe();
+  const afterRun = await probe('with');
   const ratio = afterRun.p99 / beforeRun.p99;
   record({
     id: 'P5',
