@@ -351,7 +351,10 @@ export class IdentityService {
     if (stale)
       await this.complete(participant, stale, {
         outcome: 'failed',
-        reasons: [`no answers within the ${this.policy.kbaTimeLimitMs / 1000} s time limit`],
+        // The limit the quiz was given when it started, whatever the policy says now.
+        reasons: [
+          `no answers within the ${(stale.deadline!.getTime() - stale.started_at.getTime()) / 1000} s time limit`,
+        ],
       });
   }
 

@@ -91,8 +91,17 @@ export const EVENT_DOCUMENTATION: Record<EventName, EventDocumentation> = {
     summary: 'A participant failed a knowledge-based authentication quiz',
     data: Joi.object({
       ...failedCheck,
-      correct: Joi.number().integer().min(0).required(),
-      total: Joi.number().integer().min(1).required(),
+      // A quiz left unanswered past its time limit fails with no score: both are absent.
+      correct: Joi.number()
+        .integer()
+        .min(0)
+        .description(
+          'Answers that were correct; absent when the quiz was not answered within its time limit',
+        ),
+      total: Joi.number()
+        .integer()
+        .min(1)
+        .description('Questions asked; absent when the quiz was not answered within its time limit'),
     }),
   },
   id_check_failed: { summary: 'A participant failed an ID check', data: Joi.object(failedCheck) },

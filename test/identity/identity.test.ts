@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { request } from '../support/http';
+import { testEnvironment } from '../support/environment';
+import { startSecondApp } from '../support/secondApp';
 import { recordHistory } from '../support/histories';
 import { eventually, letTimePass } from '../support/eventually';
 import { action, signer, tokenOf, waitForSession } from '../support/sessions';
@@ -188,6 +190,38 @@ describe('identity verification (issue 12)', function () {
         [2, 'failed', 0, true],
       ],
     );
+  });
+
+  it('a KBA quiz left unanswered past its time limit fails without a score, and the event says so', async () => {
+    const person = texan();
+    const s = await session([person]);
+    await join(s.token);
+    const env = testEnvironment();
+    const hasty = await startSecondApp({
+      identity: { ...env.config.identity, policy: { ...env.config.identity.policy, kbaTimeLimitMs: 1_000 } },
+    });
+    try {
+      const started = await fetch(`${hasty.url}/sign/${s.token}/identity/kba`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      assert.equal(started.status, 200);
+      const quiz = (await started.json()) as { deadline: string };
+      await eventually(
+        async () => Date.now() > Date.parse(quiz.deadline),
+        Boolean,
+        'the quiz deadline to pass',
+      );
+    } finally {
+      await hasty.close();
+    }
+    const retake = (await startKba(s.token)).body;
+    assert.equal(retake.attempt, 2, 'the abandoned quiz counted as the first attempt');
+    const [failed] = await waitForEvent(s.id, 'kba_failed');
+    assert.equal(failed.data.attempt, 1);
+    assert.deepEqual(failed.data.reasons, ['no answers within the 1 s time limit']);
+    assert.ok(!('correct' in failed.data) && !('total' in failed.data), JSON.stringify(failed.data));
   });
 
   it('ID check: sandbox identities that fail credential analysis or the face match, and unreadable photos', async () => {
