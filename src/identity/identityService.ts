@@ -1,4 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
+import { executeUpdate } from '../temporal/updates';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { IdentityPolicy } from '../config';
 import type { TemporalHandle } from '../temporal/client';
@@ -417,10 +418,12 @@ export class IdentityService {
       ...(retake ? { retakeUntil: retake } : {}),
     };
     try {
-      await this.temporal.connection.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
-        this.temporal.client.workflow
-          .getHandle(participant.workflowId)
-          .executeUpdate(identityOutcomeUpdate, { args: [outcome] }),
+      await executeUpdate(
+        this.temporal,
+        participant.workflowId,
+        identityOutcomeUpdate,
+        [outcome],
+        Date.now() + TEMPORAL_DEADLINE_MS,
       );
     } catch (err) {
       const verdict = verdictOfUpdateFailure(err);

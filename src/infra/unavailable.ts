@@ -4,6 +4,7 @@ import {
   ServiceError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
 } from '@temporalio/client';
+import { workflowNotReady } from '../temporal/updates';
 import { ConnectionError as DatabaseConnectionError, TimeoutError as DatabaseTimeoutError } from 'sequelize';
 
 // gRPC status codes that mean "not reachable in time" rather than "refused": CANCELLED, DEADLINE_EXCEEDED,
@@ -40,6 +41,8 @@ export function isUnavailable(err: unknown): boolean {
   // request was not at fault.
   if (err instanceof NamespaceNotFoundError) return true;
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || transientGrpc(err)) return true;
+  // An update the server kept aborting until the deadline: the session's workflow is not taking it yet.
+  if (workflowNotReady(err)) return true;
   if (err instanceof ServiceError && (transientGrpc(err.cause) || searchAttributesNotServed(err.cause)))
     return true;
   // node-postgres errors, bare or wrapped by Sequelize (`parent`): a socket that failed, PostgreSQL's

@@ -1,4 +1,5 @@
 import { WorkflowNotFoundError } from '@temporalio/common';
+import { executeUpdate } from '../temporal/updates';
 import type { Sequelize } from 'sequelize';
 import type { TemporalHandle } from '../temporal/client';
 import { conflict, unavailable } from '../domain/errors';
@@ -25,11 +26,7 @@ export async function acceptOffer(
   const deadline = Date.now() + DEADLINE_MS;
   for (;;) {
     try {
-      return await temporal.connection.withDeadline(deadline, () =>
-        temporal.client.workflow
-          .getHandle(session.workflow_id)
-          .executeUpdate(acceptOfferUpdate, { args: [{ notaryId }] }),
-      );
+      return await executeUpdate(temporal, session.workflow_id, acceptOfferUpdate, [{ notaryId }], deadline);
     } catch (err) {
       const verdict = verdictOfUpdateFailure(err);
       if (verdict?.outcome === 'refused' && Date.now() < deadline - CATCH_UP_MS) {

@@ -1,4 +1,5 @@
 import { WorkflowNotFoundError, type UpdateDefinition } from '@temporalio/common';
+import { executeUpdate } from '../temporal/updates';
 import type { TemporalHandle } from '../temporal/client';
 import { conflict, unavailable } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
@@ -63,13 +64,17 @@ export async function runNotaryAction(
   const recorded = recordedResult(session);
   if (hasEnded(recorded)) return answerFromRecord(session, action);
   await precondition();
-  const handle = temporal.client.workflow.getHandle(session.workflow_id);
+  const deadline = Date.now() + DEADLINE_MS;
   try {
-    return await temporal.connection.withDeadline(Date.now() + DEADLINE_MS, () =>
-      action === 'cancel'
-        ? handle.executeUpdate(cancelUpdate, { args: [{}] })
-        : handle.executeUpdate(NOTARY_ACTIONS[action].update as UpdateDefinition<ActionResult, []>),
-    );
+    return action === 'cancel'
+      ? await executeUpdate(temporal, session.workflow_id, cancelUpdate, [{}], deadline)
+      : await executeUpdate(
+          temporal,
+          session.workflow_id,
+          NOTARY_ACTIONS[action].update as UpdateDefinition<ActionResult, []>,
+          [],
+          deadline,
+        );
   } catch (err) {
     const verdict = verdictOfUpdateFailure(err);
     if (verdict) {

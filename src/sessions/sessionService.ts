@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { executeUpdate } from '../temporal/updates';
 import type { Sequelize } from 'sequelize';
 import type { BeforeCommit } from '../db/beforeCommit';
 import type { Config } from '../config';
@@ -292,10 +293,12 @@ export class SessionService {
           notaryCanEditAll,
           transaction,
         );
-        await this.temporal.connection.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
-          this.temporal.client.workflow
-            .getHandle(session.workflow_id)
-            .executeUpdate(addDocumentsUpdate, { args: [{ documentIds }] }),
+        await executeUpdate(
+          this.temporal,
+          session.workflow_id,
+          addDocumentsUpdate,
+          [{ documentIds }],
+          Date.now() + TEMPORAL_DEADLINE_MS,
         );
         const answer = {
           response: 'Pass',

@@ -1,4 +1,5 @@
 import type { Sequelize } from 'sequelize';
+import { executeUpdate } from '../temporal/updates';
 import type { TemporalHandle } from '../temporal/client';
 import { sha256 } from '../auth/keys';
 import { notFound, conflict, gone, unavailable } from '../domain/errors';
@@ -277,10 +278,12 @@ export class SigningService {
     if (participant.joined_at) return viewOf(participant);
     let status = participant.status;
     try {
-      ({ status } = await this.temporal.connection.withDeadline(Date.now() + 10_000, () =>
-        this.temporal.client.workflow
-          .getHandle(participant.workflow_id)
-          .executeUpdate(joinUpdate, { args: [joiner] }),
+      ({ status } = await executeUpdate(
+        this.temporal,
+        participant.workflow_id,
+        joinUpdate,
+        [joiner],
+        Date.now() + 10_000,
       ));
     } catch (err) {
       const verdict = verdictOfUpdateFailure(err);

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import assert from 'node:assert/strict';
 import { request } from '../support/http';
 import {
@@ -9,6 +10,10 @@ import {
   waitForSession,
 } from '../support/sessions';
 import { testEnvironment } from '../support/environment';
+import { createTestAccount } from '../support/accounts';
+import { letTimePass } from '../support/eventually';
+import { startSecondApp, type SecondApp } from '../support/secondApp';
+import { startWorker, type RunningWorker } from '../../worker/createWorker';
 import { recordHistory } from '../support/histories';
 
 async function historyOf(id: string) {
@@ -89,5 +94,49 @@ describe('a caller acting ahead of the service', () => {
     assert.equal(joins.length, 1, 'one accepted join; the 19 repeats were refused by its validator');
     const session = await waitForSession(account.api_key, id, (s) => s.participants?.[0]?.joined_at);
     assert.ok(session.participants[0].joined_at);
+  });
+
+  describe('with a worker that sends no mail, so the invitations step takes a few milliseconds', () => {
+    const queue = `no-mail-${crypto.randomUUID()}`;
+    let worker: RunningWorker;
+    let app: SecondApp;
+    before(async () => {
+      const env = testEnvironment();
+      worker = await startWorker({
+        config: { ...env.config, taskQueue: queue, smtpUrl: undefined },
+        logger: env.runtime.logger,
+        sequelize: env.runtime.sequelize,
+        temporalAddress: env.config.temporalAddress!,
+        workflowBundle: env.workflowBundle,
+      });
+      app = await startSecondApp({ taskQueue: queue });
+    });
+    after(async () => {
+      await app?.close();
+      await worker?.shutdown();
+    });
+
+    it('a cancel right after the create is applied even when it meets the workflow mid-step', async () => {
+      const account = await createTestAccount();
+      const call = async (path: string, body: unknown) => {
+        const res = await fetch(`${app.url}/api/integrationsv2/sessions${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${account.api_key}` },
+          body: JSON.stringify(body),
+        });
+        return { status: res.status, body: (await res.json()) as Record<string, any> };
+      };
+      // A cancel that reaches the workflow while its invitations activity runs rides a workflow task that
+      // the server then fails (the activity completed meanwhile: UnhandledCommand), and the server aborts
+      // the update it had not accepted. Cancels 0-95 ms after their create: here, those at 15-60 ms met it.
+      for (let i = 0; i < 20; i++) {
+        const created = await call('', await sessionBody());
+        assert.equal(created.status, 200, JSON.stringify(created.body));
+        await letTimePass(i * 5);
+        const cancelled = await call(`/${created.body.bn_session_id}/cancel`, {});
+        assert.equal(cancelled.status, 200, `cancel ${i}: ${JSON.stringify(cancelled.body)}`);
+        assert.equal(cancelled.body.status, 'cancelled');
+      }
+    });
   });
 });
