@@ -19,6 +19,7 @@ import { DomainError } from '../src/domain/errors';
 import { databaseSetupError, operatorLine } from '../src/setupErrors';
 import { addNetworkWitness, createNetworkLoginLink } from '../src/network/networkPeople';
 import { connectTemporal } from '../src/temporal/client';
+import { executeUpdate } from '../src/temporal/updates';
 import { retryFinalizationUpdate } from '../workflows/sessionDefinitions';
 import { queryRows, rowExists } from '../src/db/query';
 import { delayThresholdSchema } from '../src/sessions/createRequest';
@@ -235,6 +236,9 @@ program
     if (!verdict.intact) process.exitCode = 1;
   });
 
+/** The retried finalization answers once the workflow has taken it; the documents are notarized after. */
+const RETRY_DEADLINE_MS = 30_000;
+
 program
   .command('retry-finalization')
   .description('Notarize again the documents of a session whose documents_status is failed')
@@ -259,14 +263,17 @@ program
       config.temporalNamespace,
     );
     try {
-      const result = await temporal.client.workflow
-        .getHandle(workflowId)
-        .executeUpdate(retryFinalizationUpdate)
-        .catch((err: unknown) => {
-          if (err instanceof WorkflowUpdateFailedError)
-            throw new ConflictError((err.cause as Error | undefined)?.message ?? err.message);
-          throw err;
-        });
+      const result = await executeUpdate(
+        temporal,
+        workflowId,
+        retryFinalizationUpdate,
+        [],
+        Date.now() + RETRY_DEADLINE_MS,
+      ).catch((err: unknown) => {
+        if (err instanceof WorkflowUpdateFailedError)
+          throw new ConflictError((err.cause as Error | undefined)?.message ?? err.message);
+        throw err;
+      });
       print({ bn_session_id: opts.session, status: result.status, documents_status: result.documentsStatus });
     } finally {
       await temporal.connection.close();
