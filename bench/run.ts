@@ -300,7 +300,9 @@ async function main() {
       await quiet();
       await p6TimeToNotary(apiUrl, sequelize, auth, bodyWith, deed);
     });
-    await section('P5', () => p5Parked(apiUrl, { api: api.pid!, worker: worker.pid! }, sequelize, bodyWith, deed, quiet));
+    await section('P5', () =>
+      p5Parked(apiUrl, { api: api.pid!, worker: worker.pid! }, sequelize, bodyWith, deed, quiet),
+    );
   } finally {
     // A graceful stop first: a profiled process writes its profile as it exits.
     stopChildren('SIGTERM');
@@ -718,10 +720,17 @@ async function p5Parked(
   // requests, and the ratio of two such p99s moved 0.85–1.24× between runs of the same code.
   const probe = async (when: string) => {
     await stackQuiet();
-    const sample = () => [cpuSeconds(pids.api), cpuSeconds(workerPid), cpuOf(POSTGRES), cpuOf(TEMPORAL_SERVER)];
+    const sample = () => [
+      cpuSeconds(pids.api),
+      cpuSeconds(workerPid),
+      cpuOf(POSTGRES),
+      cpuOf(TEMPORAL_SERVER),
+    ];
     const before = sample();
     const run = await load(createUrlOf(apiUrl), auth, later, { connections: 4, seconds: 20 });
-    const [api, worker, postgres, temporal] = sample().map((after, i) => ((after - before[i]) / run.ok) * 1000);
+    const [api, worker, postgres, temporal] = sample().map(
+      (after, i) => ((after - before[i]) / run.ok) * 1000,
+    );
     say(
       `P5 create ${when} the parked sessions: p50 ${ms(run.p50)}, p99 ${ms(run.p99)}; CPU per create: API ${api.toFixed(1)} ms, worker ${worker.toFixed(1)} ms, PostgreSQL ${postgres.toFixed(1)} ms, Temporal ${temporal.toFixed(1)} ms`,
     );

@@ -91,7 +91,6 @@ export const EVENT_DOCUMENTATION: Record<EventName, EventDocumentation> = {
     summary: 'A participant failed a knowledge-based authentication quiz',
     data: Joi.object({
       ...failedCheck,
-      // A quiz left unanswered past its time limit fails with no score: both are absent.
       correct: Joi.number()
         .integer()
         .min(0)
