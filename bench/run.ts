@@ -702,13 +702,12 @@ async function p6TimeToNotary(
  */
 async function p5Parked(
   apiUrl: string,
-  pids: { api: number; worker: number },
+  { api: apiPid, worker: workerPid }: { api: number; worker: number },
   sequelize: Sequelize,
   bodyWith: (doc: string, extra?: Record<string, unknown>) => string,
   deed: string,
   stackQuiet: () => Promise<void>,
 ) {
-  const workerPid = pids.worker;
   const account = await createAccount(sequelize, { name: 'Parked', autoOnboarding: true });
   const auth = { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' };
   const later = bodyWith(deed, {
@@ -720,12 +719,7 @@ async function p5Parked(
   // requests, and the ratio of two such p99s moved 0.85–1.24× between runs of the same code.
   const probe = async (when: string) => {
     await stackQuiet();
-    const sample = () => [
-      cpuSeconds(pids.api),
-      cpuSeconds(workerPid),
-      cpuOf(POSTGRES),
-      cpuOf(TEMPORAL_SERVER),
-    ];
+    const sample = () => [cpuSeconds(apiPid), cpuSeconds(workerPid), cpuOf(POSTGRES), cpuOf(TEMPORAL_SERVER)];
     const before = sample();
     const run = await load(createUrlOf(apiUrl), auth, later, { connections: 4, seconds: 20 });
     const [api, worker, postgres, temporal] = sample().map(

@@ -4,39 +4,26 @@ import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { b64 } from '../support/documents';
 import { testEnvironment } from '../support/environment';
 import { manyNamesPdf } from '../support/hostileDocuments';
-import { startSecondApp, type SecondApp } from '../support/secondApp';
+import { startOwnQueue, type SecondApp } from '../support/secondApp';
 import { action, joinSession, sessionBody, waitForSession } from '../support/sessions';
-import { startWorker, type RunningWorker } from '../../worker/createWorker';
 
 describe('notarized PDFs are made on finalization threads, each with its own heap', function () {
   this.timeout(120_000);
   const queue = `finalization-${crypto.randomUUID()}`;
   const memoryMb = 64;
-  let worker: RunningWorker;
   let app: SecondApp;
   let apiKey: string;
   let notaryEmail: string;
 
   before(async () => {
-    const env = testEnvironment();
     // A worker of its own, whose finalization threads have a small heap, and an API that starts the
     // sessions on its task queue; the rest goes through the suite's API.
-    worker = await startWorker({
-      config: { ...env.config, taskQueue: queue, finalizationWork: { threads: 1, memoryMb } },
-      logger: env.runtime.logger,
-      sequelize: env.runtime.sequelize,
-      temporalAddress: env.config.temporalAddress!,
-      workflowBundle: env.workflowBundle,
-    });
-    app = await startSecondApp({ taskQueue: queue });
+    app = await startOwnQueue(queue, { finalizationWork: { threads: 1, memoryMb } });
     const account = await createTestAccount();
     apiKey = account.api_key;
     notaryEmail = (await addTeamNotary(account.account_id)).email;
   });
-  after(async () => {
-    await app?.close();
-    await worker?.shutdown();
-  });
+  after(() => app?.close());
 
   /** A session with these PDFs taken to its completion; the session once its documents are settled. */
   async function completed(pdfs: Buffer[]) {

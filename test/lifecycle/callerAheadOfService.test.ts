@@ -12,8 +12,7 @@ import {
 import { testEnvironment } from '../support/environment';
 import { createTestAccount } from '../support/accounts';
 import { letTimePass } from '../support/eventually';
-import { startSecondApp, type SecondApp } from '../support/secondApp';
-import { startWorker, type RunningWorker } from '../../worker/createWorker';
+import { startOwnQueue, type SecondApp } from '../support/secondApp';
 import { recordHistory } from '../support/histories';
 
 async function historyOf(id: string) {
@@ -98,23 +97,11 @@ describe('a caller acting ahead of the service', () => {
 
   describe('with a worker that sends no mail, so the invitations step takes a few milliseconds', () => {
     const queue = `no-mail-${crypto.randomUUID()}`;
-    let worker: RunningWorker;
     let app: SecondApp;
     before(async () => {
-      const env = testEnvironment();
-      worker = await startWorker({
-        config: { ...env.config, taskQueue: queue, smtpUrl: undefined },
-        logger: env.runtime.logger,
-        sequelize: env.runtime.sequelize,
-        temporalAddress: env.config.temporalAddress!,
-        workflowBundle: env.workflowBundle,
-      });
-      app = await startSecondApp({ taskQueue: queue });
+      app = await startOwnQueue(queue, { smtpUrl: undefined });
     });
-    after(async () => {
-      await app?.close();
-      await worker?.shutdown();
-    });
+    after(() => app?.close());
 
     it('a cancel right after the create is applied even when it meets the workflow mid-step', async () => {
       const account = await createTestAccount();

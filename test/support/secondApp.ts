@@ -8,6 +8,7 @@ import { createLogger, type Logger } from '../../src/logger';
 import { TokenService } from '../../src/auth/tokens';
 import type { TemporalHandle } from '../../src/temporal/client';
 import { testEnvironment } from './environment';
+import { startWorker } from '../../worker/createWorker';
 
 export interface SecondApp {
   url: string;
@@ -46,6 +47,32 @@ export async function startSecondApp(
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.close();
+    },
+  };
+}
+
+/**
+ * A worker with some configuration changed, polling a task queue of its own, and an API that starts the
+ * sessions on that queue; the rest of the suite's sessions never reach this worker.
+ */
+export async function startOwnQueue(queue: string, workerOverrides: Partial<Config>): Promise<SecondApp> {
+  const env = testEnvironment();
+  const worker = await startWorker({
+    config: { ...env.config, ...workerOverrides, taskQueue: queue },
+    logger: env.runtime.logger,
+    sequelize: env.runtime.sequelize,
+    temporalAddress: env.config.temporalAddress!,
+    workflowBundle: env.workflowBundle,
+  });
+  const app = await startSecondApp({ taskQueue: queue }).catch(async (err: unknown) => {
+    await worker.shutdown();
+    throw err;
+  });
+  return {
+    url: app.url,
+    close: async () => {
+      await app.close();
+      await worker.shutdown();
     },
   };
 }

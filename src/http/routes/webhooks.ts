@@ -43,7 +43,7 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
       'Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 ' +
       'HMAC-SHA256 of "{id}.{timestamp}.{body}">`); `secret` is shown only here. Body: `{id, event, created_at, ' +
       'bn_session_id, notarization_id, status, data}`, each event’s under `webhooks` in this document. Only 2xx counts as delivered; other answers are retried on ' +
-      'WEBHOOK_RETRY_SCHEDULE (default 5s, 5m, 30m, 2h, 5h, 10h, 10h); each attempt times out after 15 s; 410 Gone ' +
+      'WEBHOOK_RETRY_SCHEDULE (default 5s, 5m, 30m, 2h, 5h, 10h, 10h); each attempt times out after WEBHOOK_TIMEOUT (15 s by default); 410 Gone ' +
       'disables the endpoint. Outside development, URLs resolving to private or loopback addresses are refused (422).',
     tags: ['Webhooks'],
     auth: 'api',
