@@ -183,15 +183,18 @@ describe('document bodies: decoded as they arrive (issue 14, P2)', function () {
   it('names the field when the base64 is not strict, and stores nothing', async () => {
     const before = await query<{ n: number }>('SELECT count(*)::int AS n FROM blobs');
     const pdf = b64(await pdfBytes(1, 2 * 1024 * 1024));
-    const body = await teamBody(notaryEmail, {
-      session_documents: [
-        { name: 'deed.pdf', base64Doc: `${pdf.slice(0, 1_000_000)}*${pdf.slice(1_000_001)}` },
-      ],
-    });
-    assertCreateFailure(
-      await sendInPieces(SESSIONS, apiKey, JSON.stringify(body)),
-      'session_documents[0].base64Doc is not valid base64',
-    );
+    // Node's own decoder would take base64url's `-` and `_` and skip the others without a word.
+    for (const character of ['*', '-', '_', ' ']) {
+      const body = await teamBody(notaryEmail, {
+        session_documents: [
+          { name: 'deed.pdf', base64Doc: `${pdf.slice(0, 1_000_000)}${character}${pdf.slice(1_000_001)}` },
+        ],
+      });
+      assertCreateFailure(
+        await sendInPieces(SESSIONS, apiKey, JSON.stringify(body)),
+        'session_documents[0].base64Doc is not valid base64',
+      );
+    }
     const after = await query<{ n: number }>('SELECT count(*)::int AS n FROM blobs');
     assert.equal(after[0].n, before[0].n);
   });
