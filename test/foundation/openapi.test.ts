@@ -157,6 +157,31 @@ describe('OpenAPI document', () => {
     assert.ok(refresh['415'].headers['Accept-Encoding']);
   });
 
+  it('marks a request body required exactly where a request without one is refused', async () => {
+    const account = await createTestAccount();
+    const session = await createSession(account.api_key, await sessionBody());
+    assert.equal(session.status, 200, session.text);
+    const cancel = doc.paths['/api/integrationsv2/sessions/{id}/cancel'].post.requestBody;
+    const bare = await request(`/api/integrationsv2/sessions/${session.body.bn_session_id}/cancel`, {
+      method: 'POST',
+      auth: account.api_key,
+    });
+    assert.equal(bare.status, 200, bare.text);
+    assert.equal(cancel.required, false);
+    const webhooks = doc.paths['/api/integrationsv2/webhooks'].post.requestBody;
+    const refused = await request('/api/integrationsv2/webhooks', { method: 'POST', auth: account.api_key });
+    assert.equal(refused.status, 400, refused.text);
+    assert.equal(webhooks.required, true);
+    const misdocumented: string[] = [];
+    for (const def of testEnvironment().runtime.app!.routes.definitions) {
+      if (!def.body) continue;
+      const acceptsNoBody = !(def.body as Joi.Schema).validate({}, VALIDATION_OPTIONS).error;
+      if (doc.paths[def.path][def.method].requestBody.required === acceptsNoBody)
+        misdocumented.push(`${def.method} ${def.path}`);
+    }
+    assert.deepEqual(misdocumented, []);
+  });
+
   it('documents what every route answers to invalid input and to a body that is not JSON, as the server answers it', async () => {
     const account = await createTestAccount();
     const credential: Record<string, string | undefined> = {

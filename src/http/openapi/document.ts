@@ -201,7 +201,8 @@ function operationOf(def: RouteDefinition<never, never, never>): JsonSchema {
     ...(def.body
       ? {
           requestBody: {
-            required: true,
+            // A POST without a body is read as `{}` (jsonBody), so the body is optional wherever `{}` is valid.
+            required: Boolean((def.body as Joi.Schema).validate({}, VALIDATION_OPTIONS).error),
             content: {
               'application/json': {
                 schema: toRequestSchema(def.body as Joi.Schema),

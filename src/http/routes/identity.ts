@@ -88,6 +88,10 @@ export function registerIdentityRoutes(site: ApiRoutes, api: ApiRoutes, identity
     return identity.participantWhere('p.token_hash = $1', [sha256(token)], { signerIndex: index });
   };
   const tokenParams = Joi.object({ token: Joi.string().description('The participant’s signing-link token') });
+  const signerIndexRefused = {
+    description: 'signer_index names no signer, or this link may not name one',
+    schema: failBodySchema,
+  };
 
   site.add<{ signer_index?: number }, unknown, { token: string }>({
     method: 'post',
@@ -107,10 +111,7 @@ export function registerIdentityRoutes(site: ApiRoutes, api: ApiRoutes, identity
       200: { description: 'The quiz', schema: quizSchema },
       404: linkNotFound,
       409: conflictResponse,
-      422: {
-        description: 'signer_index names no signer, or this link may not name one',
-        schema: failBodySchema,
-      },
+      422: signerIndexRefused,
     },
     handler: async (ctx, { params, body }) => {
       ctx.body = {
@@ -152,6 +153,7 @@ export function registerIdentityRoutes(site: ApiRoutes, api: ApiRoutes, identity
       200: { description: 'The attempt’s outcome', schema: outcomeSchema },
       404: { description: 'Unknown link or check', schema: failBodySchema },
       409: conflictResponse,
+      422: signerIndexRefused,
     },
     handler: async (ctx, { params, body }) => {
       const participant = await byToken(params.token, body.signer_index);
@@ -193,6 +195,7 @@ export function registerIdentityRoutes(site: ApiRoutes, api: ApiRoutes, identity
     operationId: 'checkParticipantId',
     auth: 'none',
     params: tokenParams,
+    responses: { ...idCheck.responses, 422: signerIndexRefused },
     handler: async (ctx, { params, body }) => {
       const participant = await byToken(params.token, body.signer_index);
       ctx.body = { response: 'Pass', ...(await identity.checkId(participant, imagesOf(body))) };
