@@ -63,6 +63,24 @@ admin add-network-witness --email fuzz-witness@example.com --first-name Fuzz --l
 notary_token=$(token_of "$(admin network-login-link --email fuzz-notary@example.com | json .login_link)")
 witness_token=$(token_of "$(admin network-login-link --email fuzz-witness@example.com | json .login_link)")
 
+# Real sessions (and a team member) for half of the generated `{id}`s and `{token}`s: schemathesis cannot
+# make a valid create body, so on its own it would send every session route only ids that do not exist.
+# Fresh ones for each credential, as a run cancels, starts and deletes what it is given.
+toml_strings() { node -e "process.stdout.write(JSON.stringify(JSON.parse(require('fs').readFileSync(0, 'utf8'))$1))"; }
+seed_resources() {
+  local resources
+  resources=$(node_modules/.bin/tsx test/support/fuzzResources.ts "$base" "$api_key" "$vendor_key" "$1")
+  cat >"$work/schemathesis.toml" <<TOML
+[dictionaries]
+resources = { values = $(toml_strings .ids <<<"$resources") }
+tokens = { values = $(toml_strings .tokens <<<"$resources") }
+
+[parameters]
+"path.id" = { dictionary = "resources", probability = 0.5 }
+"path.token" = { dictionary = "tokens", probability = 0.5 }
+TOML
+}
+
 # A failed check is a <failure> in the JUnit report; an <error> is schemathesis's own trouble (it has
 # crashed inside Hypothesis here), which fails nothing as long as the service is still up and answering.
 # Two checks are left out, as the document cannot say what they ask of it:
@@ -77,10 +95,11 @@ failed=0 operations_passed=0 operations_failed=0
 for credential in "api:$api_key" "vendor:$vendor_key" "team_member:$member_token" \
   "network_notary:$notary_token" "network_witness:$witness_token"; do
   kind=${credential%%:*}
+  seed_resources "$kind"
   echo "== schemathesis with the $kind credential"
   # From the scratch directory: schemathesis keeps its caches in the working directory. Its report
   # goes to a log printed only when it found something, so the run's output ends on the summary.
-  (cd "$work" && "$venv/bin/st" run "$base/api/integrationsv2/openapi.json" --url "$base" \
+  (cd "$work" && "$venv/bin/st" --config-file "$work/schemathesis.toml" run "$base/api/integrationsv2/openapi.json" --url "$base" \
     -H "Authorization: Bearer ${credential#*:}" \
     --checks "$checks" --exclude-checks "$skipped_checks" --max-examples "$examples" --workers 2 \
     --generation-allow-x00 true --suppress-health-check all --request-timeout 30 \
