@@ -17,7 +17,7 @@ import {
   SUFFIXES,
   TIMING_TYPES,
 } from './vocabulary';
-import { stateCode } from './usStates';
+import { usState } from '../validation/usState';
 import { plainText } from '../validation/text';
 import { base64Doc } from '../validation/base64Doc';
 import type { Base64Upload } from '../documents/base64Upload';
@@ -167,10 +167,6 @@ const notarizationTypes = Joi.string()
   .messages({ 'any.invalid': `{{#label}} must be a comma-separated list of: ${NOTARIAL_ACTS.join(', ')}` })
   .default('Acknowledgement');
 
-const stateName = Joi.string()
-  .custom((value: string, helpers) => stateCode(value) ?? helpers.error('any.invalid'))
-  .messages({ 'any.invalid': '{{#label}} must be the name or abbreviation of a US state' });
-
 /** The field rules of spec 2.1–2.6; the ordered rules of spec 7.1 run before it (createRules.ts). */
 export const createSessionSchema = Joi.object({
   signing_type: Joi.string()
@@ -189,9 +185,7 @@ export const createSessionSchema = Joi.object({
     .required(),
   session_timing: offsetDateTime().description('Required for notarize_later; ISO 8601 with a UTC offset'),
   session_notary_email: Joi.string().trim().email().max(254),
-  state_specific_notary: stateName.description(
-    'US state name or abbreviation; stored as its two-letter code',
-  ),
+  state_specific_notary: usState.description('US state name or abbreviation; stored as its two-letter code'),
   notarization_types: notarizationTypes,
   witnesses: Joi.object({
     number_of_service_witnesses: Joi.number().integer().min(0).max(MAX_SERVICE_WITNESSES).default(0),

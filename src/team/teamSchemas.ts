@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { stateCode } from '../sessions/usStates';
+import { usState } from '../validation/usState';
 import { plainText } from '../validation/text';
 
 export interface InviteInput {
@@ -23,10 +23,7 @@ const yesNo = Joi.string().valid('yes', 'no');
 const MAX_METADATA_BYTES = 8 * 1024;
 
 const commissionFields = {
-  state: Joi.string()
-    .custom((value: string, helpers) => stateCode(value) ?? helpers.error('any.invalid'))
-    .messages({ 'any.invalid': '{{#label}} must be a US state name or abbreviation' })
-    .description('Commission state; stored as its two-letter code'),
+  state: usState.description('Commission state; stored as its two-letter code'),
   county: plainText(100).min(1),
   commission_number: plainText(50).min(1),
   commission_expires_on: Joi.string()

@@ -460,7 +460,7 @@ describe('POST /sessions: validation (spec 7.1, 2.1–2.6, 8)', function () {
 
     it('state_specific_notary that is not a state', async () => {
       const res = await createSession(apiKey, await body({ state_specific_notary: 'Atlantis' }));
-      assertCreateFailure(res, /state_specific_notary/);
+      assertCreateFailure(res, 'state_specific_notary must be the name or abbreviation of a US state');
     });
 
     it('delay_threshold with 3 actions', async () => {

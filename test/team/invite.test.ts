@@ -290,6 +290,15 @@ describe('POST /team_members/invite (spec 4.5)', () => {
       });
     }
 
+    it('a commission state that is not a US state is a 422 naming state, in the words the create uses', async () => {
+      const account = await createTestAccount({ autoOnboarding: true });
+      const res = await invite(account.vendor_api_key, inviteBody({ ...COMMISSION, state: 'Atlantis' }));
+      assertValidationFailed(res, 'state');
+      assert.deepEqual(res.body.errors, [
+        { param: 'state', msg: 'state must be the name or abbreviation of a US state' },
+      ]);
+    });
+
     it('a notary invite with the four fields completes onboarding and generates the seal (PNG and SVG)', async () => {
       const account = await createTestAccount({ autoOnboarding: true });
       const u = await invited(account.vendor_api_key, {

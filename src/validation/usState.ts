@@ -1,0 +1,7 @@
+import Joi from 'joi';
+import { stateCode } from '../sessions/usStates';
+
+/** A US state, DC or territory by name or USPS code, in any letter case; validated to its code. */
+export const usState = Joi.string()
+  .custom((value: string, helpers) => stateCode(value) ?? helpers.error('any.invalid'))
+  .messages({ 'any.invalid': '{{#label}} must be the name or abbreviation of a US state' });
