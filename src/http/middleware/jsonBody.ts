@@ -25,6 +25,9 @@ function lingerThenClose(req: IncomingMessage): void {
   req.once('close', () => clearTimeout(timer));
 }
 
+/** The size of the pieces a body switching to being parsed as it arrives hands over what it gathered in. */
+const GATHERED_PIECE_CHARS = 64 * 1024;
+
 /** Below this size a body is read whole and parsed natively; above it, parsed as it arrives. */
 export const STREAMED_BODY_BYTES = 1024 * 1024;
 
@@ -59,7 +62,13 @@ async function readJson(ctx: AppContext, limitBytes: number, uploads: boolean) {
     try {
       if (!streaming) {
         streaming = new StreamingJsonReader({ uploads });
-        streaming.write(text);
+        // What was gathered goes in as the pieces it came in would have: a document's string opened in it
+        // then skips the parser from the next piece on, and its decoder is sized from the body's length.
+        for (let at = 0; at < text.length; at += GATHERED_PIECE_CHARS)
+          streaming.write(
+            text.slice(at, at + GATHERED_PIECE_CHARS),
+            declared === undefined ? undefined : declared - at,
+          );
         text = '';
       }
       streaming.write(piece, remaining);
