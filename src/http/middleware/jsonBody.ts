@@ -25,7 +25,7 @@ function lingerThenClose(req: IncomingMessage): void {
   req.once('close', () => clearTimeout(timer));
 }
 
-/** The size of the pieces a body switching to being parsed as it arrives hands over what it gathered in. */
+/** What a body gathered before it proved large goes to the streaming reader in pieces of this many characters. */
 const GATHERED_PIECE_CHARS = 64 * 1024;
 
 /** Below this size a body is read whole and parsed natively; above it, parsed as it arrives. */
