@@ -69,7 +69,7 @@ witness_token=$(token_of "$(admin network-login-link --email fuzz-witness@exampl
 toml_strings() { node -e "process.stdout.write(JSON.stringify(JSON.parse(require('fs').readFileSync(0, 'utf8'))$1))"; }
 seed_resources() {
   local resources
-  resources=$(node_modules/.bin/tsx test/support/fuzzResources.ts "$base" "$api_key" "$vendor_key" "$1")
+  resources=$(node_modules/.bin/tsx test/support/fuzzResources.ts "$base" "$api_key" "$vendor_key")
   cat >"$work/schemathesis.toml" <<TOML
 [dictionaries]
 resources = { values = $(toml_strings .ids <<<"$resources") }
@@ -95,7 +95,7 @@ failed=0 operations_passed=0 operations_failed=0
 for credential in "api:$api_key" "vendor:$vendor_key" "team_member:$member_token" \
   "network_notary:$notary_token" "network_witness:$witness_token"; do
   kind=${credential%%:*}
-  seed_resources "$kind"
+  seed_resources
   echo "== schemathesis with the $kind credential"
   # From the scratch directory: schemathesis keeps its caches in the working directory. Its report
   # goes to a log printed only when it found something, so the run's output ends on the summary.
