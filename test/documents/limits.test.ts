@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { PDFDocument } from 'pdf-lib';
 import { DOCUMENT_LIMITS } from '../../src/documents/documentLimits';
 import { createTestAccount } from '../support/accounts';
-import { inflatingPdf, jpegHeader, manyNamesPdf, pngHeader } from '../support/hostileDocuments';
+import {
+  inflatingPdf,
+  jpegHeader,
+  manyNamesPdf,
+  mostCompactFlate,
+  pngHeader,
+} from '../support/hostileDocuments';
 import { b64 } from '../support/documents';
 import { createSession, sessionBody } from '../support/sessions';
 import { startSecondApp } from '../support/secondApp';
@@ -48,6 +54,15 @@ describe('document limits: refused from cheap evidence, naming the field (issue 
     await refused(
       'bomb.pdf',
       bomb,
+      /^session_documents\[0\]\.base64Doc: the PDF inflates to more than 128 MB$/,
+    );
+  });
+
+  it('a PDF as small as Flate allows that inflates just past the limit is refused: files too small to pass it are the only ones not inflated', async () => {
+    const limit = DOCUMENT_LIMITS.pdfInflatedBytes;
+    await refused(
+      'bomb.pdf',
+      inflatingPdf(limit + 1, mostCompactFlate(limit + 1)),
       /^session_documents\[0\]\.base64Doc: the PDF inflates to more than 128 MB$/,
     );
   });

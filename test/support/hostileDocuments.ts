@@ -37,9 +37,60 @@ export function jpegHeader(width: number, height: number): Buffer {
   return Buffer.concat([Buffer.from([0xff, 0xd8]), sof, Buffer.from([0xff, 0xd9])]);
 }
 
-/** A one-page PDF carrying a Flate stream that inflates to `inflated` bytes. */
-export function inflatingPdf(inflated: number): Buffer {
-  const data = zlib.deflateSync(Buffer.alloc(inflated), { level: 9 });
+/**
+ * Zlib data that inflates to at least `inflated` zero bytes from as few bytes as Flate allows, which
+ * zlib's own compressor does not reach: one literal, then copies of 258 bytes each coded in two bits
+ * (a one-bit length code and a one-bit distance code; RFC 1951, 3.2.5-3.2.7).
+ */
+export function mostCompactFlate(inflated: number): Buffer {
+  const copies = Math.ceil((inflated - 1) / 258);
+  const out = Buffer.alloc(Math.ceil((2 * copies + 200) / 8) + 6);
+  let bit = 16;
+  // Numbers go in least significant bit first; Huffman codes most significant bit first.
+  const number = (value: number, bits: number) => {
+    for (let i = 0; i < bits; i++, bit++) if ((value >> i) & 1) out[bit >> 3] |= 1 << (bit & 7);
+  };
+  const code = (value: string) => {
+    for (const b of value) number(Number(b), 1);
+  };
+  out[0] = 0x78;
+  out[1] = 0x01;
+  // One final block with its own codes: 286 literal/length codes and 1 distance code; code lengths in
+  // the RFC's order 16,17,18,0,8,7,9,6,10,5,11,4,12,3,13,2,14,1 (18: one bit, 1 and 2: two bits).
+  number(1, 1);
+  number(2, 2);
+  number(286 - 257, 5);
+  number(0, 5);
+  number(18 - 4, 4);
+  for (const length of [0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2]) number(length, 3);
+  const [repeatZeros, one, two] = ['0', '10', '11'];
+  // Literal 0: 2 bits; 1-255: none; end of block (256): 2 bits; 257-284: none; 285 (copy 258): 1 bit;
+  // distance code 0 (distance 1): 1 bit.
+  code(two);
+  code(repeatZeros);
+  number(138 - 11, 7);
+  code(repeatZeros);
+  number(117 - 11, 7);
+  code(two);
+  code(repeatZeros);
+  number(28 - 11, 7);
+  code(one);
+  code(one);
+  // Codes: 285 is 0, literal 0 is 10, end of block 11; distance 0 is 0.
+  code('10');
+  for (let i = 0; i < copies; i++) code('00');
+  code('11');
+  const end = Math.ceil(bit / 8);
+  // Adler-32 of one zero byte after another: a stays 1, b adds 1 per byte.
+  out.writeUInt32BE((((1 + 258 * copies) % 65521) * 65536 + 1) >>> 0, end);
+  return out.subarray(0, end + 4);
+}
+
+/** A one-page PDF carrying a Flate stream that inflates to `inflated` bytes, as zlib or `data` makes it. */
+export function inflatingPdf(
+  inflated: number,
+  data: Uint8Array = zlib.deflateSync(Buffer.alloc(inflated), { level: 9 }),
+): Buffer {
   return Buffer.concat([
     Buffer.from(
       '%PDF-1.7\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
