@@ -55,8 +55,9 @@ export function mostCompactFlate(inflated: number): Buffer {
   };
   out[0] = 0x78;
   out[1] = 0x01;
-  // One final block with its own codes: 286 literal/length codes and 1 distance code; code lengths in
-  // the RFC's order 16,17,18,0,8,7,9,6,10,5,11,4,12,3,13,2,14,1 (18: one bit, 1 and 2: two bits).
+  // One final block with its own codes: 286 literal/length codes and 1 distance code, their lengths
+  // coded with three code-length symbols (in the RFC's order 16,17,18,0,8,7,9,6,10,5,11,4,12,3,13,2,14,1):
+  // 18, a run of zeros, in one bit; 1 and 2, those lengths, in two.
   number(1, 1);
   number(2, 2);
   number(286 - 257, 5);
@@ -86,7 +87,7 @@ export function mostCompactFlate(inflated: number): Buffer {
   return out.subarray(0, end + 4);
 }
 
-/** A one-page PDF carrying a Flate stream that inflates to `inflated` bytes, as zlib or `data` makes it. */
+/** A one-page PDF carrying a Flate stream that inflates to `inflated` bytes: `data`, else zlib's own. */
 export function inflatingPdf(
   inflated: number,
   data: Uint8Array = zlib.deflateSync(Buffer.alloc(inflated), { level: 9 }),
