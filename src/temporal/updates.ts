@@ -1,9 +1,11 @@
 import crypto from 'node:crypto';
 import { isGrpcServiceError, ServiceError, type WorkflowUpdateOptions } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
+import { google } from '@temporalio/proto';
 import type { TemporalHandle } from './client';
 
 const GRPC_FAILED_PRECONDITION = 9;
+const WORKFLOW_NOT_READY = 'type.googleapis.com/temporal.api.errordetails.v1.WorkflowNotReadyFailure';
 // The server runs a workflow task of its own right after the failed one; an update sent again while that
 // task runs was held about 1.5 s on the dev server, one sent after it (50-100 ms later) took 50 ms.
 const FIRST_PAUSE_MS = 100;
@@ -13,14 +15,19 @@ const LONGEST_PAUSE_MS = 400;
  * The server aborting an update it had not accepted, because the workflow task that carried it failed:
  * e.g. the task would close the workflow while an activity's completion had just arrived (UnhandledCommand).
  * The server runs a new task at once; the update was never applied, so sending it again is safe.
+ * Told by the failure's type in the gRPC status details (the server's WorkflowNotReady), not its message,
+ * which a server release may reword.
  */
 export function workflowNotReady(err: unknown): boolean {
   const cause = err instanceof ServiceError ? err.cause : err;
-  return (
-    isGrpcServiceError(cause) &&
-    cause.code === GRPC_FAILED_PRECONDITION &&
-    /unexpected workflow task failure/i.test(cause.details)
-  );
+  if (!isGrpcServiceError(cause) || cause.code !== GRPC_FAILED_PRECONDITION) return false;
+  const details = cause.metadata?.get('grpc-status-details-bin')[0];
+  if (!Buffer.isBuffer(details)) return false;
+  try {
+    return google.rpc.Status.decode(details).details.some((d) => d.type_url === WORKFLOW_NOT_READY);
+  } catch {
+    return false;
+  }
 }
 
 /**
