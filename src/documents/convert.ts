@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument } from 'pdf-lib';
 import { DocumentError } from './decode';
 import { containedDocx, knownGoodDocx } from './docxPackage';
+import { newConversionDirectory, removeAbandonedConversionDirectories } from './conversionDirectories';
 import { assertTextPagesWithinLimits } from './documentLimits';
 
 const run = promisify(execFile);
@@ -184,48 +184,15 @@ function failureOf(err: unknown): string {
 }
 
 /**
- * When a process started, in clock ticks since boot (field 22 of /proc/<pid>/stat), so a PID the kernel
- * has given to another process since is not taken for the one that made a directory; "0" off Linux.
+ * A conversion's directory lasts at most its three LibreOffice runs (two for the document, one for the
+ * known-good check), each bounded by LIBREOFFICE_RUN_MS; one from a process this one cannot see is taken
+ * as abandoned once untouched for ten times that, whatever DOCUMENT_TIMEOUT its process had.
  */
-function startTicks(pid: number): string {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
-    // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '0';
-  } catch {
-    return '0';
-  }
-}
+const ABANDONED_AFTER_MS = 10 * (LIBREOFFICE_ATTEMPTS + 1) * LIBREOFFICE_RUN_MS;
 
-/** A conversion's directory: `notarization-docx-<pid>-<its start ticks>-<random>`, of the process converting. */
-const conversionDirPrefix = () => `notarization-docx-${process.pid}-${startTicks(process.pid)}-`;
-const CONVERSION_DIR = /^notarization-docx-(\d+)-(\d+)-/;
-
-/** Whether the process that made a conversion directory still runs. */
-function ownerRuns(pid: number, ticks: string): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    // EPERM: it runs, under another user.
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  // Unknown either way (off Linux; /proc hiding other users' processes): taken as the same process.
-  const started = startTicks(pid);
-  return ticks === '0' || started === '0' || started === ticks;
-}
-
-/**
- * Removes the directories of conversions whose process is gone: one that dies mid-conversion cannot
- * remove its own (the document and LibreOffice's profile, some megabytes each). Run at start-up.
- */
+/** Removes what conversions of processes that died mid-conversion left. Run at start-up. */
 export function removeAbandonedConversions(): void {
-  const tmp = os.tmpdir();
-  for (const entry of fs.readdirSync(tmp)) {
-    const owner = CONVERSION_DIR.exec(entry);
-    if (!owner) continue;
-    if (!ownerRuns(Number(owner[1]), owner[2]))
-      fs.rmSync(path.join(tmp, entry), { recursive: true, force: true });
-  }
+  removeAbandonedConversionDirectories(ABANDONED_AFTER_MS);
 }
 
 /** LibreOffice ran and failed: neither missing nor out of time. The document's fault, or the host's. */
@@ -287,7 +254,7 @@ async function convertsKnownGoodDocx(isolation: string[], libreOffice: LibreOffi
  */
 async function docxToPdf(bytes: Buffer, libreOffice: LibreOffice, label: string): Promise<Buffer> {
   const contained = containedDocx(bytes, label);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), conversionDirPrefix()));
+  const dir = newConversionDirectory();
   try {
     const input = path.join(dir, 'document.docx');
     fs.writeFileSync(input, contained);

@@ -267,22 +267,33 @@ describe('DOCX conversion when LibreOffice fails', function () {
     }
   });
 
-  it('a directory whose PID now belongs to another process is removed too; a running one’s is kept', async () => {
+  it('a directory whose PID now belongs to another process is removed too; a running one’s is kept, and another PID namespace’s until long untouched', async () => {
     const stat = fs.readFileSync('/proc/self/stat', 'latin1');
     const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const namespace = Number(/\[(\d+)\]/.exec(fs.readlinkSync('/proc/self/ns/pid'))![1]);
+    const dead = 2 ** 22 + 1;
     const dirs = {
-      ours: `notarization-docx-${process.pid}-${ticks}-kept`,
-      reused: `notarization-docx-${process.pid}-${ticks - 1}-gone`,
-      dead: `notarization-docx-${2 ** 22 + 1}-${ticks}-gone`,
+      ours: `notarization-docx-${namespace}-${process.pid}-${ticks}-kept`,
+      reused: `notarization-docx-${namespace}-${process.pid}-${ticks - 1}-gone`,
+      dead: `notarization-docx-${namespace}-${dead}-${ticks}-gone`,
+      // Another container sharing /tmp: its PIDs mean nothing here, its conversion may be running.
+      otherNamespace: `notarization-docx-${namespace + 1}-${dead}-${ticks}-kept`,
+      otherNamespaceLongUntouched: `notarization-docx-${namespace + 1}-${dead}-${ticks}-gone`,
+      olderNaming: `notarization-docx-${dead}-${ticks}-kept`,
+      olderNamingLongUntouched: `notarization-docx-${dead}-${ticks}-gone`,
     };
     for (const dir of Object.values(dirs)) fs.mkdirSync(path.join(os.tmpdir(), dir));
+    // Untouched for an hour and a minute: longer than any conversion lasts (ten times its three runs).
+    const longAgo = new Date(Date.now() - 61 * 60_000);
+    for (const dir of [dirs.otherNamespaceLongUntouched, dirs.olderNamingLongUntouched])
+      fs.utimesSync(path.join(os.tmpdir(), dir), longAgo, longAgo);
     try {
       const app = await startSecondApp({});
       await app.close();
       const left = Object.entries(dirs)
         .filter(([, dir]) => fs.existsSync(path.join(os.tmpdir(), dir)))
         .map(([name]) => name);
-      assert.deepEqual(left, ['ours']);
+      assert.deepEqual(left, ['ours', 'otherNamespace', 'olderNaming']);
     } finally {
       for (const dir of Object.values(dirs))
         fs.rmSync(path.join(os.tmpdir(), dir), { recursive: true, force: true });
