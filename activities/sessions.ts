@@ -50,18 +50,25 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
       throw notRecorded(`its transaction is ${xact[0].status ?? 'no longer known'}`);
     },
 
-    /** Mirrors the workflow's state into the session row; setting the same values twice is harmless. */
+    /**
+     * Mirrors the workflow's state into the session row; setting the same values twice is harmless.
+     * `completedAt` is the act's time as the workflow decided it, however late this write lands (a
+     * database outage across midnight must not move the certificate's date); workflows from before it
+     * was passed leave it to the database's clock.
+     */
     async recordStatus(input: {
       sessionId: string;
       status: SessionStatus;
       documentsStatus: DocumentsStatus;
+      completedAt?: string;
     }): Promise<void> {
       await execute(
         sequelize,
         `UPDATE sessions SET status = $2, documents_status = $3, updated_at = now(),
-                completed_at = CASE WHEN $2 = 'completed' THEN coalesce(completed_at, now()) ELSE completed_at END
+                completed_at = CASE WHEN $2 = 'completed' THEN coalesce(completed_at, $4::timestamptz, now())
+                                    ELSE completed_at END
           WHERE id = $1`,
-        { bind: [input.sessionId, input.status, input.documentsStatus] },
+        { bind: [input.sessionId, input.status, input.documentsStatus, input.completedAt ?? null] },
       );
     },
 

@@ -22,6 +22,7 @@ import {
   retryFinalizationUpdate,
   snapshotQuery,
   startUpdate,
+  type CompleteRequest,
   type SessionStatus,
   type SessionWorkflowInput,
 } from './sessionDefinitions';
@@ -29,6 +30,7 @@ import {
   initialStatus,
   isFinal,
   judgeAccept,
+  judgeCompletion,
   judgeIdentityOutcome,
   judgeJoin,
   judgeRequest,
@@ -129,7 +131,15 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
       await condition(() => run.status !== 'in_progress');
       return run.result();
     },
-    { validator: judged('complete') },
+    {
+      // The act's time is this task's: the commission is judged on the day the certificate will state.
+      validator: (request: CompleteRequest | undefined) =>
+        enforce(
+          request
+            ? judgeCompletion(run.state(), plan, request.commissionExpiresOn, Date.now())
+            : judgeRequest(run.state(), plan, 'complete', Date.now()),
+        ),
+    },
   );
   setHandler(
     releaseDocumentsUpdate,

@@ -137,7 +137,14 @@ export const joinUpdate = defineUpdate<ActionResult, [Joiner]>('join');
 
 export const pretaggedUpdate = defineUpdate<ActionResult>('pretagged');
 export const startUpdate = defineUpdate<ActionResult>('start');
-export const completeUpdate = defineUpdate<ActionResult>('complete');
+/**
+ * What the API read for a completion that the workflow does not hold: the session's notary's commission
+ * expiry on file (YYYY-MM-DD), null when none is. Absent from completions sent by an API from before it.
+ */
+export interface CompleteRequest {
+  commissionExpiresOn: string | null;
+}
+export const completeUpdate = defineUpdate<ActionResult, [CompleteRequest]>('complete');
 export const releaseDocumentsUpdate = defineUpdate<ActionResult>('releaseDocuments');
 export const cancelUpdate = defineUpdate<ActionResult, [{ reason?: string }]>('cancel');
 /** The API adds documents only while this accepts: the workflow is the judge of the session's state. */

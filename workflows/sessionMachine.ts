@@ -271,6 +271,34 @@ export function judgeRequest(
   }
 }
 
+/**
+ * Why a notary whose commission expires on `expiresOn` (YYYY-MM-DD, null: none on file) may not act at
+ * `at` (epoch ms), or undefined when they may: the commission must be on file and unexpired on the act's
+ * day. Days are UTC's, never earlier than a US notary's own, so no act falls after the expiry day.
+ */
+export function commissionLapse(expiresOn: string | null, at: number): string | undefined {
+  if (!expiresOn) return "the notary's commission is not on file (onboarding is pending)";
+  if (expiresOn < new Date(at).toISOString().slice(0, 10))
+    return `the notary's commission expired on ${expiresOn}`;
+  return undefined;
+}
+
+/**
+ * A completion is the notarial act: the certificate states its time. Allowed by `judgeRequest` and with
+ * the commission unexpired at `now`, the workflow's time of the act.
+ */
+export function judgeCompletion(
+  state: SessionState,
+  plan: SessionPlan,
+  commissionExpiresOn: string | null,
+  now: number,
+): Verdict {
+  const verdict = judgeRequest(state, plan, 'complete', now);
+  if (verdict.outcome !== 'allowed') return verdict;
+  const lapse = commissionLapse(commissionExpiresOn, now);
+  return lapse ? refuse('not_now', `Session cannot be completed: ${lapse}`) : ALLOWED;
+}
+
 /** Whether a participant may join now (`opensAt`: a scheduled session's start); joining twice is `already_done`. */
 export function judgeJoin(
   state: SessionState,

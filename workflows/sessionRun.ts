@@ -48,6 +48,8 @@ export class SessionRun {
     cancel: false,
     retryFinalization: false,
   };
+  /** When the notary completed the session (epoch ms, the workflow's time): the act's time. */
+  private completedAt?: number;
   /** Handlers may not run activities; they queue events for the main flow to publish. */
   private readonly pendingEvents: Array<[EventName, EventData[EventName]]> = [];
 
@@ -159,6 +161,7 @@ export class SessionRun {
   async enter(next: SessionStatus, event?: EventName, ...data: [EventData[EventName]?]): Promise<void> {
     assertTransition(this.status, next);
     this.status = next;
+    if (next === 'completed') this.completedAt = Date.now();
     upsertSearchAttributes([{ key: SessionStatusAttribute, value: next }]);
     await this.record();
     if (event) await this.deliver(event, dataOf(data));
@@ -204,6 +207,7 @@ export class SessionRun {
       sessionId: this.sessionId,
       status: this.status,
       documentsStatus: this.documentsStatus,
+      ...(this.completedAt === undefined ? {} : { completedAt: new Date(this.completedAt).toISOString() }),
     });
   }
 }

@@ -51,8 +51,11 @@ export async function runNotaryAction(
   session: SessionRow,
   action: NotaryAction,
   actor: Actor,
-  /** The action's own conditions on data the workflow does not hold (a notary's commission). */
-  precondition: () => Promise<void>,
+  /**
+   * The action's own conditions on data the workflow does not hold (a notary's commission), checked
+   * once the session is known to be open; answers the update's arguments.
+   */
+  prepare: () => Promise<unknown[]>,
 ): Promise<ActionResult> {
   throwIfRefused(
     judgeActor(
@@ -63,7 +66,7 @@ export async function runNotaryAction(
   );
   const recorded = recordedResult(session);
   if (hasEnded(recorded)) return answerFromRecord(session, action);
-  await precondition();
+  const args = await prepare();
   const deadline = Date.now() + DEADLINE_MS;
   try {
     return action === 'cancel'
@@ -71,8 +74,8 @@ export async function runNotaryAction(
       : await executeUpdate(
           temporal,
           session.workflow_id,
-          NOTARY_ACTIONS[action].update as UpdateDefinition<ActionResult, []>,
-          [],
+          NOTARY_ACTIONS[action].update as UpdateDefinition<ActionResult, unknown[]>,
+          args,
           deadline,
         );
   } catch (err) {

@@ -8,8 +8,13 @@ import type { TemporalHandle } from '../temporal/client';
 import { conflict, unavailable, DomainError, UNAVAILABLE_MESSAGE } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
 import { queueInvitations } from '../mail/invitations';
-import { addDocumentsUpdate, workflowIdOf } from '../../workflows/sessionDefinitions';
-import { initialStatus, planOfInput, judgeRequest } from '../../workflows/sessionMachine';
+import {
+  addDocumentsUpdate,
+  workflowIdOf,
+  type CompleteRequest,
+  type NotaryActionName,
+} from '../../workflows/sessionDefinitions';
+import { commissionLapse, initialStatus, planOfInput, judgeRequest } from '../../workflows/sessionMachine';
 import { addDocumentsSchema, type DocumentInput } from './createRequest';
 import { MAX_DOCUMENTS_PER_SESSION } from './vocabulary';
 import {
@@ -31,7 +36,7 @@ import { startSessionWorkflow, TEMPORAL_DEADLINE_MS, terminateQuietly } from './
 import { insertParticipants, participantsOf, signingPath, type NewParticipant } from './participants';
 import { findAccountNotary } from './notaries';
 import { networkNotarySession } from '../network/workQueue';
-import { commissionProblem } from '../team/commissions';
+import { sessionNotaryCommission } from '../team/commissions';
 import { VALIDATION_OPTIONS } from '../validation/options';
 import { presentSession, type SessionRow } from './presenter';
 import {
@@ -212,19 +217,31 @@ export class SessionService {
     return findSessionRow(this.sequelize, accountId, sessionId);
   }
 
-  /** A session starts only with a notary whose commission is on file and unexpired today: else a 409. */
-  async assertNotaryMayStart(session: SessionRow): Promise<void> {
+  /**
+   * What a notary action needs of the notary's commission, which the workflow does not hold. A start needs
+   * one on file and unexpired today (else a 409). A completion, the notarial act, takes its expiry to the
+   * workflow, which judges it on the act's own day (the time the certificate states).
+   */
+  async notaryActionArguments(session: SessionRow, action: NotaryActionName): Promise<unknown[]> {
+    if (action === 'complete') {
+      const request: CompleteRequest = {
+        commissionExpiresOn: (await sessionNotaryCommission(this.sequelize, session.id)).expiresOn,
+      };
+      return [request];
+    }
+    if (action === 'start') await this.assertNotaryMayStart(session);
+    return [];
+  }
+
+  private async assertNotaryMayStart(session: SessionRow): Promise<void> {
     // A retried start of a session that did start is answered as such (see runNotaryAction).
     if (
       judgeRequest(recordedState(session), planOfRow(session), 'start', Date.now()).outcome === 'already_done'
     )
       return;
-    const problem = await commissionProblem(
-      this.sequelize,
-      session.id,
-      new Date().toISOString().slice(0, 10),
-    );
-    if (problem) throw conflict(`Session cannot be started: ${problem}`);
+    const commission = await sessionNotaryCommission(this.sequelize, session.id);
+    const lapse = commission.hasNotary ? commissionLapse(commission.expiresOn, Date.now()) : undefined;
+    if (lapse) throw conflict(`Session cannot be started: ${lapse}`);
   }
 
   async get(accountId: string, sessionId: string) {

@@ -77,14 +77,13 @@ export async function recordCommission(
 }
 
 /**
- * Why the notary of a session may not perform the act on `onDate` (YYYY-MM-DD), or null when they may:
- * a commission must be on file and unexpired that day. Sessions without a notary yet answer null.
+ * The commission of a session's notary: whether the session has a notary yet, and the expiry on file
+ * (YYYY-MM-DD), null when none is (onboarding pending).
  */
-export async function commissionProblem(
+export async function sessionNotaryCommission(
   sequelize: Sequelize,
   sessionId: string,
-  onDate: string,
-): Promise<string | null> {
+): Promise<{ hasNotary: boolean; expiresOn: string | null }> {
   const rows = await queryRows<{ has_notary: boolean; expires_on: string | null }>(
     sequelize,
     `SELECT s.notary_member_id IS NOT NULL OR s.network_notary_id IS NOT NULL AS has_notary,
@@ -93,9 +92,5 @@ export async function commissionProblem(
       WHERE s.id = $1`,
     { bind: [sessionId] },
   );
-  const row = rows[0];
-  if (!row?.has_notary) return null;
-  if (!row.expires_on) return "the notary's commission is not on file (onboarding is pending)";
-  if (row.expires_on < onDate) return `the notary's commission expired on ${row.expires_on}`;
-  return null;
+  return { hasNotary: rows[0]?.has_notary ?? false, expiresOn: rows[0]?.expires_on ?? null };
 }

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { request } from '../support/http';
-import { action, createSession, sessionBody, tokenOf, waitForSession } from '../support/sessions';
+import {
+  action,
+  createSession,
+  sessionBody,
+  teamNotarySession,
+  tokenOf,
+  waitForSession,
+} from '../support/sessions';
+import { testEnvironment } from '../support/environment';
 import { query } from './helpers';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -77,5 +85,58 @@ describe('only a commissioned notary notarizes', function () {
     ]);
     const started = await action(account.api_key, id, 'start');
     assert.equal(started.status, 200, started.text);
+  });
+
+  it('completion is the act: a commission that lapses while the session runs blocks it with a 409; the act is recorded at the workflow’s time', async () => {
+    const { account, notary, created, id } = await teamNotarySession();
+    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    const joined = await request(`/sign/${tokenOf(created.body.bn_signing_url)}/join`, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+    });
+    assert.equal(joined.status, 200, joined.text);
+    assert.equal((await action(account.api_key, id, 'start')).status, 200);
+
+    // The calendar moves past the expiry date while the notary is with the signer.
+    const expired = dateIn(-DAY);
+    const setExpiry = (on: string) =>
+      query('UPDATE notary_commissions SET commission_expires_on = $2 WHERE user_id = $1', [
+        notary.userId,
+        on,
+      ]);
+    await setExpiry(expired);
+    const refused = await action(account.api_key, id, 'complete');
+    assert.equal(refused.status, 409, refused.text);
+    assert.equal(
+      refused.body.response_message,
+      `Session cannot be completed: the notary's commission expired on ${expired}`,
+    );
+    assert.equal(
+      (await waitForSession(account.api_key, id, () => true)).status,
+      'in_progress',
+      'nothing changed',
+    );
+
+    await setExpiry(dateIn(365 * DAY));
+    const completed = await action(account.api_key, id, 'complete');
+    assert.equal(completed.status, 200, completed.text);
+    assert.equal(completed.body.status, 'completed');
+
+    // The session's completion time is the workflow task's that accepted the completion, not the time its
+    // row was written: the certificate states it.
+    const { events } = await testEnvironment()
+      .runtime.temporal.client.workflow.getHandle(`session-${id}`)
+      .fetchHistory();
+    const accepted = events!.findIndex(
+      (e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'complete',
+    );
+    const taskStarted = events!
+      .slice(0, accepted)
+      .reverse()
+      .find((e) => e.workflowTaskStartedEventAttributes)!;
+    const taskTime =
+      Number(taskStarted.eventTime!.seconds) * 1000 + Math.floor(taskStarted.eventTime!.nanos! / 1e6);
+    const session = await waitForSession(account.api_key, id, (s) => s.completed_at);
+    assert.equal(session.completed_at, new Date(taskTime).toISOString());
   });
 });

@@ -3,6 +3,7 @@ import {
   assertTransition,
   initialStatus,
   judgeActor,
+  judgeCompletion,
   judgeJoin,
   judgeRequest,
   type SessionPlan,
@@ -258,5 +259,39 @@ describe('session machine (pure rules)', () => {
     assert.throws(() => assertTransition('in_progress', 'ready'), /cannot move from in_progress to ready/);
     assert.throws(() => assertTransition('completed', 'cancelled'));
     assert.throws(() => assertTransition('scheduled', 'completed'));
+  });
+
+  it('a completion needs the commission on file and unexpired on the act’s day (UTC), through its last day', () => {
+    const inProgress = state('in_progress');
+    const at = (iso: string, expiresOn: string | null) =>
+      judgeCompletion(inProgress, plan, expiresOn, Date.parse(iso));
+    assert.equal(short(at('2026-12-31T23:59:59.999Z', '2026-12-31')), 'ok');
+    const lapsed = at('2027-01-01T00:00:00.000Z', '2026-12-31');
+    assert.equal(
+      lapsed.outcome === 'refused' && lapsed.refusal.reason,
+      "Session cannot be completed: the notary's commission expired on 2026-12-31",
+    );
+    const none = at('2026-12-31T12:00:00Z', null);
+    assert.equal(
+      none.outcome === 'refused' && none.refusal.reason,
+      "Session cannot be completed: the notary's commission is not on file (onboarding is pending)",
+    );
+    // The session's own answer comes first: a retried completion is answered, a wrong state refused as such.
+    assert.equal(
+      short(
+        judgeCompletion(
+          state('completed', 'released'),
+          plan,
+          '2026-12-31',
+          Date.parse('2027-06-01T00:00:00Z'),
+        ),
+      ),
+      'done',
+    );
+    const ready = judgeCompletion(state('ready'), plan, null, NOW);
+    assert.equal(
+      ready.outcome === 'refused' && ready.refusal.reason,
+      'Session cannot be completed while ready',
+    );
   });
 });

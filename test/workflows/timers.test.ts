@@ -92,6 +92,9 @@ function mockActivities(
 }
 
 const neverANotary = (): NetworkAnswer => ({ retryAfterMs: 12 * HOUR });
+/** A completion whose notary's commission outlasts any test (the test server's clock jumps ahead freely). */
+const commissioned = { commissionExpiresOn: '9999-12-31' };
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 describe('workflow timers, in time-skipping (mocked activities)', function () {
   this.timeout(60_000);
@@ -186,9 +189,54 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
       await env.sleep(60_000);
       await handle.executeUpdate(joinUpdate, { args: [signer] });
       await handle.executeUpdate(startUpdate);
-      await handle.executeUpdate(completeUpdate);
+      await handle.executeUpdate(completeUpdate, { args: [commissioned] });
       assert.equal(await handle.result(), 'completed');
       assert.ok(!record.statuses.some((s) => s.status === 'expired'));
+    });
+  });
+
+  it('a completion is judged on the day of the act: refused once that day is past the commission’s expiry, recorded at the act’s time', async () => {
+    const { activities } = mockActivities(env, neverANotary);
+    const completions: Array<string | undefined> = [];
+    const recordStatus = activities.recordStatus!;
+    activities.recordStatus = async (input) => {
+      if (input.status === 'completed') completions.push(input.completedAt);
+      return recordStatus(input);
+    };
+    await withMockedWorker(env, taskQueue, activities, async () => {
+      const handle = await start({});
+      await handle.executeUpdate(joinUpdate, { args: [signer] });
+      await handle.executeUpdate(startUpdate);
+      // Started on the commission's last day; the session runs on past midnight (UTC).
+      const lastDay = dayOf(await env.currentTimeMs());
+      const midnight = Date.parse(`${lastDay}T00:00:00Z`) + DAY;
+      await env.sleep(midnight - (await env.currentTimeMs()) + 60_000);
+      await assert.rejects(
+        handle.executeUpdate(completeUpdate, { args: [{ commissionExpiresOn: lastDay }] }),
+        (err: Error) =>
+          (err.cause as Error)?.message ===
+          `Session cannot be completed: the notary's commission expired on ${lastDay}`,
+      );
+      await assert.rejects(
+        handle.executeUpdate(completeUpdate, { args: [{ commissionExpiresOn: null }] }),
+        (err: Error) =>
+          (err.cause as Error)?.message ===
+          "Session cannot be completed: the notary's commission is not on file (onboarding is pending)",
+      );
+      assert.equal((await handle.query(snapshotQuery)).status, 'in_progress', 'nothing changed');
+
+      // Renewed through the new day: the act is allowed, and recorded at the workflow's time of it.
+      const before = await env.currentTimeMs();
+      await handle.executeUpdate(completeUpdate, { args: [{ commissionExpiresOn: dayOf(midnight) }] });
+      const after = await env.currentTimeMs();
+      assert.equal(await handle.result(), 'completed');
+      // Every record of the completed session (its documents' states too) carries the same time.
+      assert.equal(new Set(completions).size, 1, completions.join(', '));
+      const at = Date.parse(completions[0]!);
+      assert.ok(
+        at >= before && at <= after,
+        `completed at ${completions[0]}, between ${before} and ${after}`,
+      );
     });
   });
 
@@ -269,7 +317,7 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
       assert.equal((await handle.query(snapshotQuery)).status, 'ready');
       // The signer who joined in an earlier run is still known: the session starts and completes.
       await handle.executeUpdate(startUpdate);
-      await handle.executeUpdate(completeUpdate);
+      await handle.executeUpdate(completeUpdate, { args: [commissioned] });
       assert.equal(await handle.result(), 'completed');
       assert.equal(record.networkAttemptsAt.length, attempts);
 

@@ -177,7 +177,9 @@ export function registerSessionRoutes(
         409: {
           description:
             idempotencyConflict.description +
-            "; `start` also when the notary's commission is not on file or has expired (`Session cannot be started: …`). " +
+            "; `start` and `complete` also when the notary's commission is not on file or has expired " +
+            '(`Session cannot be started: …`, `Session cannot be completed: …`). A completion is the notarial act: ' +
+            'the commission is judged on the day (UTC) that its certificate states. ' +
             'When the session waits on the service rather than a person (before `session_timing`, while a notary is ' +
             'being assigned) the reason says so and `Retry-After` gives the seconds to wait.',
           schema: failBodySchema,
@@ -193,7 +195,7 @@ export function registerSessionRoutes(
             ? await sessions.findRowForNetworkNotary(actor.notaryId, params.id)
             : await sessions.findRow(principalOf(ctx).accountId, params.id);
         const result = await runNotaryAction(temporal, session, action, actor, () =>
-          action === 'start' ? sessions.assertNotaryMayStart(session) : Promise.resolve(),
+          sessions.notaryActionArguments(session, action),
         );
         ctx.body = {
           response: 'Pass',
