@@ -2,7 +2,12 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ActivityDependencies } from './dependencies';
 import type { DocumentsStatus, SessionStatus } from '../workflows/sessionDefinitions';
 import { execute, queryRows, rowExists } from '../src/db/query';
-import { MEMBER_NAME, NETWORK_NOTARY_NAME } from '../src/db/sessionNotary';
+import {
+  MEMBER_NAME,
+  NETWORK_NOTARY_NAME,
+  NOTARY_AT_THE_ACT,
+  SESSION_NOTARY_JOINS,
+} from '../src/db/sessionNotary';
 import type { EventNotary } from '../workflows/events';
 
 const LEGACY_CONFIRM_ATTEMPTS = 8;
@@ -54,7 +59,8 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
      * Mirrors the workflow's state into the session row; setting the same values twice is harmless.
      * `completedAt` is the act's time as the workflow decided it, however late this write lands (a
      * database outage across midnight must not move the certificate's date); workflows from before it
-     * was passed leave it to the database's clock.
+     * was passed leave it to the database's clock. The completion also keeps the notary as they are on
+     * file now, milliseconds after the act (in an outage, nobody can renew a commission meanwhile either).
      */
     async recordStatus(input: {
       sessionId: string;
@@ -66,7 +72,10 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
         sequelize,
         `UPDATE sessions SET status = $2, documents_status = $3, updated_at = now(),
                 completed_at = CASE WHEN $2 = 'completed' THEN coalesce(completed_at, $4::timestamptz, now())
-                                    ELSE completed_at END
+                                    ELSE completed_at END,
+                act_notary = CASE WHEN $2 = 'completed' AND act_notary IS NULL
+                                  THEN (SELECT ${NOTARY_AT_THE_ACT} FROM sessions s ${SESSION_NOTARY_JOINS} WHERE s.id = $1)
+                                  ELSE act_notary END
           WHERE id = $1`,
         { bind: [input.sessionId, input.status, input.documentsStatus, input.completedAt ?? null] },
       );

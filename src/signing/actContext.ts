@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { renderSeal } from '../team/seal';
-import { SESSION_NOTARY_JOINS } from '../db/sessionNotary';
+import { NOTARY_AT_THE_ACT, SESSION_NOTARY_JOINS } from '../db/sessionNotary';
 import { stateName } from '../sessions/usStates';
 import type { NotarialActContext } from './notarize';
 import { queryRows } from '../db/query';
@@ -33,16 +33,21 @@ function identityStatement(check: SettledCheck, accountName: string): string {
   }
 }
 
+/** The notary as the certificate states them (NOTARY_AT_THE_ACT). */
+interface NotaryFacts {
+  name: string | null;
+  state: string | null;
+  county: string | null;
+  commission_number: string | null;
+  commission_expires_on: string | null;
+}
+
 interface SessionFacts {
   account_id: string;
   account_name: string;
   options: { notarization_types?: string };
   completed_at: Date | null;
-  notary_name: string | null;
-  notary_state: string | null;
-  notary_county: string | null;
-  commission_number: string | null;
-  commission_expires_on: string | null;
+  notary: NotaryFacts;
   seal_png: Buffer | null;
 }
 
@@ -50,14 +55,13 @@ interface SessionFacts {
 export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
   const rows = await queryRows<SessionFacts>(
     sequelize,
-    `SELECT s.account_id, (SELECT name FROM accounts WHERE id = s.account_id) AS account_name, s.options, s.completed_at,
-            coalesce(c.first_name || ' ' || c.last_name, n.first_name || ' ' || n.last_name) AS notary_name,
-            coalesce(c.state, n.state) AS notary_state, c.county AS notary_county,
-            coalesce(c.commission_number, n.commission_number) AS commission_number,
-            to_char(coalesce(c.commission_expires_on, n.commission_expires_on), 'YYYY-MM-DD') AS commission_expires_on,
-            (SELECT png FROM notary_seals ns WHERE ns.user_id = c.user_id ORDER BY ns.created_at DESC LIMIT 1) AS seal_png
-       FROM sessions s ${SESSION_NOTARY_JOINS}
-      WHERE s.id = $1`,
+    // The notary as kept at the act; sessions completed before it was kept, as on file now.
+    `SELECT account_id, account_name, options, completed_at, notary,
+            (SELECT png FROM notary_seals WHERE id = (notary->>'seal_id')::uuid) AS seal_png
+       FROM (SELECT s.account_id, (SELECT name FROM accounts WHERE id = s.account_id) AS account_name, s.options,
+                    s.completed_at, coalesce(s.act_notary, ${NOTARY_AT_THE_ACT}) AS notary
+               FROM sessions s ${SESSION_NOTARY_JOINS}
+              WHERE s.id = $1) facts`,
     { bind: [sessionId] },
   );
   const facts = rows[0];
@@ -86,22 +90,22 @@ export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
     [p.first_name, p.last_name].filter(Boolean).join(' ') || p.email;
   // A certificate without the notary's commission would misstate a legal act: refuse rather than print one.
   // Sessions cannot start without it, so this guards rows written before commissions were required.
-  if (!facts.notary_name || !facts.notary_state || !facts.commission_number || !facts.commission_expires_on)
+  const { notary } = facts;
+  if (!notary.name || !notary.state || !notary.commission_number || !notary.commission_expires_on)
     throw new Error(`session ${sessionId}: the notary has no commission on file`);
   const commission = {
-    commissionNumber: facts.commission_number,
-    commissionExpiresOn: facts.commission_expires_on,
+    commissionNumber: notary.commission_number,
+    commissionExpiresOn: notary.commission_expires_on,
   };
   // Network notaries have no stored seal: theirs is rendered from the same commission facts.
   const sealPng =
-    facts.seal_png ??
-    renderSeal({ stateCode: facts.notary_state, notaryName: facts.notary_name, ...commission }).png;
+    facts.seal_png ?? renderSeal({ stateCode: notary.state, notaryName: notary.name, ...commission }).png;
   return {
     accountId: facts.account_id,
     actTypes: (facts.options.notarization_types ?? 'Acknowledgement').split(','),
-    venue: { state: stateName(facts.notary_state) ?? facts.notary_state, county: facts.notary_county },
+    venue: { state: stateName(notary.state) ?? notary.state, county: notary.county },
     performedAt: facts.completed_at ? new Date(facts.completed_at) : new Date(),
-    notary: { name: facts.notary_name, ...commission },
+    notary: { name: notary.name, ...commission },
     sealPng,
     signers: participants
       .filter((p) => p.role === 'signer')

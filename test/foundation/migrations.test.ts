@@ -303,7 +303,10 @@ describe('migrations', () => {
         INSERT INTO account_members (account_id, user_id, business_role, first_name, last_name)
         VALUES ('00000000-0000-4000-8000-00000000000a', '00000000-0000-4000-8000-0000000000e1', 'notary', 'Pat', 'N');`);
 
-      assert.deepEqual(await migrate(db), ['0010-team-search-on-memberships']);
+      assert.deepEqual(
+        (await createMigrator(db).up({ to: '0010-team-search-on-memberships' })).map((m) => m.name),
+        ['0010-team-search-on-memberships'],
+      );
 
       assert.deepEqual(await rows('SELECT search_email FROM account_members'), [
         { search_email: 'pat.notary@example.com' },
@@ -321,6 +324,30 @@ describe('migrations', () => {
         ),
         [{ indexname: 'account_members_search_email' }],
       );
+    });
+  });
+
+  it('0011 lets a session keep its notary as at the act, from the 0010 schema with rows', async () => {
+    await withScratchDatabase('migrate_0011', async (db) => {
+      const rows = async (sql: string) => ((await db.query(sql)) as [any[], unknown])[0];
+      await createMigrator(db).up({ to: '0010-team-search-on-memberships' });
+      await db.query(`
+        INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A');
+        INSERT INTO sessions (id, account_id, status, signing_type, session_type, notarization_timing_type, options,
+                              workflow_id, completed_at)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-00000000000a', 'completed', 'ron',
+                'gnw', 'notarize_now', '{}', 'session-00000000-0000-4000-8000-0000000000c1', now());`);
+
+      assert.deepEqual(await migrate(db), ['0011-the-act-keeps-its-notary']);
+
+      // A session completed before keeps no notary: its certificate reads them as on file, as before.
+      assert.deepEqual(await rows('SELECT status, act_notary FROM sessions'), [
+        { status: 'completed', act_notary: null },
+      ]);
+      await db.query(`UPDATE sessions SET act_notary = '{"commission_number": "TX-1"}'`);
+      assert.deepEqual(await rows("SELECT act_notary->>'commission_number' AS n FROM sessions"), [
+        { n: 'TX-1' },
+      ]);
     });
   });
 });

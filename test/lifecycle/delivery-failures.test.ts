@@ -7,6 +7,7 @@ import { action, createSession, sessionBody, signer, tokenOf, waitForSession } f
 import { subscribe, WebhookReceiver } from '../support/webhookReceiver';
 import { recordHistory } from '../support/histories';
 import { eventually } from '../support/eventually';
+import { downloadAll, pdftotext, removeTempFiles, squash } from '../documents/helpers';
 
 const receiver = new WebhookReceiver();
 let receiverUrl: string;
@@ -38,7 +39,10 @@ describe('delivery failures', function () {
   before(async () => {
     receiverUrl = await receiver.start();
   });
-  after(() => receiver.stop());
+  after(() => {
+    removeTempFiles();
+    return receiver.stop();
+  });
 
   it('a recipient the mail server refuses for good is bounced and reported; the others are mailed and the session goes on', async () => {
     const { account, notary } = await accountWithHook(['email_bounced', 'notary_assigned']);
@@ -137,6 +141,13 @@ describe('delivery failures', function () {
     assert.equal(event.json.data.documents[0].document_id, failed.documents[0].document_id);
     assert.match(event.json.data.documents[0].reason, /could not be notarized/);
 
+    // The notary renews (a new number, a later expiry) before the operator's retry: the certificate still
+    // states the commission of the act.
+    await sequelize.query(
+      `UPDATE notary_commissions SET commission_number = 'TX-RENEWED', commission_expires_on = '2039-12-31'
+        WHERE user_id = $1`,
+      { bind: [notary.userId] },
+    );
     await sequelize.query('UPDATE blobs SET content = $2 WHERE id = $1', {
       bind: [blobs[0].id, blobs[0].content],
     });
@@ -155,6 +166,11 @@ describe('delivery failures', function () {
     });
     assert.equal(signedDocuments.status, 200);
     assert.equal(signedDocuments.body.documents.length, 1);
+    const [file] = (await downloadAll(account.api_key, id)).files;
+    const certificate = squash(await pdftotext(file.bytes, 2));
+    assert.ok(certificate.includes('Commission number: TX-900001'), certificate);
+    assert.ok(certificate.includes('Commission expires: 2035-12-31'), certificate);
+    assert.ok(!certificate.includes('TX-RENEWED'), certificate);
 
     await recordHistory('session-documents-failed-local-database-steps', `session-${id}`);
     const again = await admin(['retry-finalization', '--session', id]);
