@@ -4,6 +4,7 @@ import { request } from '../support/http';
 import {
   action,
   createSession,
+  joinSession,
   sessionBody,
   teamNotarySession,
   tokenOf,
@@ -90,10 +91,7 @@ describe('only a commissioned notary notarizes', function () {
   it('completion is the act: a commission that lapses while the session runs blocks it with a 409; the act is recorded at the workflow’s time', async () => {
     const { account, notary, created, id } = await teamNotarySession();
     await waitForSession(account.api_key, id, (s) => s.status === 'ready');
-    const joined = await request(`/sign/${tokenOf(created.body.bn_signing_url)}/join`, {
-      method: 'POST',
-      headers: { accept: 'application/json' },
-    });
+    const joined = await joinSession(created.body.bn_signing_url);
     assert.equal(joined.status, 200, joined.text);
     assert.equal((await action(account.api_key, id, 'start')).status, 200);
 
