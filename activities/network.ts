@@ -1,6 +1,7 @@
 import type { ActivityDependencies } from './dependencies';
 import { execute, queryRows } from '../src/db/query';
 import { NETWORK_NOTARY_NAME } from '../src/db/sessionNotary';
+import { commissionInForceSql, jurisdictionDates } from '../src/team/commissionTerm';
 
 export interface NotaryOffer {
   offerId: string;
@@ -63,7 +64,7 @@ export function networkActivities({ sequelize, config }: ActivityDependencies) {
         const [candidate] = await queryRows<{ id: string; email: string; name: string }>(
           sequelize,
           `SELECT n.id, n.email, ${NETWORK_NOTARY_NAME} AS name FROM network_notaries n
-            WHERE n.commission_expires_on >= current_date
+            WHERE ${commissionInForceSql('n', '$3')}
               AND ($2::text IS NULL OR n.state = $2)
               AND NOT EXISTS (SELECT 1 FROM notary_offers o WHERE o.notary_id = n.id AND o.outcome = 'open')
               AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.network_notary_id = n.id AND ${LIVE})
@@ -72,7 +73,7 @@ export function networkActivities({ sequelize, config }: ActivityDependencies) {
                      n.created_at, n.id
             LIMIT 1
             FOR UPDATE OF n SKIP LOCKED`,
-          { bind: [sessionId, state ?? null], transaction },
+          { bind: [sessionId, state ?? null, JSON.stringify(jurisdictionDates(Date.now()))], transaction },
         );
         if (!candidate) return null;
         const [created] = await queryRows<{ id: string }>(

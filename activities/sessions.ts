@@ -2,6 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ActivityDependencies } from './dependencies';
 import type { DocumentsStatus, SessionStatus } from '../workflows/sessionDefinitions';
 import { execute, queryRows, rowExists } from '../src/db/query';
+import { commissionInForceSql, jurisdictionDates } from '../src/team/commissionTerm';
 import {
   MEMBER_NAME,
   NETWORK_NOTARY_NAME,
@@ -120,7 +121,7 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
            ), candidate AS (
              SELECT n.* FROM network_notaries n
               WHERE NOT EXISTS (SELECT 1 FROM current)
-                AND n.commission_expires_on >= current_date
+                AND ${commissionInForceSql('n', '$3')}
                 AND ($2::text IS NULL OR n.state = $2)
                 AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.network_notary_id = n.id
                                   AND s.status NOT IN ('completed', 'expired', 'cancelled'))
@@ -131,7 +132,7 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
            SELECT id, email, ${NETWORK_NOTARY_NAME} AS name FROM current n
            UNION ALL
            SELECT id, email, ${NETWORK_NOTARY_NAME} AS name FROM candidate n`,
-          { bind: [sessionId, state ?? null], transaction },
+          { bind: [sessionId, state ?? null, JSON.stringify(jurisdictionDates(Date.now()))], transaction },
         );
         if (!rows.length) return { notary: null, retryAfterMs: config.notaryRetryIntervalMs };
         await execute(sequelize, 'UPDATE sessions SET network_notary_id = $2 WHERE id = $1', {

@@ -27,6 +27,7 @@ import {
   type SessionWorkflowInput,
 } from './sessionDefinitions';
 import {
+  commissionOfRequest,
   initialStatus,
   isFinal,
   judgeAccept,
@@ -136,7 +137,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
       validator: (request: CompleteRequest | undefined) =>
         enforce(
           request
-            ? judgeCompletion(run.state(), plan, request.commissionExpiresOn, Date.now())
+            ? judgeCompletion(run.state(), plan, commissionOfRequest(request), Date.now())
             : judgeRequest(run.state(), plan, 'complete', Date.now()),
         ),
     },

@@ -139,10 +139,13 @@ export const pretaggedUpdate = defineUpdate<ActionResult>('pretagged');
 export const startUpdate = defineUpdate<ActionResult>('start');
 /**
  * What the API read for a completion that the workflow does not hold: the session's notary's commission
- * expiry on file (YYYY-MM-DD), null when none is. Absent from completions sent by an API from before it.
+ * expiry on file (YYYY-MM-DD), null when none is, and the instant (ISO 8601) that commission ends in its
+ * jurisdiction's time. Absent from completions sent by an API from before it, as is the end from those
+ * sent by an API that judged days by UTC's.
  */
 export interface CompleteRequest {
   commissionExpiresOn: string | null;
+  commissionEndsAt?: string;
 }
 export const completeUpdate = defineUpdate<ActionResult, [CompleteRequest]>('complete');
 export const releaseDocumentsUpdate = defineUpdate<ActionResult>('releaseDocuments');

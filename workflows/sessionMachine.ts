@@ -5,6 +5,7 @@
  * Nothing here reads a clock, the database or Temporal: callers pass what it judges.
  */
 import type {
+  CompleteRequest,
   DeliveryMode,
   DocumentsStatus,
   Joiner,
@@ -272,30 +273,48 @@ export function judgeRequest(
 }
 
 /**
- * Why a notary whose commission expires on `expiresOn` (YYYY-MM-DD, null: none on file) may not act at
- * `at` (epoch ms), or undefined when they may: the commission must be on file and unexpired on the act's
- * day. Days are UTC's, never earlier than a US notary's own, so no act falls after the expiry day.
+ * A notary's commission as the API read it for an action: its expiry on file (YYYY-MM-DD, null: none) and
+ * the instant it ends, at the close of that day in its jurisdiction's own time (`src/team/commissionTerm`).
+ * A completion sent by an API from before `endsAt` carries none; its commission ends with UTC's day.
  */
-export function commissionLapse(expiresOn: string | null, at: number): string | undefined {
+export interface CommissionOnFile {
+  expiresOn: string | null;
+  endsAt?: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function commissionOfRequest(request: CompleteRequest): CommissionOnFile {
+  return {
+    expiresOn: request.commissionExpiresOn,
+    ...(request.commissionEndsAt ? { endsAt: Date.parse(request.commissionEndsAt) } : {}),
+  };
+}
+
+/**
+ * Why a notary with this commission may not act at `at` (epoch ms), or undefined when they may: the
+ * commission must be on file and not yet ended.
+ */
+export function commissionLapse(commission: CommissionOnFile, at: number): string | undefined {
+  const { expiresOn } = commission;
   if (!expiresOn) return "the notary's commission is not on file (onboarding is pending)";
-  if (expiresOn < new Date(at).toISOString().slice(0, 10))
-    return `the notary's commission expired on ${expiresOn}`;
-  return undefined;
+  const endsAt = commission.endsAt ?? Date.parse(`${expiresOn}T00:00:00Z`) + DAY_MS;
+  return at < endsAt ? undefined : `the notary's commission expired on ${expiresOn}`;
 }
 
 /**
  * A completion is the notarial act: the certificate states its time. Allowed by `judgeRequest` and with
- * the commission unexpired at `now`, the workflow's time of the act.
+ * the commission in force at `now`, the workflow's time of the act.
  */
 export function judgeCompletion(
   state: SessionState,
   plan: SessionPlan,
-  commissionExpiresOn: string | null,
+  commission: CommissionOnFile,
   now: number,
 ): Verdict {
   const verdict = judgeRequest(state, plan, 'complete', now);
   if (verdict.outcome !== 'allowed') return verdict;
-  const lapse = commissionLapse(commissionExpiresOn, now);
+  const lapse = commissionLapse(commission, now);
   return lapse ? refuse('not_now', `Session cannot be completed: ${lapse}`) : ALLOWED;
 }
 

@@ -31,10 +31,10 @@ export function documentTooLarge(documents: unknown): boolean {
 
 export interface CreateRuleContext {
   /**
-   * Whether the e-mail names a linked notary of the caller's account whose commission is on file and
-   * unexpired on `actDate` (YYYY-MM-DD).
+   * Whether the e-mail names a linked notary of the caller's account whose commission is on file and in
+   * force at `actAt` (epoch ms).
    */
-  isAccountNotary(email: string, actDate: string): Promise<boolean>;
+  isAccountNotary(email: string, actAt: number): Promise<boolean>;
   now: Date;
 }
 
@@ -56,7 +56,7 @@ export async function validateCreateRequest(
   }
   if (!absent(body.session_notary_email)) {
     const email = body.session_notary_email;
-    if (typeof email !== 'string' || !(await ctx.isAccountNotary(email.trim(), actDateOf(body, ctx.now)))) {
+    if (typeof email !== 'string' || !(await ctx.isAccountNotary(email.trim(), actAtOf(body, ctx.now)))) {
       throw createFailure(SPEC_MESSAGES.invalidNotaryEmail);
     }
   }
@@ -76,13 +76,13 @@ export async function validateCreateRequest(
   return input;
 }
 
-/** The day the act is to be performed: the scheduled day, else today (UTC). */
-function actDateOf(body: Record<string, unknown>, now: Date): string {
+/** When the act is to be performed: at the scheduled time, else now. */
+function actAtOf(body: Record<string, unknown>, now: Date): number {
   const scheduled =
     body.notarization_timing_type === 'notarize_later' && typeof body.session_timing === 'string'
       ? Date.parse(body.session_timing)
       : Number.NaN;
-  return new Date(Number.isNaN(scheduled) ? now : scheduled).toISOString().slice(0, 10);
+  return Number.isNaN(scheduled) ? now.getTime() : scheduled;
 }
 
 export function messageOf(error: Joi.ValidationError): string {

@@ -1,23 +1,25 @@
 import type { Sequelize } from 'sequelize';
 import { queryRows } from '../db/query';
+import { commissionInForce } from '../team/commissionTerm';
 
 /**
  * A linked (not unlinked) notary member of the account with this e-mail, case-insensitively, whose
- * commission is on file and unexpired on `onDate` (YYYY-MM-DD, the day the act is to be performed).
+ * commission is on file and in force at `actAt` (epoch ms, when the act is to be performed).
  */
 export async function findAccountNotary(
   sequelize: Sequelize,
   accountId: string,
   email: string,
-  onDate: string,
+  actAt: number,
 ): Promise<{ id: string } | undefined> {
-  const rows = await queryRows<{ id: string }>(
+  const rows = await queryRows<{ id: string; state: string; expires_on: string }>(
     sequelize,
-    `SELECT m.id FROM account_members m JOIN users u ON u.id = m.user_id
+    `SELECT m.id, c.state, to_char(c.commission_expires_on, 'YYYY-MM-DD') AS expires_on
+       FROM account_members m JOIN users u ON u.id = m.user_id
        JOIN notary_commissions c ON c.user_id = m.user_id
-      WHERE m.account_id = $1 AND m.business_role = 'notary' AND m.deleted_at IS NULL AND lower(u.email) = lower($2)
-        AND c.commission_expires_on >= $3::date`,
-    { bind: [accountId, email, onDate] },
+      WHERE m.account_id = $1 AND m.business_role = 'notary' AND m.deleted_at IS NULL AND lower(u.email) = lower($2)`,
+    { bind: [accountId, email] },
   );
-  return rows[0];
+  const member = rows.find((row) => commissionInForce(row.state, row.expires_on, actAt));
+  return member && { id: member.id };
 }

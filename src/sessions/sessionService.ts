@@ -96,8 +96,8 @@ export class SessionService {
     const notaryLookup = new Map<string, string | null>();
     const input = await validateCreateRequest(raw, {
       now,
-      isAccountNotary: async (email, actDate) => {
-        const member = await findAccountNotary(this.sequelize, accountId, email, actDate);
+      isAccountNotary: async (email, actAt) => {
+        const member = await findAccountNotary(this.sequelize, accountId, email, actAt);
         notaryLookup.set(email, member?.id ?? null);
         return Boolean(member);
       },
@@ -219,13 +219,15 @@ export class SessionService {
 
   /**
    * What a notary action needs of the notary's commission, which the workflow does not hold. A start needs
-   * one on file and unexpired today (else a 409). A completion, the notarial act, takes its expiry to the
-   * workflow, which judges it on the act's own day (the time the certificate states).
+   * one on file and in force now (else a 409). A completion, the notarial act, takes its expiry and end to
+   * the workflow, which judges them at the act's own time (the time the certificate states).
    */
   async notaryActionArguments(session: SessionRow, action: NotaryActionName): Promise<unknown[]> {
     if (action === 'complete') {
+      const { expiresOn, endsAt } = await sessionNotaryCommission(this.sequelize, session.id);
       const request: CompleteRequest = {
-        commissionExpiresOn: (await sessionNotaryCommission(this.sequelize, session.id)).expiresOn,
+        commissionExpiresOn: expiresOn,
+        ...(endsAt !== undefined ? { commissionEndsAt: new Date(endsAt).toISOString() } : {}),
       };
       return [request];
     }
@@ -240,7 +242,7 @@ export class SessionService {
     )
       return;
     const commission = await sessionNotaryCommission(this.sequelize, session.id);
-    const lapse = commission.hasNotary ? commissionLapse(commission.expiresOn, Date.now()) : undefined;
+    const lapse = commission.hasNotary ? commissionLapse(commission, Date.now()) : undefined;
     if (lapse) throw conflict(`Session cannot be started: ${lapse}`);
   }
 

@@ -2,6 +2,8 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { renderSeal } from './seal';
 import { execute, queryRows } from '../db/query';
 import { SESSION_NOTARY_JOINS } from '../db/sessionNotary';
+import { commissionEndsAt } from './commissionTerm';
+import type { CommissionOnFile } from '../../workflows/sessionMachine';
 
 /** A notary's commission as onboarding records it: the facts every certificate of theirs states. */
 export interface Commission {
@@ -77,20 +79,26 @@ export async function recordCommission(
 }
 
 /**
- * The commission of a session's notary: whether the session has a notary yet, and the expiry on file
- * (YYYY-MM-DD), null when none is (onboarding pending).
+ * The commission of a session's notary: whether the session has a notary yet, and their commission on
+ * file (`expiresOn` null when none is: onboarding pending) with the instant it ends in its jurisdiction.
  */
 export async function sessionNotaryCommission(
   sequelize: Sequelize,
   sessionId: string,
-): Promise<{ hasNotary: boolean; expiresOn: string | null }> {
-  const rows = await queryRows<{ has_notary: boolean; expires_on: string | null }>(
+): Promise<{ hasNotary: boolean } & CommissionOnFile> {
+  const rows = await queryRows<{ has_notary: boolean; state: string | null; expires_on: string | null }>(
     sequelize,
     `SELECT s.notary_member_id IS NOT NULL OR s.network_notary_id IS NOT NULL AS has_notary,
+            coalesce(c.state, n.state) AS state,
             to_char(coalesce(c.commission_expires_on, n.commission_expires_on), 'YYYY-MM-DD') AS expires_on
        FROM sessions s ${SESSION_NOTARY_JOINS}
       WHERE s.id = $1`,
     { bind: [sessionId] },
   );
-  return { hasNotary: rows[0]?.has_notary ?? false, expiresOn: rows[0]?.expires_on ?? null };
+  const { has_notary: hasNotary = false, state = null, expires_on: expiresOn = null } = rows[0] ?? {};
+  return {
+    hasNotary,
+    expiresOn,
+    ...(state && expiresOn ? { endsAt: commissionEndsAt(state, expiresOn) } : {}),
+  };
 }

@@ -6,6 +6,7 @@ import { request } from '../support/http';
 import { WebhookReceiver, subscribe, type ReceivedWebhook } from '../support/webhookReceiver';
 import { recordHistory } from '../support/histories';
 import { testEnvironment } from '../support/environment';
+import { farJurisdictionDays } from '../support/farJurisdictions';
 import {
   meAction,
   mySessions,
@@ -112,6 +113,25 @@ describe('the on-demand network: dispatch when a signer waits, offers, accepts a
     const valid = await networkNotary('VT');
     await waitForRelation(valid.token, session.bn_session_id, 'offered');
     await action(account.api_key, session.bn_session_id, 'cancel');
+  });
+
+  it('a commission ends with its last day where it was issued: Guam’s before UTC’s, American Samoa’s after', async function () {
+    this.timeout(180_000);
+    const days = await farJurisdictionDays();
+    const account = await createTestAccount();
+    const guamExpired = await networkNotary('GU', days.guamYesterday);
+    const guamSession = await onDemandSession(account.api_key, 'Guam');
+    await signerJoins(guamSession);
+    const samoa = await networkNotary('AS', days.samoa);
+    const samoaSession = await onDemandSession(account.api_key, 'American Samoa');
+    await signerJoins(samoaSession);
+    await waitForRelation(samoa.token, samoaSession.bn_session_id, 'offered');
+    await letTimePass(2_500);
+    assert.ok(!(await offersTo(guamExpired.token)).includes(guamSession.bn_session_id));
+    const guam = await networkNotary('GU', days.guam);
+    await waitForRelation(guam.token, guamSession.bn_session_id, 'offered');
+    await action(account.api_key, guamSession.bn_session_id, 'cancel');
+    await action(account.api_key, samoaSession.bn_session_id, 'cancel');
   });
 
   it('an offer not accepted in time goes to the next notary; the first can no longer take it', async () => {

@@ -25,7 +25,7 @@ export function createTestAccount(opts: TestAccountOptions = {}): Promise<Create
 export async function addTeamNotary(
   accountId: string,
   email = `notary-${crypto.randomUUID().slice(0, 8)}@example.com`,
-  { expiresOn = '2035-12-31' }: { expiresOn?: string } = {},
+  { expiresOn = '2035-12-31', state = 'TX' }: { expiresOn?: string; state?: string } = {},
 ) {
   const sequelize = testEnvironment().runtime.sequelize;
   const [users] = (await sequelize.query(`INSERT INTO users (email) VALUES ($1) RETURNING id`, {
@@ -39,8 +39,8 @@ export async function addTeamNotary(
   await sequelize.query(
     `INSERT INTO notary_commissions (user_id, first_name, last_name, state, county, commission_number,
                                      commission_expires_on, onboarded_by, onboarded_by_account_id)
-     VALUES ($1, 'Nora', 'Notary', 'TX', 'Travis', 'TX-900001', $2, 'vendor', $3)`,
-    { bind: [users[0].id, expiresOn, accountId] },
+     VALUES ($1, 'Nora', 'Notary', $4, 'Travis', $4 || '-900001', $2, 'vendor', $3)`,
+    { bind: [users[0].id, expiresOn, accountId, state] },
   );
   return { email, memberId: members[0].id, userId: users[0].id };
 }

@@ -11,6 +11,7 @@ import {
   waitForSession,
 } from '../support/sessions';
 import { testEnvironment } from '../support/environment';
+import { farJurisdictionDays } from '../support/farJurisdictions';
 import { query } from './helpers';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -136,5 +137,49 @@ describe('only a commissioned notary notarizes', function () {
       Number(taskStarted.eventTime!.seconds) * 1000 + Math.floor(taskStarted.eventTime!.nanos! / 1e6);
     const session = await waitForSession(account.api_key, id, (s) => s.completed_at);
     assert.equal(session.completed_at, new Date(taskTime).toISOString());
+  });
+
+  it('a commission ends with its last day where it was issued: Guam’s before UTC’s, American Samoa’s after', async function () {
+    this.timeout(180_000);
+    const days = await farJurisdictionDays();
+    const account = await createTestAccount();
+    const readyAndJoined = async (notaryEmail: string) => {
+      const created = await createSession(
+        account.api_key,
+        await sessionBody({ session_notary_email: notaryEmail }),
+      );
+      assert.equal(created.status, 200, created.text);
+      const id = created.body.bn_session_id as string;
+      await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+      assert.equal((await joinSession(created.body.bn_signing_url)).status, 200);
+      return id;
+    };
+
+    // American Samoa's day runs eleven hours past UTC's: its last day there is not over.
+    const samoa = await addTeamNotary(account.account_id, undefined, { state: 'AS', expiresOn: days.samoa });
+    const samoaSession = await readyAndJoined(samoa.email);
+    assert.equal((await action(account.api_key, samoaSession, 'start')).status, 200);
+    const completed = await action(account.api_key, samoaSession, 'complete');
+    assert.equal(completed.status, 200, completed.text);
+
+    // Guam's runs ten hours ahead: its yesterday is over there, whatever UTC's date.
+    const guam = await addTeamNotary(account.account_id, undefined, { state: 'GU', expiresOn: days.guam });
+    const setGuamExpiry = (on: string) =>
+      query('UPDATE notary_commissions SET commission_expires_on = $2 WHERE user_id = $1', [guam.userId, on]);
+    const started = await readyAndJoined(guam.email);
+    assert.equal((await action(account.api_key, started, 'start')).status, 200);
+    const waiting = await readyAndJoined(guam.email);
+    await setGuamExpiry(days.guamYesterday);
+    const expired = `the notary's commission expired on ${days.guamYesterday}`;
+    const refusedCompletion = await action(account.api_key, started, 'complete');
+    assert.equal(refusedCompletion.status, 409, refusedCompletion.text);
+    assert.equal(refusedCompletion.body.response_message, `Session cannot be completed: ${expired}`);
+    const refusedStart = await action(account.api_key, waiting, 'start');
+    assert.equal(refusedStart.status, 409, refusedStart.text);
+    assert.equal(refusedStart.body.response_message, `Session cannot be started: ${expired}`);
+    assertInvalidNotary(
+      await createSession(account.api_key, await sessionBody({ session_notary_email: guam.email })),
+      'named in Guam the day after the expiry',
+    );
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {
   assertTransition,
+  type CommissionOnFile,
   initialStatus,
   judgeActor,
   judgeCompletion,
@@ -261,17 +262,25 @@ describe('session machine (pure rules)', () => {
     assert.throws(() => assertTransition('scheduled', 'completed'));
   });
 
-  it('a completion needs the commission on file and unexpired on the act’s day (UTC), through its last day', () => {
+  it('a completion needs the commission on file and in force at the act: up to the instant it ends', () => {
     const inProgress = state('in_progress');
-    const at = (iso: string, expiresOn: string | null) =>
-      judgeCompletion(inProgress, plan, expiresOn, Date.parse(iso));
-    assert.equal(short(at('2026-12-31T23:59:59.999Z', '2026-12-31')), 'ok');
-    const lapsed = at('2027-01-01T00:00:00.000Z', '2026-12-31');
-    assert.equal(
-      lapsed.outcome === 'refused' && lapsed.refusal.reason,
-      "Session cannot be completed: the notary's commission expired on 2026-12-31",
-    );
-    const none = at('2026-12-31T12:00:00Z', null);
+    const at = (iso: string, commission: CommissionOnFile) =>
+      judgeCompletion(inProgress, plan, commission, Date.parse(iso));
+    const expired = "Session cannot be completed: the notary's commission expired on 2026-12-31";
+    // Guam's 2026-12-31 ends at 14:00 UTC, while UTC's day still runs for ten hours.
+    const guam = { expiresOn: '2026-12-31', endsAt: Date.parse('2026-12-31T14:00:00Z') };
+    assert.equal(short(at('2026-12-31T13:59:59.999Z', guam)), 'ok');
+    const lapsed = at('2026-12-31T14:00:00.000Z', guam);
+    assert.equal(lapsed.outcome === 'refused' && lapsed.refusal.reason, expired);
+    // Hawaii's runs ten hours past UTC's.
+    const hawaii = { expiresOn: '2026-12-31', endsAt: Date.parse('2027-01-01T10:00:00Z') };
+    assert.equal(short(at('2027-01-01T09:59:59.999Z', hawaii)), 'ok');
+    // A completion from an API that sent no end (before it judged jurisdictions' days): UTC's day.
+    const utc = { expiresOn: '2026-12-31' };
+    assert.equal(short(at('2026-12-31T23:59:59.999Z', utc)), 'ok');
+    const lapsedUtc = at('2027-01-01T00:00:00.000Z', utc);
+    assert.equal(lapsedUtc.outcome === 'refused' && lapsedUtc.refusal.reason, expired);
+    const none = at('2026-12-31T12:00:00Z', { expiresOn: null });
     assert.equal(
       none.outcome === 'refused' && none.refusal.reason,
       "Session cannot be completed: the notary's commission is not on file (onboarding is pending)",
@@ -282,13 +291,13 @@ describe('session machine (pure rules)', () => {
         judgeCompletion(
           state('completed', 'released'),
           plan,
-          '2026-12-31',
+          { expiresOn: '2026-12-31' },
           Date.parse('2027-06-01T00:00:00Z'),
         ),
       ),
       'done',
     );
-    const ready = judgeCompletion(state('ready'), plan, null, NOW);
+    const ready = judgeCompletion(state('ready'), plan, { expiresOn: null }, NOW);
     assert.equal(
       ready.outcome === 'refused' && ready.refusal.reason,
       'Session cannot be completed while ready',

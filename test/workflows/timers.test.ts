@@ -11,6 +11,7 @@ import {
   joinUpdate,
   snapshotQuery,
   startUpdate,
+  type CompleteRequest,
   type SessionStatus,
   type SessionWorkflowInput,
 } from '../../workflows/sessionDefinitions';
@@ -195,7 +196,7 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
     });
   });
 
-  it('a completion is judged on the day of the act: refused once that day is past the commission’s expiry, recorded at the act’s time', async () => {
+  it('a completion is judged at the act: refused once the commission has ended in its jurisdiction (UTC’s day from an older API), recorded at the act’s time', async () => {
     const { activities } = mockActivities(env, neverANotary);
     const completions: Array<string | undefined> = [];
     const recordStatus = activities.recordStatus!;
@@ -207,15 +208,27 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
       const handle = await start({});
       await handle.executeUpdate(joinUpdate, { args: [signer] });
       await handle.executeUpdate(startUpdate);
-      // Started on the commission's last day; the session runs on past midnight (UTC).
+      const expired = (lastDay: string) => (err: Error) =>
+        (err.cause as Error)?.message ===
+        `Session cannot be completed: the notary's commission expired on ${lastDay}`;
+      // A Guam commission's last day ends at 14:00 UTC: a minute later, UTC's day has ten hours to run.
+      const guamDay = dayOf((await env.currentTimeMs()) + DAY);
+      const guamEnd = Date.parse(`${guamDay}T14:00:00Z`);
+      await env.sleep(guamEnd - (await env.currentTimeMs()) + 60_000);
+      const guam: CompleteRequest = {
+        commissionExpiresOn: guamDay,
+        commissionEndsAt: new Date(guamEnd).toISOString(),
+      };
+      await assert.rejects(handle.executeUpdate(completeUpdate, { args: [guam] }), expired(guamDay));
+
+      // An API from before commissions' own days sends no end: the day is UTC's. Started on the
+      // commission's last day, the session runs on past midnight.
       const lastDay = dayOf(await env.currentTimeMs());
       const midnight = Date.parse(`${lastDay}T00:00:00Z`) + DAY;
       await env.sleep(midnight - (await env.currentTimeMs()) + 60_000);
       await assert.rejects(
         handle.executeUpdate(completeUpdate, { args: [{ commissionExpiresOn: lastDay }] }),
-        (err: Error) =>
-          (err.cause as Error)?.message ===
-          `Session cannot be completed: the notary's commission expired on ${lastDay}`,
+        expired(lastDay),
       );
       await assert.rejects(
         handle.executeUpdate(completeUpdate, { args: [{ commissionExpiresOn: null }] }),

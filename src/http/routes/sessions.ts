@@ -179,7 +179,8 @@ export function registerSessionRoutes(
             idempotencyConflict.description +
             "; `start` and `complete` also when the notary's commission is not on file or has expired " +
             '(`Session cannot be started: …`, `Session cannot be completed: …`). A completion is the notarial act: ' +
-            'the commission is judged on the day (UTC) that its certificate states. ' +
+            'the commission is judged at the time its certificate states. A commission is in force through the end of ' +
+            'its expiry day in its jurisdiction’s own time (the zone whose day ends first, for a state across zones). ' +
             'When the session waits on the service rather than a person (before `session_timing`, while a notary is ' +
             'being assigned) the reason says so and `Retry-After` gives the seconds to wait.',
           schema: failBodySchema,

@@ -1,0 +1,149 @@
+/**
+ * When a commission is in force. A commission expiring on D covers acts through the end of D where it was
+ * issued: in its jurisdiction's own time, not UTC's. UTC's day ends ten hours after Guam's (an act there
+ * would be certified under a commission already expired) and up to eleven before the other US
+ * jurisdictions' (a notary would be turned away on the evening of their last day).
+ *
+ * A jurisdiction spanning several zones is judged by the one whose day ends first: no act is certified
+ * after the expiry anywhere in it (Texas by Central time, not El Paso's Mountain; Arizona by the Navajo
+ * Nation's daylight time in summer).
+ */
+const JURISDICTION_ZONES: Readonly<Record<string, readonly string[]>> = {
+  AL: ['America/Chicago'],
+  AK: ['America/Anchorage', 'America/Adak'],
+  AZ: ['America/Phoenix', 'America/Denver'],
+  AR: ['America/Chicago'],
+  CA: ['America/Los_Angeles'],
+  CO: ['America/Denver'],
+  CT: ['America/New_York'],
+  DE: ['America/New_York'],
+  DC: ['America/New_York'],
+  FL: ['America/New_York', 'America/Chicago'],
+  GA: ['America/New_York'],
+  HI: ['Pacific/Honolulu'],
+  ID: ['America/Boise', 'America/Los_Angeles'],
+  IL: ['America/Chicago'],
+  IN: ['America/Indiana/Indianapolis', 'America/Chicago'],
+  IA: ['America/Chicago'],
+  KS: ['America/Chicago', 'America/Denver'],
+  KY: ['America/Kentucky/Louisville', 'America/Chicago'],
+  LA: ['America/Chicago'],
+  ME: ['America/New_York'],
+  MD: ['America/New_York'],
+  MA: ['America/New_York'],
+  MI: ['America/Detroit', 'America/Menominee'],
+  MN: ['America/Chicago'],
+  MS: ['America/Chicago'],
+  MO: ['America/Chicago'],
+  MT: ['America/Denver'],
+  NE: ['America/Chicago', 'America/Denver'],
+  NV: ['America/Los_Angeles', 'America/Denver'],
+  NH: ['America/New_York'],
+  NJ: ['America/New_York'],
+  NM: ['America/Denver'],
+  NY: ['America/New_York'],
+  NC: ['America/New_York'],
+  ND: ['America/Chicago', 'America/Denver'],
+  OH: ['America/New_York'],
+  OK: ['America/Chicago'],
+  OR: ['America/Los_Angeles', 'America/Boise'],
+  PA: ['America/New_York'],
+  RI: ['America/New_York'],
+  SC: ['America/New_York'],
+  SD: ['America/Chicago', 'America/Denver'],
+  TN: ['America/New_York', 'America/Chicago'],
+  TX: ['America/Chicago', 'America/Denver'],
+  UT: ['America/Denver'],
+  VT: ['America/New_York'],
+  VA: ['America/New_York'],
+  WA: ['America/Los_Angeles'],
+  WV: ['America/New_York'],
+  WI: ['America/Chicago'],
+  WY: ['America/Denver'],
+  AS: ['Pacific/Pago_Pago'],
+  GU: ['Pacific/Guam'],
+  MP: ['Pacific/Saipan'],
+  PR: ['America/Puerto_Rico'],
+  VI: ['America/St_Thomas'],
+};
+
+/** For a code not in the table (none is stored: states are validated), the zone whose day ends first on Earth. */
+const EARLIEST_ZONE = ['Etc/GMT-14'];
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar date (YYYY-MM-DD) in `zone` at `at`. */
+function dateIn(zone: string, at: number): string {
+  let format = dayFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    dayFormats.set(zone, format);
+  }
+  const parts = format.formatToParts(at);
+  const of = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${of('year')}-${of('month')}-${of('day')}`;
+}
+
+const zonesOf = (state: string) => JURISDICTION_ZONES[state] ?? EARLIEST_ZONE;
+
+function latestDate(zones: readonly string[], dateOf: (zone: string) => string): string {
+  return zones.reduce((latest, zone) => {
+    const date = dateOf(zone);
+    return date > latest ? date : latest;
+  }, '');
+}
+
+/** The jurisdiction's date at `at` (YYYY-MM-DD): the latest of its zones'. A commission expiring on D is in force while it is ≤ D. */
+export function jurisdictionDate(state: string, at: number): string {
+  return latestDate(zonesOf(state), (zone) => dateIn(zone, at));
+}
+
+/** Every jurisdiction's date at `at`, by code: for SQL that filters many commissions at once. */
+export function jurisdictionDates(at: number): Record<string, string> {
+  const byZone = new Map<string, string>();
+  const dateOf = (zone: string) => {
+    if (!byZone.has(zone)) byZone.set(zone, dateIn(zone, at));
+    return byZone.get(zone)!;
+  };
+  return Object.fromEntries(
+    Object.entries(JURISDICTION_ZONES).map(([state, zones]) => [state, latestDate(zones, dateOf)]),
+  );
+}
+
+/** Whether a commission of `state` expiring on `expiresOn` (YYYY-MM-DD) covers an act at `at`. */
+export function commissionInForce(state: string, expiresOn: string, at: number): boolean {
+  return jurisdictionDate(state, at) <= expiresOn;
+}
+
+/**
+ * The instant a commission of `state` expiring on `expiresOn` ends: the first millisecond at which it no
+ * longer covers an act. Found by bisection on `commissionInForce` itself, so the two cannot disagree;
+ * every zone's day after `expiresOn` begins within UTC's midnight −14 h…+12 h.
+ */
+export function commissionEndsAt(state: string, expiresOn: string): number {
+  const utcMidnight = Date.parse(`${expiresOn}T00:00:00Z`) + DAY;
+  let inForce = utcMidnight - 15 * HOUR;
+  let ended = utcMidnight + 13 * HOUR;
+  while (ended - inForce > 1) {
+    const mid = Math.floor((inForce + ended) / 2);
+    if (commissionInForce(state, expiresOn, mid)) inForce = mid;
+    else ended = mid;
+  }
+  return ended;
+}
+
+/**
+ * SQL: whether the commission of row `alias` (its `state` and `commission_expires_on`) is in force, given
+ * `param`, a bind parameter holding `JSON.stringify(jurisdictionDates(at))`. An unknown state matches none.
+ */
+export function commissionInForceSql(alias: string, param: string): string {
+  return `${alias}.commission_expires_on >= (${param}::jsonb ->> ${alias}.state)::date`;
+}

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import {
+  commissionEndsAt,
+  commissionInForce,
+  jurisdictionDate,
+  jurisdictionDates,
+} from '../../src/team/commissionTerm';
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+const endsAt = (state: string, expiresOn: string) =>
+  new Date(commissionEndsAt(state, expiresOn)).toISOString();
+
+describe('a commission is in force through its last day in its jurisdiction’s own time', () => {
+  it('ends at the close of the expiry day where it was issued, not at UTC’s midnight', () => {
+    assert.equal(endsAt('GU', '2026-11-25'), '2026-11-25T14:00:00.000Z', 'Guam, ten hours before UTC');
+    assert.equal(endsAt('MP', '2026-11-25'), '2026-11-25T14:00:00.000Z', 'Northern Mariana Islands');
+    assert.equal(endsAt('HI', '2026-11-25'), '2026-11-26T10:00:00.000Z', 'Hawaii');
+    assert.equal(endsAt('AS', '2026-11-25'), '2026-11-26T11:00:00.000Z', 'American Samoa');
+    assert.equal(endsAt('PR', '2026-11-25'), '2026-11-26T04:00:00.000Z', 'Puerto Rico');
+    assert.equal(endsAt('AK', '2026-11-25'), '2026-11-26T09:00:00.000Z', 'Alaska');
+    assert.equal(endsAt('NY', '2026-11-25'), '2026-11-26T05:00:00.000Z', 'New York, standard time');
+    assert.equal(endsAt('NY', '2026-07-15'), '2026-07-16T04:00:00.000Z', 'New York, daylight time');
+  });
+
+  it('follows daylight saving on the days it changes', () => {
+    // 2026: US daylight time from 8 March to 1 November, changing at 02:00 local.
+    assert.equal(endsAt('NY', '2026-03-07'), '2026-03-08T05:00:00.000Z');
+    assert.equal(endsAt('NY', '2026-03-08'), '2026-03-09T04:00:00.000Z');
+    assert.equal(endsAt('NY', '2026-10-31'), '2026-11-01T04:00:00.000Z');
+    assert.equal(endsAt('NY', '2026-11-01'), '2026-11-02T05:00:00.000Z');
+  });
+
+  it('a jurisdiction across zones is judged by the zone whose day ends first', () => {
+    assert.equal(endsAt('TX', '2026-11-25'), '2026-11-26T06:00:00.000Z', 'Central, not El Paso’s Mountain');
+    assert.equal(
+      endsAt('FL', '2026-11-25'),
+      '2026-11-26T05:00:00.000Z',
+      'Eastern, not the panhandle’s Central',
+    );
+    assert.equal(endsAt('OR', '2026-11-25'), '2026-11-26T07:00:00.000Z', 'Malheur County’s Mountain');
+    // Arizona keeps standard time; the Navajo Nation observes daylight time.
+    assert.equal(endsAt('AZ', '2026-07-15'), '2026-07-16T06:00:00.000Z', 'summer: the Navajo Nation');
+    assert.equal(endsAt('AZ', '2026-01-15'), '2026-01-16T07:00:00.000Z', 'winter: both at UTC−7');
+  });
+
+  it('an unknown code ends with the earliest day on Earth (UTC+14), so it never outlasts its expiry', () => {
+    assert.equal(endsAt('ZZ', '2026-11-25'), '2026-11-25T10:00:00.000Z');
+  });
+
+  it('the end, the date and the SQL dates agree for every jurisdiction, every ninth day of a year', () => {
+    const states = Object.keys(jurisdictionDates(Date.now()));
+    assert.equal(states.length, 56, 'the states, DC and five territories');
+    for (
+      let day = Date.parse('2026-01-01T00:00:00Z');
+      day < Date.parse('2027-01-01T00:00:00Z');
+      day += 9 * DAY
+    ) {
+      const expiresOn = new Date(day).toISOString().slice(0, 10);
+      for (const state of states) {
+        const end = commissionEndsAt(state, expiresOn);
+        const utcMidnight = day + DAY;
+        assert.ok(end >= utcMidnight - 14 * HOUR && end <= utcMidnight + 12 * HOUR, `${state} ${expiresOn}`);
+        assert.equal(commissionInForce(state, expiresOn, end - 1), true, `${state} ${expiresOn} just before`);
+        assert.equal(commissionInForce(state, expiresOn, end), false, `${state} ${expiresOn} at its end`);
+        assert.equal(jurisdictionDate(state, end - 1), expiresOn);
+      }
+      const at = day + 7 * HOUR;
+      const dates = jurisdictionDates(at);
+      for (const state of states)
+        assert.equal(dates[state], jurisdictionDate(state, at), `${state} at ${at}`);
+    }
+  });
+});
