@@ -1,7 +1,7 @@
 import type { ActivityDependencies } from './dependencies';
 import { execute, queryRows } from '../src/db/query';
 import { NETWORK_NOTARY_NAME } from '../src/db/sessionNotary';
-import { commissionInForceSql, jurisdictionDates } from '../src/team/commissionTerm';
+import { commissionInForceSql, jurisdictionDates } from '../src/team/jurisdictionTime';
 
 export interface NotaryOffer {
   offerId: string;

@@ -2,7 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ActivityDependencies } from './dependencies';
 import type { DocumentsStatus, SessionStatus } from '../workflows/sessionDefinitions';
 import { execute, queryRows, rowExists } from '../src/db/query';
-import { commissionInForceSql, jurisdictionDates } from '../src/team/commissionTerm';
+import { commissionInForceSql, jurisdictionDates } from '../src/team/jurisdictionTime';
 import {
   MEMBER_NAME,
   NETWORK_NOTARY_NAME,

@@ -274,7 +274,7 @@ export function judgeRequest(
 
 /**
  * A notary's commission as the API read it for an action: its expiry on file (YYYY-MM-DD, null: none) and
- * the instant it ends, at the close of that day in its jurisdiction's own time (`src/team/commissionTerm`).
+ * the instant it ends, at the close of that day in its jurisdiction's own time (`src/team/jurisdictionTime`).
  * A completion sent by an API from before `endsAt` carries none; its commission ends with UTC's day.
  */
 export interface CommissionOnFile {

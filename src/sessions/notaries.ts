@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { queryRows } from '../db/query';
-import { commissionInForce } from '../team/commissionTerm';
+import { commissionInForce } from '../team/jurisdictionTime';
 
 /**
  * A linked (not unlinked) notary member of the account with this e-mail, case-insensitively, whose

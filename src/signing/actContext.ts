@@ -2,6 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { renderSeal } from '../team/seal';
 import { NOTARY_AT_THE_ACT, SESSION_NOTARY_JOINS } from '../db/sessionNotary';
 import { stateName } from '../sessions/usStates';
+import { actTimeIn } from '../team/jurisdictionTime';
 import type { NotarialActContext } from './notarize';
 import { queryRows } from '../db/query';
 
@@ -97,6 +98,7 @@ export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
     commissionNumber: notary.commission_number,
     commissionExpiresOn: notary.commission_expires_on,
   };
+  const performedAt = facts.completed_at ? new Date(facts.completed_at) : new Date();
   // Network notaries have no stored seal: theirs is rendered from the same commission facts.
   const sealPng =
     facts.seal_png ?? renderSeal({ stateCode: notary.state, notaryName: notary.name, ...commission }).png;
@@ -104,7 +106,8 @@ export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
     accountId: facts.account_id,
     actTypes: (facts.options.notarization_types ?? 'Acknowledgement').split(','),
     venue: { state: stateName(notary.state) ?? notary.state, county: notary.county },
-    performedAt: facts.completed_at ? new Date(facts.completed_at) : new Date(),
+    performedAt,
+    actTime: actTimeIn(notary.state, performedAt.getTime()),
     notary: { name: notary.name, ...commission },
     sealPng,
     signers: participants

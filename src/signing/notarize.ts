@@ -21,6 +21,8 @@ export interface NotarialActContext {
   actTypes: string[];
   venue: { state: string; county: string | null };
   performedAt: Date;
+  /** The act's date (YYYY-MM-DD) and local time where the notary is commissioned. */
+  actTime: { date: string; local: string };
   notary: { name: string; commissionNumber: string; commissionExpiresOn: string };
   sealPng: Buffer;
   signers: Array<{ name: string; identityMethod: string }>;
@@ -59,7 +61,6 @@ function drawSeal(
   page.drawImage(seal, { x: box.x, y: box.y, width: seal.width * scale, height: seal.height * scale });
 }
 
-const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 const initials = (name: string) =>
   name
     .split(/\s+/)
@@ -70,7 +71,7 @@ const initials = (name: string) =>
 /** Fills the pre-placed fields, and places the seal and the notary's signature where no field asked for them. */
 function stampFields(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) {
   const pages = pdf.getPages();
-  const date = isoDate(ctx.performedAt);
+  const { date } = ctx.actTime;
   let sealPlaced = false;
   let signaturePlaced = false;
   for (const a of ctx.document.annotations) {
@@ -126,7 +127,7 @@ function appendCertificate(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) 
   const lines: CertificateLine[] = [
     { text: `Notarial act: ${ctx.actTypes.join(', ')}`, bold: true },
     { text: `Venue: State of ${ctx.venue.state}${county}` },
-    { text: `Date of the act: ${ctx.performedAt.toISOString()}` },
+    { text: `Date of the act: ${ctx.actTime.local} (${ctx.performedAt.toISOString()})` },
     { text: 'Performed by remote online notarization using audio-video communication.', after: 8 },
     { text: 'Signers and how their identity was established:', bold: true },
     ...ctx.signers.map((signer) => ({ text: `${signer.name} (${signer.identityMethod})`, item: true })),

@@ -2,7 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { renderSeal } from './seal';
 import { execute, queryRows } from '../db/query';
 import { SESSION_NOTARY_JOINS } from '../db/sessionNotary';
-import { commissionEndsAt } from './commissionTerm';
+import { commissionEndsAt } from './jurisdictionTime';
 import type { CommissionOnFile } from '../../workflows/sessionMachine';
 
 /** A notary's commission as onboarding records it: the facts every certificate of theirs states. */

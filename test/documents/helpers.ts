@@ -32,7 +32,7 @@ export interface NotaryAccount {
   commissionExpiresOn: string;
 }
 
-export async function notaryAccount(): Promise<NotaryAccount> {
+export async function notaryAccount({ state = 'TX', county = 'Travis' } = {}): Promise<NotaryAccount> {
   const account = await createTestAccount({ autoOnboarding: true });
   const suffix = crypto.randomUUID().slice(0, 6);
   const first = 'Nadia';
@@ -42,9 +42,9 @@ export async function notaryAccount(): Promise<NotaryAccount> {
     business_role: 'notary',
     first_name: first,
     last_name: last,
-    state: 'TX',
-    county: 'Travis',
-    commission_number: 'TX-123',
+    state,
+    county,
+    commission_number: `${state}-123`,
     commission_expires_on: '2030-01-31',
   };
   const res = await request('/api/integrationsv2/team_members/invite', {

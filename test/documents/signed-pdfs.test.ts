@@ -34,6 +34,31 @@ function byteRanges(bytes: Buffer): Array<[number, number]> {
 const inRanges = (ranges: Array<[number, number]>, offset: number) =>
   ranges.some(([start, end]) => offset >= start && offset < end);
 
+const HAWAII_OFFSET = 10 * 60 * 60 * 1000;
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/** An instant as Hawaii's clocks read it, e.g. `November 25, 2026 at 3:07 PM`. */
+function hawaiiTime(iso: string): string {
+  const local = new Date(Date.parse(iso) - HAWAII_OFFSET);
+  const hour = local.getUTCHours();
+  const minutes = String(local.getUTCMinutes()).padStart(2, '0');
+  const clock = `${hour % 12 || 12}:${minutes} ${hour < 12 ? 'AM' : 'PM'}`;
+  return `${MONTHS[local.getUTCMonth()]} ${local.getUTCDate()}, ${local.getUTCFullYear()} at ${clock}`;
+}
+
 /** pdfsig must report the signature broken, and never as valid. */
 async function assertBroken(bytes: Buffer, what: string) {
   const result = await pdfsig(bytes);
@@ -67,7 +92,8 @@ describe('notarized PDFs: seal, signatures, certificate page, PAdES signature', 
 
   before(async function () {
     this.timeout(180_000);
-    notary = await notaryAccount();
+    // Hawaii keeps UTC−10 all year: the act's local time there is known without a time-zone table.
+    notary = await notaryAccount({ state: 'HI', county: 'Honolulu' });
     originalA = await pdfBytes(2, undefined, `Deed ${crypto.randomUUID()}`);
     originalB = await pdfBytes(2, undefined, `Affidavit ${crypto.randomUUID()}`);
     const body = await sessionBody({
@@ -202,8 +228,8 @@ describe('notarized PDFs: seal, signatures, certificate page, PAdES signature', 
         'CERTIFICATE OF NOTARIAL ACT',
         'Acknowledgement',
         'Jurat',
-        'State of Texas',
-        'County of Travis',
+        'State of Hawaii',
+        'County of Honolulu',
         notary.notaryName,
         notary.commissionNumber,
         notary.commissionExpiresOn,
@@ -212,7 +238,8 @@ describe('notarized PDFs: seal, signatures, certificate page, PAdES signature', 
         signerName,
         // The signer passed KBA in the session (test/documents/helpers): the certificate cites the check.
         'identity established by knowledge-based authentication, passed on attempt 1',
-        completedAt.slice(0, 10),
+        // Dated where the notary is commissioned, with the instant in UTC.
+        `Date of the act: ${hawaiiTime(completedAt)} HST (${completedAt})`,
       ]) {
         assert.ok(
           certificate.includes(expected),
@@ -261,8 +288,8 @@ describe('notarized PDFs: seal, signatures, certificate page, PAdES signature', 
     );
   });
 
-  it("a 'date_signed' field puts the signing date on its page, inside its box", async () => {
-    const date = completedAt.slice(0, 10);
+  it("a 'date_signed' field puts the date of the act where the notary is commissioned on its page, inside its box", async () => {
+    const date = new Date(Date.parse(completedAt) - HAWAII_OFFSET).toISOString().slice(0, 10);
     const page1 = squash(await pdftotext(signedA, 1, 1));
     assert.ok(page1.includes(date), `page 1 should carry ${date}:\n${page1}`);
     const words = await wordBoxes(signedA, 1);

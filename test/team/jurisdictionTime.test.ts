@@ -1,17 +1,18 @@
 import assert from 'node:assert/strict';
 import {
+  actTimeIn,
   commissionEndsAt,
   commissionInForce,
   jurisdictionDate,
   jurisdictionDates,
-} from '../../src/team/commissionTerm';
+} from '../../src/team/jurisdictionTime';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 const endsAt = (state: string, expiresOn: string) =>
   new Date(commissionEndsAt(state, expiresOn)).toISOString();
 
-describe('a commission is in force through its last day in its jurisdiction’s own time', () => {
+describe('time where a notary is commissioned: when a commission ends, how an act is dated', () => {
   it('ends at the close of the expiry day where it was issued, not at UTC’s midnight', () => {
     assert.equal(endsAt('GU', '2026-11-25'), '2026-11-25T14:00:00.000Z', 'Guam, ten hours before UTC');
     assert.equal(endsAt('MP', '2026-11-25'), '2026-11-25T14:00:00.000Z', 'Northern Mariana Islands');
@@ -48,7 +49,27 @@ describe('a commission is in force through its last day in its jurisdiction’s 
     assert.equal(endsAt('ZZ', '2026-11-25'), '2026-11-25T10:00:00.000Z');
   });
 
-  it('the end, the date and the SQL dates agree for every jurisdiction, every ninth day of a year', () => {
+  it('an act is dated where the notary is commissioned, in the zone that has the jurisdiction’s date', () => {
+    const act = (state: string, iso: string) => actTimeIn(state, Date.parse(iso));
+    // 01:00 UTC on the 26th is 3 PM on the 25th in Hawaii: the day a commission expiring on the 25th covers.
+    assert.deepEqual(act('HI', '2026-11-26T01:00:00Z'), {
+      date: '2026-11-25',
+      local: 'November 25, 2026 at 3:00 PM HST',
+    });
+    assert.deepEqual(act('GU', '2026-11-25T14:30:00Z'), {
+      date: '2026-11-26',
+      local: 'November 26, 2026 at 12:30 AM GMT+10',
+    });
+    // Half past midnight in Central time, half past eleven in El Paso: Texas's date is Central's.
+    assert.deepEqual(act('TX', '2026-11-26T06:30:00Z'), {
+      date: '2026-11-26',
+      local: 'November 26, 2026 at 12:30 AM CST',
+    });
+    assert.equal(act('TX', '2026-11-26T05:30:00Z').local, 'November 25, 2026 at 11:30 PM CST');
+    assert.equal(act('AZ', '2026-07-16T06:30:00Z').local, 'July 16, 2026 at 12:30 AM MDT');
+  });
+
+  it('the end, the dates and the SQL dates agree for every jurisdiction, every ninth day of a year', () => {
     const states = Object.keys(jurisdictionDates(Date.now()));
     assert.equal(states.length, 56, 'the states, DC and five territories');
     for (
@@ -64,6 +85,11 @@ describe('a commission is in force through its last day in its jurisdiction’s 
         assert.equal(commissionInForce(state, expiresOn, end - 1), true, `${state} ${expiresOn} just before`);
         assert.equal(commissionInForce(state, expiresOn, end), false, `${state} ${expiresOn} at its end`);
         assert.equal(jurisdictionDate(state, end - 1), expiresOn);
+        assert.equal(
+          actTimeIn(state, end - 1).date,
+          expiresOn,
+          `${state}: the last act is dated on the last day`,
+        );
       }
       const at = day + 7 * HOUR;
       const dates = jurisdictionDates(at);

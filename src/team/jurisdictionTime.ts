@@ -1,8 +1,8 @@
 /**
- * When a commission is in force. A commission expiring on D covers acts through the end of D where it was
- * issued: in its jurisdiction's own time, not UTC's. UTC's day ends ten hours after Guam's (an act there
- * would be certified under a commission already expired) and up to eleven before the other US
- * jurisdictions' (a notary would be turned away on the evening of their last day).
+ * Time where a notary is commissioned. A commission expiring on D covers acts through the end of D in its
+ * jurisdiction's own time, not UTC's: UTC's day ends ten hours after Guam's (an act there would be
+ * certified under a commission already expired) and up to eleven before the other US jurisdictions' (a
+ * notary would be turned away on the evening of their last day). An act is dated the same way.
  *
  * A jurisdiction spanning several zones is judged by the one whose day ends first: no act is certified
  * after the expiry anywhere in it (Texas by Central time, not El Paso's Mountain; Arizona by the Navajo
@@ -101,9 +101,39 @@ function latestDate(zones: readonly string[], dateOf: (zone: string) => string):
   }, '');
 }
 
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** `at` as a reader in `zone` writes it, e.g. `November 25, 2026 at 3:00 PM HST`. */
+function localTimeIn(zone: string, at: number): string {
+  let format = timeFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    });
+    timeFormats.set(zone, format);
+  }
+  return format.format(at);
+}
+
 /** The jurisdiction's date at `at` (YYYY-MM-DD): the latest of its zones'. A commission expiring on D is in force while it is ≤ D. */
 export function jurisdictionDate(state: string, at: number): string {
   return latestDate(zonesOf(state), (zone) => dateIn(zone, at));
+}
+
+/**
+ * An act performed at `at` under a commission of `state`, as its documents date it: the jurisdiction's
+ * date (never past a commission that covered the act) and the local time in the zone that has that date.
+ */
+export function actTimeIn(state: string, at: number): { date: string; local: string } {
+  const date = jurisdictionDate(state, at);
+  const zone = zonesOf(state).find((z) => dateIn(z, at) === date)!;
+  return { date, local: localTimeIn(zone, at) };
 }
 
 /** Every jurisdiction's date at `at`, by code: for SQL that filters many commissions at once. */
