@@ -7,7 +7,9 @@ import { isUnavailable } from '../infra/unavailable';
 import { acceptOfferUpdate, type ActionResult } from '../../workflows/sessionDefinitions';
 import { recordedResult, throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
 import { networkNotarySession } from './workQueue';
-import { rowExists } from '../db/query';
+import { queryRows, rowExists } from '../db/query';
+import { commissionOnFile } from '../team/jurisdictionTime';
+import { commissionLapse } from '../../workflows/sessionMachine';
 
 const DEADLINE_MS = 15_000;
 
@@ -23,6 +25,9 @@ export async function acceptOffer(
   sessionId: string,
 ): Promise<ActionResult & { waitedMs?: number }> {
   const session = await networkNotarySession(sequelize, notaryId, sessionId);
+  // A retried accept is answered as such; a first one needs a commission still in force (offers made just
+  // before it ended would otherwise hand the session to a notary who cannot start it).
+  if (session.network_notary_id !== notaryId) await assertCommissionInForce(sequelize, notaryId);
   const deadline = Date.now() + DEADLINE_MS;
   for (;;) {
     try {
@@ -50,6 +55,16 @@ export async function acceptOffer(
 }
 
 const CATCH_UP_MS = 100;
+
+async function assertCommissionInForce(sequelize: Sequelize, notaryId: string): Promise<void> {
+  const [notary] = await queryRows<{ state: string; expires_on: string }>(
+    sequelize,
+    `SELECT state, to_char(commission_expires_on, 'YYYY-MM-DD') AS expires_on FROM network_notaries WHERE id = $1`,
+    { bind: [notaryId] },
+  );
+  const lapse = commissionLapse(commissionOnFile(notary.state, notary.expires_on), Date.now());
+  if (lapse) throw conflict(`Session cannot be accepted: ${lapse}`);
+}
 
 function offerIsOpen(sequelize: Sequelize, notaryId: string, sessionId: string): Promise<boolean> {
   return rowExists(

@@ -2,7 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { renderSeal } from './seal';
 import { execute, queryRows } from '../db/query';
 import { SESSION_NOTARY_JOINS } from '../db/sessionNotary';
-import { commissionEndsAt } from './jurisdictionTime';
+import { commissionOnFile } from './jurisdictionTime';
 import type { CommissionOnFile } from '../../workflows/sessionMachine';
 
 /** A notary's commission as onboarding records it: the facts every certificate of theirs states. */
@@ -96,9 +96,5 @@ export async function sessionNotaryCommission(
     { bind: [sessionId] },
   );
   const { has_notary: hasNotary = false, state = null, expires_on: expiresOn = null } = rows[0] ?? {};
-  return {
-    hasNotary,
-    expiresOn,
-    ...(state && expiresOn ? { endsAt: commissionEndsAt(state, expiresOn) } : {}),
-  };
+  return { hasNotary, ...commissionOnFile(state, expiresOn) };
 }

@@ -8,6 +8,8 @@
  * after the expiry anywhere in it (Texas by Central time, not El Paso's Mountain; Arizona by the Navajo
  * Nation's daylight time in summer).
  */
+import type { CommissionOnFile } from '../../workflows/sessionMachine';
+
 const JURISDICTION_ZONES: Readonly<Record<string, readonly string[]>> = {
   AL: ['America/Chicago'],
   AK: ['America/Anchorage', 'America/Adak'],
@@ -168,6 +170,11 @@ export function commissionEndsAt(state: string, expiresOn: string): number {
     else ended = mid;
   }
   return ended;
+}
+
+/** A commission on file as the session's rules judge it (`commissionLapse`): its expiry and the instant it ends. */
+export function commissionOnFile(state: string | null, expiresOn: string | null): CommissionOnFile {
+  return state && expiresOn ? { expiresOn, endsAt: commissionEndsAt(state, expiresOn) } : { expiresOn };
 }
 
 /**

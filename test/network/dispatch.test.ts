@@ -134,6 +134,35 @@ describe('the on-demand network: dispatch when a signer waits, offers, accepts a
     await action(account.api_key, samoaSession.bn_session_id, 'cancel');
   });
 
+  it('a notary whose commission has ended since the offer cannot accept it (409); renewed, they can', async function () {
+    this.timeout(180_000);
+    const account = await createTestAccount();
+    const notary = await networkNotary('MP');
+    const session = await onDemandSession(account.api_key, 'Northern Mariana Islands');
+    await signerJoins(session);
+    await waitForRelation(notary.token, session.bn_session_id, 'offered');
+    // Saipan keeps Guam's time: its yesterday is over there, whatever UTC's date.
+    const { guamYesterday } = await farJurisdictionDays();
+    const setExpiry = (on: string) =>
+      testEnvironment().runtime.sequelize.query(
+        'UPDATE network_notaries SET commission_expires_on = $2 WHERE email = $1',
+        { bind: [notary.email, on] },
+      );
+    await setExpiry(guamYesterday);
+    const refused = await meAction(notary.token, session.bn_session_id, 'accept');
+    assert.equal(refused.status, 409, refused.text);
+    assert.equal(
+      refused.body.response_message,
+      `Session cannot be accepted: the notary's commission expired on ${guamYesterday}`,
+    );
+    assert.ok((await offersTo(notary.token)).includes(session.bn_session_id), 'still only offered');
+    await setExpiry('2099-12-31');
+    const accepted = await meAction(notary.token, session.bn_session_id, 'accept');
+    assert.equal(accepted.status, 200, accepted.text);
+    assert.equal(accepted.body.status, 'ready');
+    await action(account.api_key, session.bn_session_id, 'cancel');
+  });
+
   it('an offer not accepted in time goes to the next notary; the first can no longer take it', async () => {
     const account = await createTestAccount();
     const notaries = [await networkNotary('MT'), await networkNotary('MT')];

@@ -101,7 +101,13 @@ export function registerMeRoutes(
       200: { description: 'You are the session’s notary', schema: actionResponse },
       403: { description: 'Not a network notary', schema: failBodySchema },
       404: notFound,
-      409: { description: 'The offer has moved on or the session has ended', schema: failBodySchema },
+      409: {
+        description:
+          'The offer has moved on or the session has ended; or the notary’s commission is no longer in force ' +
+          '(`Session cannot be accepted: the notary’s commission expired on …`; it ends with its expiry day in its ' +
+          'jurisdiction’s time), as a notary whose commission ended since the offer could not start the session',
+        schema: failBodySchema,
+      },
     },
     handler: async (ctx, { params }) => {
       const notary = networkPersonAs(ctx, 'notary');
