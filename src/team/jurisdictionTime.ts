@@ -75,57 +75,55 @@ const EARLIEST_ZONE = ['Etc/GMT-14'];
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
+/** One formatter per zone, made once: making one costs far more than using it. */
+function perZone(options: Intl.DateTimeFormatOptions): (zone: string) => Intl.DateTimeFormat {
+  const made = new Map<string, Intl.DateTimeFormat>();
+  return (zone) => {
+    let format = made.get(zone);
+    if (!format) made.set(zone, (format = new Intl.DateTimeFormat('en-US', { ...options, timeZone: zone })));
+    return format;
+  };
+}
 
-/** The calendar date (YYYY-MM-DD) in `zone` at `at`. */
-function dateIn(zone: string, at: number): string {
-  let format = dayFormats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    dayFormats.set(zone, format);
-  }
-  const parts = format.formatToParts(at);
-  const of = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${of('year')}-${of('month')}-${of('day')}`;
+const dayFormat = perZone({ year: 'numeric', month: '2-digit', day: '2-digit' });
+/** e.g. `November 25, 2026 at 3:00 PM HST`. */
+const timeFormat = perZone({
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
+
+/** A calendar date as a number that orders as dates do, whatever the year's digits: 2026-11-25 is 20261125. */
+type Day = number;
+
+function dayIn(zone: string, at: number): Day {
+  const parts = dayFormat(zone).formatToParts(at);
+  const of = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+  return of('year') * 10_000 + of('month') * 100 + of('day');
+}
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+const isoOf = (day: Day) =>
+  `${pad(Math.floor(day / 10_000), 4)}-${pad(Math.floor(day / 100) % 100, 2)}-${pad(day % 100, 2)}`;
+/** NaN (before and after every day) for what is not a date. */
+function dayOf(iso: string): Day {
+  const match = /^(\d{4,})-(\d{2})-(\d{2})$/.exec(iso);
+  return match ? Number(match[1]) * 10_000 + Number(match[2]) * 100 + Number(match[3]) : Number.NaN;
 }
 
 const zonesOf = (state: string) => JURISDICTION_ZONES[state] ?? EARLIEST_ZONE;
 
-function latestDate(zones: readonly string[], dateOf: (zone: string) => string): string {
-  return zones.reduce((latest, zone) => {
-    const date = dateOf(zone);
-    return date > latest ? date : latest;
-  }, '');
-}
-
-const timeFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** `at` as a reader in `zone` writes it, e.g. `November 25, 2026 at 3:00 PM HST`. */
-function localTimeIn(zone: string, at: number): string {
-  let format = timeFormats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      year: 'numeric',
-      month: 'long',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-      timeZoneName: 'short',
-    });
-    timeFormats.set(zone, format);
-  }
-  return format.format(at);
+/** The jurisdiction's day at `at`: the latest of its zones'. */
+function jurisdictionDay(state: string, at: number, dayOfZone = (zone: string) => dayIn(zone, at)): Day {
+  return Math.max(...zonesOf(state).map(dayOfZone));
 }
 
 /** The jurisdiction's date at `at` (YYYY-MM-DD): the latest of its zones'. A commission expiring on D is in force while it is ≤ D. */
 export function jurisdictionDate(state: string, at: number): string {
-  return latestDate(zonesOf(state), (zone) => dateIn(zone, at));
+  return isoOf(jurisdictionDay(state, at));
 }
 
 /**
@@ -133,26 +131,26 @@ export function jurisdictionDate(state: string, at: number): string {
  * date (never past a commission that covered the act) and the local time in the zone that has that date.
  */
 export function actTimeIn(state: string, at: number): { date: string; local: string } {
-  const date = jurisdictionDate(state, at);
-  const zone = zonesOf(state).find((z) => dateIn(z, at) === date)!;
-  return { date, local: localTimeIn(zone, at) };
+  const day = jurisdictionDay(state, at);
+  const zone = zonesOf(state).find((z) => dayIn(z, at) === day)!;
+  return { date: isoOf(day), local: timeFormat(zone).format(at) };
 }
 
 /** Every jurisdiction's date at `at`, by code: for SQL that filters many commissions at once. */
 export function jurisdictionDates(at: number): Record<string, string> {
-  const byZone = new Map<string, string>();
-  const dateOf = (zone: string) => {
-    if (!byZone.has(zone)) byZone.set(zone, dateIn(zone, at));
+  const byZone = new Map<string, Day>();
+  const dayOfZone = (zone: string) => {
+    if (!byZone.has(zone)) byZone.set(zone, dayIn(zone, at));
     return byZone.get(zone)!;
   };
   return Object.fromEntries(
-    Object.entries(JURISDICTION_ZONES).map(([state, zones]) => [state, latestDate(zones, dateOf)]),
+    Object.keys(JURISDICTION_ZONES).map((state) => [state, isoOf(jurisdictionDay(state, at, dayOfZone))]),
   );
 }
 
 /** Whether a commission of `state` expiring on `expiresOn` (YYYY-MM-DD) covers an act at `at`. */
 export function commissionInForce(state: string, expiresOn: string, at: number): boolean {
-  return jurisdictionDate(state, at) <= expiresOn;
+  return jurisdictionDay(state, at) <= dayOf(expiresOn);
 }
 
 /**

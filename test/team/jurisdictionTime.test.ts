@@ -69,6 +69,14 @@ describe('time where a notary is commissioned: when a commission ends, how an ac
     assert.equal(act('AZ', '2026-07-16T06:30:00Z').local, 'July 16, 2026 at 12:30 AM MDT');
   });
 
+  it('days order as days whatever the year’s digits, and what is not a date covers nothing', () => {
+    const at = (iso: string) => commissionInForce('TX', '2030-12-31', Date.parse(iso));
+    assert.equal(at('+010000-01-01T12:00:00Z'), false, 'year 10000 is after 2030');
+    assert.equal(jurisdictionDate('TX', Date.parse('+010000-01-01T12:00:00Z')), '10000-01-01');
+    assert.equal(jurisdictionDate('TX', Date.parse('0999-06-01T12:00:00Z')), '0999-06-01');
+    assert.equal(commissionInForce('TX', 'not a date', Date.now()), false);
+  });
+
   it('the end, the dates and the SQL dates agree for every jurisdiction, every ninth day of a year', () => {
     const states = Object.keys(jurisdictionDates(Date.now()));
     assert.equal(states.length, 56, 'the states, DC and five territories');
