@@ -132,7 +132,9 @@ export function mailActivities({ sequelize, config, logger }: ActivityDependenci
       );
       const links = signed.map((doc) => {
         const { url, expiresAt } = completionLinks().create(doc.id);
-        return `  ${pdfName(doc.name)}: ${url} (until ${expiresAt.toISOString().slice(0, 10)})`;
+        // To the minute and named UTC: a bare date read as "through that day" outlives the link by hours.
+        const until = `${expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+        return `  ${pdfName(doc.name)}: ${url} (until ${until})`;
       });
       const body = [
         'Your notarization session is complete.',

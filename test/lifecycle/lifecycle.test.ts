@@ -129,8 +129,13 @@ describe('session lifecycle', () => {
     );
     // The completion notice carries a working link to each notarized document.
     const completion = mails.find((m) => m.subject.startsWith('Your notarization session is complete'))!;
-    const link = /https:\/\/notary\.test(\/api\/integrationsv2\/signed_documents\/\S+)/.exec(completion.text);
+    const link = /https:\/\/notary\.test(\/api\/integrationsv2\/signed_documents\/\S+) \(until (.+)\)/.exec(
+      completion.text,
+    );
     assert.ok(link, completion.text);
+    // The stated expiry is the link's own, to the minute, in UTC.
+    const expires = Number(new URL(link[1], 'https://notary.test').searchParams.get('expires'));
+    assert.equal(link[2], `${new Date(expires * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
     const pdf = await request(link[1]);
     assert.equal(pdf.status, 200);
     assert.equal(pdf.headers.get('content-type'), 'application/pdf');
