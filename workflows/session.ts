@@ -133,7 +133,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
       return run.result();
     },
     {
-      // The act's time is this task's: the commission is judged on the day the certificate will state.
+      // The act's time is this task's: the commission is judged at the time the certificate will state.
       validator: (request: CompleteRequest | undefined) =>
         enforce(
           request

@@ -201,7 +201,8 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
       'link), they record the commission every certificate of theirs will state, and their seal is generated. A ' +
       'notary may call it again to renew. Vendors cannot write a commission except by the automatic onboarding of ' +
       'an invite, and only for a notary who has none on file; a notary can be named on a session, assigned and ' +
-      'start one only with a commission on file that is unexpired on the day of the act.',
+      'start one only with a commission on file and in force at the act (through its expiry day in its ' +
+      'jurisdiction’s own time).',
     tags: ['Team members'],
     auth: 'team_member',
     body: onboardingSchema,
