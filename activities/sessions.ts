@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ActivityDependencies } from './dependencies';
-import type { DocumentsStatus, SessionStatus } from '../workflows/sessionDefinitions';
+import type { DocumentsStatus, NotaryAtTheAct, SessionStatus } from '../workflows/sessionDefinitions';
 import { execute, queryRows, rowExists } from '../src/db/query';
 import { commissionInForceSql, jurisdictionDates } from '../src/team/jurisdictionTime';
 import {
@@ -60,14 +60,17 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
      * Mirrors the workflow's state into the session row; setting the same values twice is harmless.
      * `completedAt` is the act's time as the workflow decided it, however late this write lands (a
      * database outage across midnight must not move the certificate's date); workflows from before it
-     * was passed leave it to the database's clock. The completion also keeps the notary as they are on
-     * file now, milliseconds after the act (in an outage, nobody can renew a commission meanwhile either).
+     * was passed leave it to the database's clock. The completion also keeps the notary whose commission
+     * it was judged by (`actNotary`), so a record changed since, even while this write waited out an
+     * outage, is not what the certificates state; completions from before it was passed keep the notary
+     * as on file now.
      */
     async recordStatus(input: {
       sessionId: string;
       status: SessionStatus;
       documentsStatus: DocumentsStatus;
       completedAt?: string;
+      actNotary?: NotaryAtTheAct;
     }): Promise<void> {
       await execute(
         sequelize,
@@ -75,10 +78,19 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
                 completed_at = CASE WHEN $2 = 'completed' THEN coalesce(completed_at, $4::timestamptz, now())
                                     ELSE completed_at END,
                 act_notary = CASE WHEN $2 = 'completed' AND act_notary IS NULL
-                                  THEN (SELECT ${NOTARY_AT_THE_ACT} FROM sessions s ${SESSION_NOTARY_JOINS} WHERE s.id = $1)
+                                  THEN coalesce($5::jsonb,
+                                                (SELECT ${NOTARY_AT_THE_ACT} FROM sessions s ${SESSION_NOTARY_JOINS} WHERE s.id = $1))
                                   ELSE act_notary END
           WHERE id = $1`,
-        { bind: [input.sessionId, input.status, input.documentsStatus, input.completedAt ?? null] },
+        {
+          bind: [
+            input.sessionId,
+            input.status,
+            input.documentsStatus,
+            input.completedAt ?? null,
+            input.actNotary ? JSON.stringify(input.actNotary) : null,
+          ],
+        },
       );
     },
 

@@ -127,8 +127,10 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   );
   setHandler(
     completeUpdate,
-    async () => {
+    async (request?: CompleteRequest) => {
       requested.complete = true;
+      // The commission judged is the one the certificates state, whatever the record on file says later.
+      run.actNotary ??= request?.notary;
       await condition(() => run.status !== 'in_progress');
       return run.result();
     },

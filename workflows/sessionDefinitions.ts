@@ -138,14 +138,29 @@ export const joinUpdate = defineUpdate<ActionResult, [Joiner]>('join');
 export const pretaggedUpdate = defineUpdate<ActionResult>('pretagged');
 export const startUpdate = defineUpdate<ActionResult>('start');
 /**
+ * The session's notary as a certificate states them (`NOTARY_AT_THE_ACT` in `src/db/sessionNotary`): their
+ * commission's name, state, county, number and expiry (YYYY-MM-DD), and their newest seal.
+ */
+export interface NotaryAtTheAct {
+  name: string | null;
+  state: string | null;
+  county: string | null;
+  commission_number: string | null;
+  commission_expires_on: string | null;
+  seal_id: string | null;
+}
+
+/**
  * What the API read for a completion that the workflow does not hold: the session's notary's commission
- * expiry on file (YYYY-MM-DD), null when none is, and the instant (ISO 8601) that commission ends in its
- * jurisdiction's time. Absent from completions sent by an API from before it, as is the end from those
- * sent by an API that judged days by UTC's.
+ * expiry on file (YYYY-MM-DD), null when none is, the instant (ISO 8601) that commission ends in its
+ * jurisdiction's time, and the notary as that same read found them, which the completed session keeps for
+ * its certificates. Completions from an API before the end or the notary lack them: the day is UTC's, and
+ * the notary is read when the completion is recorded.
  */
 export interface CompleteRequest {
   commissionExpiresOn: string | null;
   commissionEndsAt?: string;
+  notary?: NotaryAtTheAct;
 }
 export const completeUpdate = defineUpdate<ActionResult, [CompleteRequest]>('complete');
 export const releaseDocumentsUpdate = defineUpdate<ActionResult>('releaseDocuments');

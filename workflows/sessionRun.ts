@@ -10,6 +10,7 @@ import type {
   BouncedMail,
   DocumentsStatus,
   IdentityOutcome,
+  NotaryAtTheAct,
   ParticipantKey,
   ParticipantRef,
   SessionStatus,
@@ -50,6 +51,8 @@ export class SessionRun {
   };
   /** When the notary completed the session (epoch ms, the workflow's time): the act's time. */
   private completedAt?: number;
+  /** The notary whose commission the completion was judged by; absent from an older API's completion. */
+  actNotary?: NotaryAtTheAct;
   /** Handlers may not run activities; they queue events for the main flow to publish. */
   private readonly pendingEvents: Array<[EventName, EventData[EventName]]> = [];
 
@@ -208,6 +211,7 @@ export class SessionRun {
       status: this.status,
       documentsStatus: this.documentsStatus,
       ...(this.completedAt === undefined ? {} : { completedAt: new Date(this.completedAt).toISOString() }),
+      ...(this.actNotary === undefined ? {} : { actNotary: this.actNotary }),
     });
   }
 }

@@ -220,14 +220,16 @@ export class SessionService {
   /**
    * What a notary action needs of the notary's commission, which the workflow does not hold. A start needs
    * one on file and in force now (else a 409). A completion, the notarial act, takes its expiry and end to
-   * the workflow, which judges them at the act's own time (the time the certificate states).
+   * the workflow, which judges them at the act's own time (the time the certificate states), and the
+   * notary as the same read found them, whom the session's certificates then state.
    */
   async notaryActionArguments(session: SessionRow, action: NotaryActionName): Promise<unknown[]> {
     if (action === 'complete') {
-      const { expiresOn, endsAt } = await sessionNotaryCommission(this.sequelize, session.id);
+      const { expiresOn, endsAt, notary } = await sessionNotaryCommission(this.sequelize, session.id);
       const request: CompleteRequest = {
         commissionExpiresOn: expiresOn,
         ...(endsAt !== undefined ? { commissionEndsAt: new Date(endsAt).toISOString() } : {}),
+        notary,
       };
       return [request];
     }

@@ -5,6 +5,7 @@ import { stateName } from '../sessions/usStates';
 import { actTimeIn } from '../team/jurisdictionTime';
 import type { NotarialActContext } from './notarize';
 import { queryRows } from '../db/query';
+import type { NotaryAtTheAct } from '../../workflows/sessionDefinitions';
 
 /** What sessions from before identity checks were recorded asked for; they have no check to cite. */
 const IDENTITY_METHODS: Record<string, string> = {
@@ -34,21 +35,12 @@ function identityStatement(check: SettledCheck, accountName: string): string {
   }
 }
 
-/** The notary as the certificate states them (NOTARY_AT_THE_ACT). */
-interface NotaryFacts {
-  name: string | null;
-  state: string | null;
-  county: string | null;
-  commission_number: string | null;
-  commission_expires_on: string | null;
-}
-
 interface SessionFacts {
   account_id: string;
   account_name: string;
   options: { notarization_types?: string };
   completed_at: Date | null;
-  notary: NotaryFacts;
+  notary: NotaryAtTheAct;
   seal_png: Buffer | null;
 }
 

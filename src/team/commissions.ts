@@ -1,9 +1,10 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { renderSeal } from './seal';
 import { execute, queryRows } from '../db/query';
-import { SESSION_NOTARY_JOINS } from '../db/sessionNotary';
+import { NOTARY_AT_THE_ACT, SESSION_NOTARY_JOINS } from '../db/sessionNotary';
 import { commissionOnFile } from './jurisdictionTime';
 import type { CommissionOnFile } from '../../workflows/sessionMachine';
+import type { NotaryAtTheAct } from '../../workflows/sessionDefinitions';
 
 /** A notary's commission as onboarding records it: the facts every certificate of theirs states. */
 export interface Commission {
@@ -79,22 +80,23 @@ export async function recordCommission(
 }
 
 /**
- * The commission of a session's notary: whether the session has a notary yet, and their commission on
- * file (`expiresOn` null when none is: onboarding pending) with the instant it ends in its jurisdiction.
+ * The commission of a session's notary: whether the session has a notary yet, their commission on file
+ * (`expiresOn` null when none is: onboarding pending) with the instant it ends in its jurisdiction, and
+ * the notary as a certificate would state them, all from one read.
  */
 export async function sessionNotaryCommission(
   sequelize: Sequelize,
   sessionId: string,
-): Promise<{ hasNotary: boolean } & CommissionOnFile> {
-  const rows = await queryRows<{ has_notary: boolean; state: string | null; expires_on: string | null }>(
+): Promise<{ hasNotary: boolean; notary: NotaryAtTheAct } & CommissionOnFile> {
+  const rows = await queryRows<{ has_notary: boolean; notary: NotaryAtTheAct }>(
     sequelize,
     `SELECT s.notary_member_id IS NOT NULL OR s.network_notary_id IS NOT NULL AS has_notary,
-            coalesce(c.state, n.state) AS state,
-            to_char(coalesce(c.commission_expires_on, n.commission_expires_on), 'YYYY-MM-DD') AS expires_on
+            ${NOTARY_AT_THE_ACT} AS notary
        FROM sessions s ${SESSION_NOTARY_JOINS}
       WHERE s.id = $1`,
     { bind: [sessionId] },
   );
-  const { has_notary: hasNotary = false, state = null, expires_on: expiresOn = null } = rows[0] ?? {};
-  return { hasNotary, ...commissionOnFile(state, expiresOn) };
+  // Sessions are never deleted, and the caller has found this one.
+  const { has_notary: hasNotary, notary } = rows[0];
+  return { hasNotary, notary, ...commissionOnFile(notary.state, notary.commission_expires_on) };
 }

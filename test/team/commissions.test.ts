@@ -13,6 +13,8 @@ import {
 import { testEnvironment } from '../support/environment';
 import { farJurisdictionDays } from '../support/farJurisdictions';
 import { query } from './helpers';
+import { eventually } from '../support/eventually';
+import { downloadAll, pdftotext, removeTempFiles, squash } from '../documents/helpers';
 
 const DAY = 24 * 60 * 60 * 1000;
 const dateIn = (ms: number) => new Date(Date.now() + ms).toISOString().slice(0, 10);
@@ -24,6 +26,7 @@ function assertInvalidNotary(res: { status: number; body: any; text: string }, w
 
 describe('only a commissioned notary notarizes', function () {
   this.timeout(60_000);
+  after(() => removeTempFiles());
 
   it('a notary whose commission has expired cannot be named', async () => {
     const account = await createTestAccount();
@@ -137,6 +140,59 @@ describe('only a commissioned notary notarizes', function () {
       Number(taskStarted.eventTime!.seconds) * 1000 + Math.floor(taskStarted.eventTime!.nanos! / 1e6);
     const session = await waitForSession(account.api_key, id, (s) => s.completed_at);
     assert.equal(session.completed_at, new Date(taskTime).toISOString());
+  });
+
+  it('the certificates state the commission the act was judged by, though the record changes while the completion waits out a database fault', async () => {
+    const { account, notary, created, id } = await teamNotarySession();
+    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    assert.equal((await joinSession(created.body.bn_signing_url)).status, 200);
+    assert.equal((await action(account.api_key, id, 'start')).status, 200);
+
+    // Recording this session's completion fails (the sequence counts the attempts: it is not rolled
+    // back) until the hold is lifted; the worker retries it as it does any database failure.
+    const hold = `test_hold_${id.replace(/-/g, '')}`;
+    const ddl = (sql: string) => testEnvironment().runtime.sequelize.query(sql);
+    await ddl(`CREATE SEQUENCE ${hold}`);
+    await ddl(`CREATE FUNCTION ${hold}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.id = '${id}' AND NEW.status = 'completed' AND OLD.status <> 'completed' THEN
+          PERFORM nextval('${hold}');
+          RAISE EXCEPTION 'held by the test';
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await ddl(`CREATE TRIGGER ${hold} BEFORE UPDATE ON sessions FOR EACH ROW EXECUTE FUNCTION ${hold}()`);
+    const lift = async () => {
+      await ddl(`DROP TRIGGER IF EXISTS ${hold} ON sessions`);
+      await ddl(`DROP FUNCTION IF EXISTS ${hold}()`);
+      await ddl(`DROP SEQUENCE IF EXISTS ${hold}`);
+    };
+    try {
+      const completing = action(account.api_key, id, 'complete');
+      await eventually(
+        () => query<{ is_called: boolean }>(`SELECT is_called FROM ${hold}`),
+        (rows) => rows[0].is_called,
+        'the completion to be accepted and its record held',
+      );
+      // The notary renews (a new number, a later expiry) after the act, before its record lands.
+      await query(
+        `UPDATE notary_commissions SET commission_number = 'TX-RENEWED', commission_expires_on = '2039-12-31'
+          WHERE user_id = $1`,
+        [notary.userId],
+      );
+      await lift();
+      const completed = await completing;
+      assert.equal(completed.status, 200, completed.text);
+    } finally {
+      await lift();
+    }
+
+    await waitForSession(account.api_key, id, (s) => s.documents_status === 'released');
+    const [file] = (await downloadAll(account.api_key, id)).files;
+    const certificate = squash(await pdftotext(file.bytes, 2));
+    assert.ok(certificate.includes('Commission number: TX-900001'), certificate);
+    assert.ok(certificate.includes('Commission expires: 2035-12-31'), certificate);
+    assert.ok(!certificate.includes('TX-RENEWED'), certificate);
   });
 
   it('a commission ends with its last day where it was issued: Guam’s before UTC’s, American Samoa’s after', async function () {

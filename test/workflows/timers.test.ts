@@ -199,9 +199,13 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
   it('a completion is judged at the act: refused once the commission has ended in its jurisdiction (UTC’s day from an older API), recorded at the act’s time', async () => {
     const { activities } = mockActivities(env, neverANotary);
     const completions: Array<string | undefined> = [];
+    const actNotaries: unknown[] = [];
     const recordStatus = activities.recordStatus!;
     activities.recordStatus = async (input) => {
-      if (input.status === 'completed') completions.push(input.completedAt);
+      if (input.status === 'completed') {
+        completions.push(input.completedAt);
+        actNotaries.push(input.actNotary);
+      }
       return recordStatus(input);
     };
     await withMockedWorker(env, taskQueue, activities, async () => {
@@ -215,9 +219,18 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
       const guamDay = dayOf((await env.currentTimeMs()) + DAY);
       const guamEnd = Date.parse(`${guamDay}T14:00:00Z`);
       await env.sleep(guamEnd - (await env.currentTimeMs()) + 60_000);
+      const notaryIn = (state: string, expiresOn: string) => ({
+        name: 'Nora Notary',
+        state,
+        county: null,
+        commission_number: `${state}-1`,
+        commission_expires_on: expiresOn,
+        seal_id: null,
+      });
       const guam: CompleteRequest = {
         commissionExpiresOn: guamDay,
         commissionEndsAt: new Date(guamEnd).toISOString(),
+        notary: notaryIn('GU', guamDay),
       };
       await assert.rejects(handle.executeUpdate(completeUpdate, { args: [guam] }), expired(guamDay));
 
@@ -238,13 +251,19 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
       );
       assert.equal((await handle.query(snapshotQuery)).status, 'in_progress', 'nothing changed');
 
-      // Renewed through the new day: the act is allowed, and recorded at the workflow's time of it.
+      // Renewed through the new day: the act is allowed, and recorded at the workflow's time of it with
+      // the notary it was judged by.
       const before = await env.currentTimeMs();
-      await handle.executeUpdate(completeUpdate, { args: [{ commissionExpiresOn: dayOf(midnight) }] });
+      const renewed = notaryIn('TX', dayOf(midnight));
+      await handle.executeUpdate(completeUpdate, {
+        args: [{ commissionExpiresOn: dayOf(midnight), notary: renewed }],
+      });
       const after = await env.currentTimeMs();
       assert.equal(await handle.result(), 'completed');
       // Every record of the completed session (its documents' states too) carries the same time.
       assert.equal(new Set(completions).size, 1, completions.join(', '));
+      assert.ok(actNotaries.length > 0);
+      for (const kept of actNotaries) assert.deepEqual(kept, renewed);
       const at = Date.parse(completions[0]!);
       assert.ok(
         at >= before && at <= after,
