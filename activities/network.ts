@@ -1,7 +1,8 @@
 import type { ActivityDependencies } from './dependencies';
 import { execute, queryRows } from '../src/db/query';
 import { NETWORK_NOTARY_NAME } from '../src/db/sessionNotary';
-import { commissionInForceSql, jurisdictionDates } from '../src/team/jurisdictionTime';
+import { commissionInForceSql } from '../src/team/jurisdictionTime';
+import { networkCommissionDates } from '../src/network/commissionHorizon';
 
 export interface NotaryOffer {
   offerId: string;
@@ -35,8 +36,8 @@ const LIVE = `s.status NOT IN ('completed', 'expired', 'cancelled')`;
 export function networkActivities({ sequelize, config }: ActivityDependencies) {
   return {
     /**
-     * Offers the session to one eligible network notary: unexpired commission, in the requested state,
-     * no open offer and no live session. Notaries this session has asked least, and then those offered
+     * Offers the session to one eligible network notary: a commission in force for the next 24 hours
+     * (`src/network/commissionHorizon`), in the requested state, no open offer and no live session. Notaries this session has asked least, and then those offered
      * anything longest ago, come first, so an unanswered offer moves on to the next notary. Row locks
      * with SKIP LOCKED and the one-open-offer-per-notary index keep two sessions off the same notary.
      */
@@ -73,7 +74,7 @@ export function networkActivities({ sequelize, config }: ActivityDependencies) {
                      n.created_at, n.id
             LIMIT 1
             FOR UPDATE OF n SKIP LOCKED`,
-          { bind: [sessionId, state ?? null, JSON.stringify(jurisdictionDates(Date.now()))], transaction },
+          { bind: [sessionId, state ?? null, networkCommissionDates(Date.now())], transaction },
         );
         if (!candidate) return null;
         const [created] = await queryRows<{ id: string }>(

@@ -2,7 +2,8 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ActivityDependencies } from './dependencies';
 import type { DocumentsStatus, NotaryAtTheAct, SessionStatus } from '../workflows/sessionDefinitions';
 import { execute, queryRows, rowExists } from '../src/db/query';
-import { commissionInForceSql, jurisdictionDates } from '../src/team/jurisdictionTime';
+import { commissionInForceSql } from '../src/team/jurisdictionTime';
+import { networkCommissionDates } from '../src/network/commissionHorizon';
 import {
   MEMBER_NAME,
   NETWORK_NOTARY_NAME,
@@ -114,8 +115,8 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
     },
 
     /**
-     * The on-demand network: a notary with an unexpired commission (in the requested state, if any) who
-     * has no unfinished session. Row locks with SKIP LOCKED keep two sessions from taking the same one;
+     * The on-demand network: a notary whose commission is in force for the next 24 hours (in the
+     * requested state, if any) who has no unfinished session. Row locks with SKIP LOCKED keep two sessions from taking the same one;
      * a session that already has its notary keeps it, so a retried attempt changes nothing.
      */
     async assignNetworkNotary({
@@ -144,7 +145,7 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
            SELECT id, email, ${NETWORK_NOTARY_NAME} AS name FROM current n
            UNION ALL
            SELECT id, email, ${NETWORK_NOTARY_NAME} AS name FROM candidate n`,
-          { bind: [sessionId, state ?? null, JSON.stringify(jurisdictionDates(Date.now()))], transaction },
+          { bind: [sessionId, state ?? null, networkCommissionDates(Date.now())], transaction },
         );
         if (!rows.length) return { notary: null, retryAfterMs: config.notaryRetryIntervalMs };
         await execute(sequelize, 'UPDATE sessions SET network_notary_id = $2 WHERE id = $1', {

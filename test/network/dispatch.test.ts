@@ -115,20 +115,23 @@ describe('the on-demand network: dispatch when a signer waits, offers, accepts a
     await action(account.api_key, session.bn_session_id, 'cancel');
   });
 
-  it('a commission ends with its last day where it was issued: Guam’s before UTC’s, American Samoa’s after', async function () {
+  it('offers only a notary whose commission stays in force for the next 24 hours where it was issued: Guam’s day ends before UTC’s, American Samoa’s after', async function () {
     this.timeout(180_000);
     const days = await farJurisdictionDays();
     const account = await createTestAccount();
-    const guamExpired = await networkNotary('GU', days.guamYesterday);
+    // In force now, but it ends at Guam's next midnight, within the day: a session taken now could not
+    // be completed once it did.
+    const guamLastDay = await networkNotary('GU', days.guam);
     const guamSession = await onDemandSession(account.api_key, 'Guam');
     await signerJoins(guamSession);
-    const samoa = await networkNotary('AS', days.samoa);
+    // American Samoa's tomorrow ends 24 to 48 hours from now, whatever UTC's date.
+    const samoa = await networkNotary('AS', days.samoaTomorrow);
     const samoaSession = await onDemandSession(account.api_key, 'American Samoa');
     await signerJoins(samoaSession);
     await waitForRelation(samoa.token, samoaSession.bn_session_id, 'offered');
     await letTimePass(2_500);
-    assert.ok(!(await offersTo(guamExpired.token)).includes(guamSession.bn_session_id));
-    const guam = await networkNotary('GU', days.guam);
+    assert.ok(!(await offersTo(guamLastDay.token)).includes(guamSession.bn_session_id));
+    const guam = await networkNotary('GU', days.guamTomorrow);
     await waitForRelation(guam.token, guamSession.bn_session_id, 'offered');
     await action(account.api_key, guamSession.bn_session_id, 'cancel');
     await action(account.api_key, samoaSession.bn_session_id, 'cancel');

@@ -17,7 +17,13 @@ const toMidnight = (offset: number) => DAY - ((Date.now() + offset) % DAY);
  * every 24 hours (all but 10:00–13:59 UTC): then a commission judged by UTC's day is judged wrongly.
  * Waits, if need be, until neither date changes for the next 90 s.
  */
-export async function farJurisdictionDays(): Promise<{ guam: string; guamYesterday: string; samoa: string }> {
+export async function farJurisdictionDays(): Promise<{
+  guam: string;
+  guamYesterday: string;
+  guamTomorrow: string;
+  samoa: string;
+  samoaTomorrow: string;
+}> {
   await eventually(
     () => Math.min(toMidnight(GUAM), toMidnight(AMERICAN_SAMOA)),
     (left) => left > MARGIN,
@@ -28,6 +34,8 @@ export async function farJurisdictionDays(): Promise<{ guam: string; guamYesterd
   return {
     guam: dateAt(now + GUAM),
     guamYesterday: dateAt(now + GUAM - DAY),
+    guamTomorrow: dateAt(now + GUAM + DAY),
     samoa: dateAt(now + AMERICAN_SAMOA),
+    samoaTomorrow: dateAt(now + AMERICAN_SAMOA + DAY),
   };
 }
