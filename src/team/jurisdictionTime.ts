@@ -133,8 +133,18 @@ export function jurisdictionDate(state: string, at: number): string {
 export function actTimeIn(state: string, at: number): { date: string; local: string } {
   const day = jurisdictionDay(state, at);
   const zone = zonesOf(state).find((z) => dayIn(z, at) === day)!;
-  return { date: isoOf(day), local: timeFormat(zone).format(at) };
+  const local = timeFormat(zone).format(at);
+  const name = STATUTORY_ZONE_NAMES[zone];
+  // The zone's name ends the text (`… at 12:30 AM GMT+10`).
+  return { date: isoOf(day), local: name ? local.replace(/\S+$/, name) : local };
 }
+
+/** Zones ICU names only by their offset (`GMT+10`), by the names US law gives them (15 U.S.C. 263). */
+const STATUTORY_ZONE_NAMES: Readonly<Record<string, string>> = {
+  'Pacific/Guam': 'ChST',
+  'Pacific/Saipan': 'ChST',
+  'Pacific/Pago_Pago': 'SST',
+};
 
 /** Every jurisdiction's date at `at`, by code: for SQL that filters many commissions at once. */
 export function jurisdictionDates(at: number): Record<string, string> {

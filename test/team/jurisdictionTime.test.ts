@@ -56,10 +56,14 @@ describe('time where a notary is commissioned: when a commission ends, how an ac
       date: '2026-11-25',
       local: 'November 25, 2026 at 3:00 PM HST',
     });
+    // Zones ICU names by offset alone carry their names in US law: Chamorro and Samoa standard time.
     assert.deepEqual(act('GU', '2026-11-25T14:30:00Z'), {
       date: '2026-11-26',
-      local: 'November 26, 2026 at 12:30 AM GMT+10',
+      local: 'November 26, 2026 at 12:30 AM ChST',
     });
+    assert.equal(act('MP', '2026-11-25T14:30:00Z').local, 'November 26, 2026 at 12:30 AM ChST');
+    assert.equal(act('AS', '2026-11-26T01:00:00Z').local, 'November 25, 2026 at 2:00 PM SST');
+    assert.equal(act('ZZ', '2026-11-25T10:30:00Z').local, 'November 26, 2026 at 12:30 AM GMT+14');
     // Half past midnight in Central time, half past eleven in El Paso: Texas's date is Central's.
     assert.deepEqual(act('TX', '2026-11-26T06:30:00Z'), {
       date: '2026-11-26',
