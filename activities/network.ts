@@ -37,9 +37,10 @@ export function networkActivities({ sequelize, config }: ActivityDependencies) {
   return {
     /**
      * Offers the session to one eligible network notary: a commission in force for the next 24 hours
-     * (`src/network/commissionHorizon`), in the requested state, no open offer and no live session. Notaries this session has asked least, and then those offered
-     * anything longest ago, come first, so an unanswered offer moves on to the next notary. Row locks
-     * with SKIP LOCKED and the one-open-offer-per-notary index keep two sessions off the same notary.
+     * (`src/network/commissionHorizon`), in the requested state, no open offer and no live session.
+     * Notaries this session has asked least, and then those offered anything longest ago, come first, so
+     * an unanswered offer moves on to the next notary. Row locks with SKIP LOCKED and the
+     * one-open-offer-per-notary index keep two sessions off the same notary.
      */
     async offerToNetworkNotary({
       sessionId,

@@ -116,8 +116,9 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
 
     /**
      * The on-demand network: a notary whose commission is in force for the next 24 hours (in the
-     * requested state, if any) who has no unfinished session. Row locks with SKIP LOCKED keep two sessions from taking the same one;
-     * a session that already has its notary keeps it, so a retried attempt changes nothing.
+     * requested state, if any) who has no unfinished session. Row locks with SKIP LOCKED keep two
+     * sessions from taking the same one; a session that already has its notary keeps it, so a retried
+     * attempt changes nothing.
      */
     async assignNetworkNotary({
       sessionId,
