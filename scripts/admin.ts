@@ -166,7 +166,11 @@ program
   .requiredOption('--last-name <name>', 'last name')
   .requiredOption('--state <state>', 'commission state, e.g. TX or Texas', usState)
   .requiredOption('--commission-number <number>', 'commission number')
-  .requiredOption('--commission-expires-on <date>', 'commission expiry, YYYY-MM-DD', isoDate)
+  .requiredOption(
+    '--commission-expires-on <date>',
+    'commission expiry, YYYY-MM-DD (sessions are offered while at least 24 hours of it are left)',
+    isoDate,
+  )
   .action(
     async (opts: {
       email: string;
