@@ -1,4 +1,6 @@
-import { jurisdictionDates } from '../team/jurisdictionTime';
+import { commissionEndsAt, commissionInForce, jurisdictionDates } from '../team/jurisdictionTime';
+import { queryRows } from '../db/query';
+import type { Sequelize } from 'sequelize';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -15,4 +17,24 @@ export const NETWORK_COMMISSION_HORIZON_MS = 24 * HOUR_MS;
  */
 export function networkCommissionDates(now: number): string {
   return JSON.stringify(jurisdictionDates(now + NETWORK_COMMISSION_HORIZON_MS));
+}
+
+/**
+ * A network notary's commission as their console shows it: the facts on file, the instant it ends in its
+ * jurisdiction, and whether the network offers them sessions at `now` by the rule above.
+ */
+export async function networkCommissionStanding(sequelize: Sequelize, notaryId: string, now: number) {
+  const [notary] = await queryRows<{ state: string; commission_number: string; expires_on: string }>(
+    sequelize,
+    `SELECT state, commission_number, to_char(commission_expires_on, 'YYYY-MM-DD') AS expires_on
+       FROM network_notaries WHERE id = $1`,
+    { bind: [notaryId] },
+  );
+  return {
+    state: notary.state,
+    commission_number: notary.commission_number,
+    commission_expires_on: notary.expires_on,
+    ends_at: new Date(commissionEndsAt(notary.state, notary.expires_on)).toISOString(),
+    receives_offers: commissionInForce(notary.state, notary.expires_on, now + NETWORK_COMMISSION_HORIZON_MS),
+  };
 }

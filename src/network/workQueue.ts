@@ -4,6 +4,7 @@ import { sessionRowWhere } from '../sessions/sessionReads';
 import type { SessionRow } from '../sessions/presenter';
 import type { NetworkPerson } from './networkPeople';
 import { checkAskedOf } from '../identity/requirements';
+import { networkCommissionStanding } from './commissionHorizon';
 
 /** Whose work list: a team member of an account, or a person of the network. */
 export type Worker =
@@ -100,6 +101,10 @@ export async function workList(sequelize: Sequelize, worker: Worker) {
     { bind: [ids] },
   );
   return {
+    // A network notary also sees their commission: why offers stop in its last day.
+    ...(worker.kind === 'network' && worker.person.role === 'notary'
+      ? { commission: await networkCommissionStanding(sequelize, worker.person.id, Date.now()) }
+      : {}),
     sessions: sessions.map((s) => {
       const people = participants.filter((p) => p.session_id === s.id);
       const person = (p: (typeof people)[number]) => ({

@@ -9,6 +9,7 @@ import { getSession, waitForSession } from '../support/sessions';
 import { ID_FRONT, SELFIE } from '../support/identity';
 import { WebhookReceiver, subscribe } from '../support/webhookReceiver';
 import { networkWitness, onDemandSession, signerJoins } from './helpers';
+import { farJurisdictionDays } from '../support/farJurisdictions';
 
 const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots');
 
@@ -60,6 +61,7 @@ describe('the notary console in a real browser (issue 11)', function () {
       // The sign-in page takes them to their sessions by itself.
       await page.waitForURL(/\/notary$/, { timeout: 15_000 });
       assert.equal(await page.locator('#who').textContent(), 'Signed in as Connie Console (notary)');
+      assert.equal(await page.locator('#commission').isHidden(), true, 'a commission with years left');
 
       const card = page.locator(`section[data-session-id="${session.bn_session_id}"]`);
       await card.and(page.locator('[data-relation="offered"]')).waitFor({ timeout: 30_000 });
@@ -165,6 +167,60 @@ describe('the notary console in a real browser (issue 11)', function () {
       await shot(page, '6-witness-verified');
     } finally {
       await context.close();
+    }
+  });
+
+  it('a network notary whose commission has less than a day left is told no new sessions are offered, and until when they can complete', async () => {
+    const days = await farJurisdictionDays();
+    const signInAs = async (expiresOn: string) => {
+      const email = `console-${crypto.randomUUID().slice(0, 8)}@example.com`;
+      const added = await admin([
+        'add-network-notary',
+        `--email=${email}`,
+        '--first-name=Lena',
+        '--last-name=Lastday',
+        '--state=GU',
+        '--commission-number=GU-12',
+        `--commission-expires-on=${expiresOn}`,
+      ]);
+      assert.equal(added.code, 0, added.stderr);
+      const link = await admin(['network-login-link', `--email=${email}`]);
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      await page.goto(onTestServer(link.json.login_link));
+      await page.waitForURL(/\/notary$/, { timeout: 15_000 });
+      await page.locator('#sessions[data-loaded="true"]').waitFor({ timeout: 15_000 });
+      return { context, page };
+    };
+
+    // Guam's today: in force until Guam's midnight, under a day from now whatever the hour.
+    const lastDay = await signInAs(days.guam);
+    try {
+      const standing = lastDay.page.locator('#commission');
+      await standing.waitFor({ state: 'visible' });
+      const text = (await standing.textContent()) ?? '';
+      assert.match(
+        text,
+        new RegExp(
+          `^Your commission GU-12 expires on ${days.guam}, less than a day from now: no new sessions are offered to you\\. ` +
+            'Sessions you have accepted can be completed until .+\\.$',
+        ),
+      );
+      await shot(lastDay.page, '7-commission-last-day');
+    } finally {
+      await lastDay.context.close();
+    }
+
+    const ended = await signInAs(days.guamYesterday);
+    try {
+      const standing = ended.page.locator('#commission');
+      await standing.waitFor({ state: 'visible' });
+      assert.equal(
+        await standing.textContent(),
+        `Your commission GU-12 expired on ${days.guamYesterday}: no sessions are offered to you until it is renewed.`,
+      );
+    } finally {
+      await ended.context.close();
     }
   });
 

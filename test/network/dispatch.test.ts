@@ -133,6 +133,17 @@ describe('the on-demand network: dispatch when a signer waits, offers, accepts a
     assert.ok(!(await offersTo(guamLastDay.token)).includes(guamSession.bn_session_id));
     const guam = await networkNotary('GU', days.guamTomorrow);
     await waitForRelation(guam.token, guamSession.bn_session_id, 'offered');
+    // Each sees where their commission stands in their own work list.
+    const standing = async (token: string) => (await mySessions(token)).body.commission;
+    assert.deepEqual(await standing(guamLastDay.token), {
+      state: 'GU',
+      commission_number: (await standing(guamLastDay.token)).commission_number,
+      commission_expires_on: days.guam,
+      ends_at: new Date(Date.parse(`${days.guam}T14:00:00Z`)).toISOString(),
+      receives_offers: false,
+    });
+    assert.equal((await standing(guam.token)).receives_offers, true);
+    assert.equal((await standing(samoa.token)).receives_offers, true);
     await action(account.api_key, guamSession.bn_session_id, 'cancel');
     await action(account.api_key, samoaSession.bn_session_id, 'cancel');
   });

@@ -116,11 +116,22 @@ const SCRIPT = `(() => {
       list.append(card);
     }
   };
+  // A network notary's commission, once the network no longer offers them sessions because of it.
+  const standing = document.getElementById('commission');
+  const showCommission = (c) => {
+    standing.hidden = !c || c.receives_offers;
+    if (standing.hidden) return;
+    standing.textContent = Date.now() >= Date.parse(c.ends_at)
+      ? 'Your commission ' + c.commission_number + ' expired on ' + c.commission_expires_on + ': no sessions are offered to you until it is renewed.'
+      : 'Your commission ' + c.commission_number + ' expires on ' + c.commission_expires_on + ', less than a day from now: no new sessions are offered to you. Sessions you have accepted can be completed until ' + new Date(c.ends_at).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }) + '.';
+  };
   const refresh = async () => {
     const res = await call('GET', '/me/sessions');
     if (res.status === 401) { say('Your sign-in has expired: open your login link again.', 'signed-out'); return; }
     if (!res.ok || list.dataset.holding === 'true') return;
-    render((await res.json()).sessions);
+    const work = await res.json();
+    showCommission(work.commission);
+    render(work.sessions);
     list.dataset.loaded = 'true';
   };
   refresh();
@@ -132,13 +143,15 @@ export function notaryConsolePage(): string {
     'Your sessions',
     `<header><h1>Your sessions</h1>
 <p id="who"></p>
-<p class="muted">Offers to accept, sessions to run, documents to release. The list refreshes by itself.</p></header>
+<p class="muted">Offers to accept, sessions to run, documents to release. The list refreshes by itself.</p>
+<p id="commission" hidden></p></header>
 <p id="notice" role="status" aria-live="polite"></p>
 <main id="sessions" aria-busy="false"></main>`,
     SCRIPT,
     `.session{border:1px solid #bbb;border-radius:.5rem;padding:0 1rem 1rem;margin:1rem 0}
 .session h2{font-size:1.15rem}.session h3{font-size:1rem;margin:.8rem 0 .2rem}
 .session ul{margin:.2rem 0;padding-left:1.2rem}.session button{margin:.6rem .6rem 0 0}
-#notice[data-state=refused]{color:#a00000}#notice[data-state=done]{color:#0a5a0a}`,
+#notice[data-state=refused]{color:#a00000}#notice[data-state=done]{color:#0a5a0a}
+#commission{border-left:.3rem solid #8a4b00;background:#fff4e0;padding:.6rem .8rem}`,
   );
 }

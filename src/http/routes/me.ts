@@ -34,6 +34,19 @@ const person = Joi.object({
   you: Joi.boolean().description('A network witness: this place is yours'),
 });
 const workListResponse = Joi.object({
+  commission: Joi.object({
+    state: Joi.string(),
+    commission_number: Joi.string(),
+    commission_expires_on: Joi.string()
+      .pattern(/^\d{4}-\d{2}-\d{2}$/)
+      .description('The commission’s last day (YYYY-MM-DD)'),
+    ends_at: Joi.string()
+      .isoDate()
+      .description('When the commission ends: the close of its expiry day in its jurisdiction’s time'),
+    receives_offers: Joi.boolean().description(
+      'Whether the network offers you sessions: only while at least 24 hours of your commission are left',
+    ),
+  }).description('A network notary’s commission on file (network notaries only)'),
   sessions: Joi.array().items(
     Joi.object({
       bn_session_id: Joi.string().guid(),
@@ -73,7 +86,9 @@ export function registerMeRoutes(
     description:
       'A network notary sees the sessions offered to them (`relation: offered`, until `offer_expires_at`) and those ' +
       'they accepted; a network witness the sessions they are assigned to; a team notary their sessions, a pretagger ' +
-      'the sessions awaiting pretagging, an admin the account’s sessions. Unfinished first, newest first, at most 50.',
+      'the sessions awaiting pretagging, an admin the account’s sessions. Unfinished first, newest first, at most 50. ' +
+      'A network notary also sees their commission, and whether the network offers them sessions: only while at ' +
+      'least 24 hours of it are left.',
     tags: ['Notary console'],
     auth: 'person',
     responses: { 200: { description: 'Your sessions', schema: workListResponse } },
