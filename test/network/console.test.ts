@@ -13,6 +13,25 @@ import { farJurisdictionDays } from '../support/farJurisdictions';
 
 const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots');
 
+/** A network notary added through the admin CLI, and their login link from it. */
+async function notaryByAdminCli(name: string, state: string, number: string, expiresOn = '2099-12-31') {
+  const email = `console-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const [first, last] = name.split(' ');
+  const added = await admin([
+    'add-network-notary',
+    `--email=${email}`,
+    `--first-name=${first}`,
+    `--last-name=${last}`,
+    `--state=${state}`,
+    `--commission-number=${number}`,
+    `--commission-expires-on=${expiresOn}`,
+  ]);
+  assert.equal(added.code, 0, added.stderr);
+  const link = await admin(['network-login-link', `--email=${email}`]);
+  assert.equal(link.code, 0, link.stderr);
+  return link;
+}
+
 describe('the notary console in a real browser (issue 11)', function () {
   this.timeout(120_000);
   let browser: Browser;
@@ -34,19 +53,7 @@ describe('the notary console in a real browser (issue 11)', function () {
   it('a network notary signs in by link, accepts an offered session, starts and completes it', async () => {
     const account = await createTestAccount();
     await subscribe(account.api_key, hookUrl, ['notary_assigned', 'session_started', 'session_completed']);
-    const email = `console-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    const added = await admin([
-      'add-network-notary',
-      `--email=${email}`,
-      '--first-name=Connie',
-      '--last-name=Console',
-      '--state=AK',
-      '--commission-number=AK-77',
-      '--commission-expires-on=2099-12-31',
-    ]);
-    assert.equal(added.code, 0, added.stderr);
-    const link = await admin(['network-login-link', `--email=${email}`]);
-    assert.equal(link.code, 0, link.stderr);
+    const link = await notaryByAdminCli('Connie Console', 'AK', 'AK-77');
     assert.equal(link.json.role, 'notary');
     const session = await onDemandSession(account.api_key, 'AK', { notarization_id: 'LOAN2291' });
     assert.equal((await signerJoins(session)).status, 200);
@@ -92,17 +99,7 @@ describe('the notary console in a real browser (issue 11)', function () {
 
   it('shows why an action is refused', async () => {
     const account = await createTestAccount();
-    const email = `console-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    await admin([
-      'add-network-notary',
-      `--email=${email}`,
-      '--first-name=Rita',
-      '--last-name=Refused',
-      '--state=HI',
-      '--commission-number=HI-1',
-      '--commission-expires-on=2099-12-31',
-    ]);
-    const link = await admin(['network-login-link', `--email=${email}`]);
+    const link = await notaryByAdminCli('Rita Refused', 'HI', 'HI-1');
     const session = await onDemandSession(account.api_key, 'HI', {
       notarization_id: 'WIT1',
       witnesses: { invited_witness_details: [{ email: 'absent-witness@example.com' }] },
@@ -173,18 +170,7 @@ describe('the notary console in a real browser (issue 11)', function () {
   it('a network notary whose commission has less than a day left is told no new sessions are offered, and until when they can complete', async () => {
     const days = await farJurisdictionDays();
     const signInAs = async (expiresOn: string) => {
-      const email = `console-${crypto.randomUUID().slice(0, 8)}@example.com`;
-      const added = await admin([
-        'add-network-notary',
-        `--email=${email}`,
-        '--first-name=Lena',
-        '--last-name=Lastday',
-        '--state=GU',
-        '--commission-number=GU-12',
-        `--commission-expires-on=${expiresOn}`,
-      ]);
-      assert.equal(added.code, 0, added.stderr);
-      const link = await admin(['network-login-link', `--email=${email}`]);
+      const link = await notaryByAdminCli('Lena Lastday', 'GU', 'GU-12', expiresOn);
       const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
       const page = await context.newPage();
       await page.goto(onTestServer(link.json.login_link));
