@@ -14,6 +14,7 @@ import { testEnvironment } from '../support/environment';
 import { farJurisdictionDays } from '../support/farJurisdictions';
 import { query } from './helpers';
 import { eventually } from '../support/eventually';
+import { recordHistory } from '../support/histories';
 import { downloadAll, pdftotext, removeTempFiles, squash } from '../documents/helpers';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -193,6 +194,7 @@ describe('only a commissioned notary notarizes', function () {
     assert.ok(certificate.includes('Commission number: TX-900001'), certificate);
     assert.ok(certificate.includes('Commission expires: 2035-12-31'), certificate);
     assert.ok(!certificate.includes('TX-RENEWED'), certificate);
+    await recordHistory('session-completion-keeps-judged-notary', `session-${id}`);
   });
 
   it('a commission ends with its last day where it was issued: Guam’s before UTC’s, American Samoa’s after', async function () {
