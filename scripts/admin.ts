@@ -10,6 +10,7 @@ import {
   ConflictError,
   createAccount,
   NotFoundError,
+  renewNetworkNotaryCommission,
   rotateKey,
 } from '../src/services/accounts';
 import type { Sequelize } from 'sequelize';
@@ -181,6 +182,24 @@ program
       commissionExpiresOn: string;
     }) => {
       print(await withDatabase((sequelize) => addNetworkNotary(sequelize, opts)));
+    },
+  );
+
+program
+  .command('renew-network-notary')
+  .description("Record a network notary's renewed commission (its state too, when it changed)")
+  .requiredOption('--email <email>', 'e-mail of the network notary', email)
+  .option('--state <state>', 'commission state, when it changed, e.g. TX or Texas', usState)
+  .requiredOption('--commission-number <number>', 'commission number')
+  .requiredOption('--commission-expires-on <date>', 'commission expiry, YYYY-MM-DD', isoDate)
+  .action(
+    async (opts: {
+      email: string;
+      state?: string;
+      commissionNumber: string;
+      commissionExpiresOn: string;
+    }) => {
+      print(await withDatabase((sequelize) => renewNetworkNotaryCommission(sequelize, opts)));
     },
   );
 

@@ -137,3 +137,30 @@ export async function addNetworkNotary(
     throw err;
   }
 }
+
+/**
+ * Records a network notary's renewed (or corrected) commission: its number and expiry, and its state when
+ * they are now commissioned elsewhere. Sessions already completed keep the commission they were
+ * certified under (`act_notary`); what comes next is judged by this one.
+ */
+export async function renewNetworkNotaryCommission(
+  sequelize: Sequelize,
+  input: { email: string; state?: string; commissionNumber: string; commissionExpiresOn: string },
+): Promise<{ notary_id: string; state: string; commission_number: string; commission_expires_on: string }> {
+  const [renewed] = await queryRows<{
+    notary_id: string;
+    state: string;
+    commission_number: string;
+    commission_expires_on: string;
+  }>(
+    sequelize,
+    `UPDATE network_notaries
+        SET state = coalesce($2, state), commission_number = $3, commission_expires_on = $4::date
+      WHERE email = $1
+      RETURNING id AS notary_id, state, commission_number,
+                to_char(commission_expires_on, 'YYYY-MM-DD') AS commission_expires_on`,
+    { bind: [input.email, input.state ?? null, input.commissionNumber, input.commissionExpiresOn] },
+  );
+  if (!renewed) throw new NotFoundError(`No network notary with e-mail ${input.email}`);
+  return renewed;
+}

@@ -93,6 +93,39 @@ describe('admin CLI', function () {
     assert.match(again.json.error, /already exists/);
   });
 
+  it('renew-network-notary records a network notary’s renewed commission; an unknown e-mail is not found', async () => {
+    const email = `cli-renew-${Date.now()}@example.com`;
+    const added = await admin(
+      networkNotaryArgs('OR', '2026-01-31').map((a) => (a === 'x@example.com' ? email : a)),
+    );
+    assert.equal(added.code, 0, added.stderr);
+    const renew = (extra: string[]) =>
+      admin(['renew-network-notary', '--email', email, '--commission-number', 'OR-78', ...extra]);
+    const renewed = await renew(['--commission-expires-on', '2030-01-31']);
+    assert.equal(renewed.code, 0, renewed.stderr);
+    assert.deepEqual(renewed.json, {
+      notary_id: added.json.notary_id,
+      state: 'OR',
+      commission_number: 'OR-78',
+      commission_expires_on: '2030-01-31',
+    });
+    const moved = await renew(['--state', 'Washington', '--commission-expires-on', '2031-01-31']);
+    assert.equal(moved.code, 0, moved.stderr);
+    assert.equal(moved.json.state, 'WA');
+    assert.equal((await renew(['--commission-expires-on', '31/01/2031'])).code, 2, 'not a date');
+    const unknown = await admin([
+      'renew-network-notary',
+      '--email',
+      'nobody-renews@example.com',
+      '--commission-number',
+      '1',
+      '--commission-expires-on',
+      '2030-01-31',
+    ]);
+    assert.equal(unknown.code, 1);
+    assert.equal(unknown.json.error, 'No network notary with e-mail nobody-renews@example.com');
+  });
+
   it('refuses bad arguments with exit code 2 and a JSON error', async () => {
     for (const args of [
       ['create-account'],
