@@ -13,7 +13,7 @@ import { farJurisdictionDays } from '../support/farJurisdictions';
 
 const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots');
 
-/** A network notary added through the admin CLI, and their login link from it. */
+/** A network notary added through the admin CLI: their e-mail, and their login link from it. */
 async function notaryByAdminCli(name: string, state: string, number: string, expiresOn = '2099-12-31') {
   const email = `console-${crypto.randomUUID().slice(0, 8)}@example.com`;
   const [first, last] = name.split(' ');
@@ -29,7 +29,7 @@ async function notaryByAdminCli(name: string, state: string, number: string, exp
   assert.equal(added.code, 0, added.stderr);
   const link = await admin(['network-login-link', `--email=${email}`]);
   assert.equal(link.code, 0, link.stderr);
-  return link;
+  return { email, link };
 }
 
 describe('the notary console in a real browser (issue 11)', function () {
@@ -53,7 +53,7 @@ describe('the notary console in a real browser (issue 11)', function () {
   it('a network notary signs in by link, accepts an offered session, starts and completes it', async () => {
     const account = await createTestAccount();
     await subscribe(account.api_key, hookUrl, ['notary_assigned', 'session_started', 'session_completed']);
-    const link = await notaryByAdminCli('Connie Console', 'AK', 'AK-77');
+    const { link } = await notaryByAdminCli('Connie Console', 'AK', 'AK-77');
     assert.equal(link.json.role, 'notary');
     const session = await onDemandSession(account.api_key, 'AK', { notarization_id: 'LOAN2291' });
     assert.equal((await signerJoins(session)).status, 200);
@@ -100,7 +100,7 @@ describe('the notary console in a real browser (issue 11)', function () {
 
   it('shows why an action is refused', async () => {
     const account = await createTestAccount();
-    const link = await notaryByAdminCli('Rita Refused', 'HI', 'HI-1');
+    const { link } = await notaryByAdminCli('Rita Refused', 'HI', 'HI-1');
     const session = await onDemandSession(account.api_key, 'HI', {
       notarization_id: 'WIT1',
       witnesses: { invited_witness_details: [{ email: 'absent-witness@example.com' }] },
@@ -168,10 +168,10 @@ describe('the notary console in a real browser (issue 11)', function () {
     }
   });
 
-  it('a network notary whose commission has less than a day left is told no new sessions are offered, and until when they can complete', async () => {
+  it('a network notary is told to renew a month ahead, that no new sessions are offered once less than a day is left and until when they can complete, and when it has expired until its renewal is recorded', async () => {
     const days = await farJurisdictionDays();
     const signInAs = async (expiresOn: string) => {
-      const link = await notaryByAdminCli('Lena Lastday', 'GU', 'GU-12', expiresOn);
+      const { email, link } = await notaryByAdminCli('Lena Lastday', 'GU', 'GU-12', expiresOn);
       // The page states times in the notary's own zone: Hawaii's, which keeps no daylight time.
       const context = await browser.newContext({
         viewport: { width: 390, height: 844 },
@@ -182,7 +182,7 @@ describe('the notary console in a real browser (issue 11)', function () {
       await page.goto(onTestServer(link.json.login_link));
       await page.waitForURL(/\/notary$/, { timeout: 15_000 });
       await page.locator('#sessions[data-loaded="true"]').waitFor({ timeout: 15_000 });
-      return { context, page };
+      return { email, context, page };
     };
 
     // Guam's today: in force until Guam's midnight, under a day from now whatever the hour.
@@ -203,6 +203,24 @@ describe('the notary console in a real browser (issue 11)', function () {
       await lastDay.context.close();
     }
 
+    // Within a month of the end, the notary is told to renew before offers stop.
+    const soon = new Date(Date.parse(`${days.guam}T00:00:00Z`) + 20 * 24 * 3600_000)
+      .toISOString()
+      .slice(0, 10);
+    const renewing = await signInAs(soon);
+    try {
+      const standing = renewing.page.locator('#commission');
+      await standing.waitFor({ state: 'visible' });
+      assert.equal(
+        await standing.textContent(),
+        `Your commission GU-12 expires on ${soon}. Sessions stop being offered to you a day before it ends: renew ` +
+          'it to keep receiving them.',
+      );
+      await shot(renewing.page, '8-commission-renew');
+    } finally {
+      await renewing.context.close();
+    }
+
     const ended = await signInAs(days.guamYesterday);
     try {
       const standing = ended.page.locator('#commission');
@@ -211,6 +229,15 @@ describe('the notary console in a real browser (issue 11)', function () {
         await standing.textContent(),
         `Your commission GU-12 expired on ${days.guamYesterday}: no sessions are offered to you until it is renewed.`,
       );
+      // The operator records the renewal: the notice goes at the list's next refresh.
+      const renewed = await admin([
+        'renew-network-notary',
+        `--email=${ended.email}`,
+        '--commission-number=GU-13',
+        '--commission-expires-on=2030-12-31',
+      ]);
+      assert.equal(renewed.code, 0, renewed.stderr);
+      await standing.waitFor({ state: 'hidden', timeout: 15_000 });
     } finally {
       await ended.context.close();
     }

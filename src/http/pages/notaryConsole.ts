@@ -116,14 +116,19 @@ const SCRIPT = `(() => {
       list.append(card);
     }
   };
-  // A network notary's commission, once the network no longer offers them sessions because of it.
+  // A network notary's commission: a month before offers stop (a day before it ends), and once they have.
   const standing = document.getElementById('commission');
+  const RENEWAL_NOTICE_MS = 31 * 24 * 3600 * 1000;
   const showCommission = (c) => {
-    standing.hidden = !c || c.receives_offers;
+    const left = c ? Date.parse(c.ends_at) - Date.now() : Infinity;
+    standing.hidden = left > RENEWAL_NOTICE_MS;
     if (standing.hidden) return;
-    standing.textContent = Date.now() >= Date.parse(c.ends_at)
-      ? 'Your commission ' + c.commission_number + ' expired on ' + c.commission_expires_on + ': no sessions are offered to you until it is renewed.'
-      : 'Your commission ' + c.commission_number + ' expires on ' + c.commission_expires_on + ', less than a day from now: no new sessions are offered to you. Sessions you have accepted can be completed until ' + new Date(c.ends_at).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }) + '.';
+    const yours = 'Your commission ' + c.commission_number;
+    standing.textContent = left <= 0
+      ? yours + ' expired on ' + c.commission_expires_on + ': no sessions are offered to you until it is renewed.'
+      : !c.receives_offers
+      ? yours + ' expires on ' + c.commission_expires_on + ', less than a day from now: no new sessions are offered to you. Sessions you have accepted can be completed until ' + new Date(c.ends_at).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }) + '.'
+      : yours + ' expires on ' + c.commission_expires_on + '. Sessions stop being offered to you a day before it ends: renew it to keep receiving them.';
   };
   const refresh = async () => {
     const res = await call('GET', '/me/sessions');
