@@ -187,7 +187,9 @@ program
 
 program
   .command('renew-network-notary')
-  .description("Record a network notary's renewed commission (its state too, when it changed)")
+  .description(
+    "Record a network notary's renewed commission (its state too, when it changed, once no session they took is unfinished)",
+  )
   .requiredOption('--email <email>', 'e-mail of the network notary', email)
   .option('--state <state>', 'commission state, when it changed, e.g. TX or Texas', usState)
   .requiredOption('--commission-number <number>', 'commission number')

@@ -1,5 +1,5 @@
 import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
-import { execute, queryRows } from '../db/query';
+import { execute, queryRows, rowExists } from '../db/query';
 import { generateKey } from '../auth/keys';
 import { insertKey, revokeKeys, type KeyKind } from '../auth/keyStore';
 
@@ -141,7 +141,8 @@ export async function addNetworkNotary(
 /**
  * Records a network notary's renewed (or corrected) commission: its number and expiry, and its state when
  * they are now commissioned elsewhere. Sessions already completed keep the commission they were
- * certified under (`act_notary`); what comes next is judged by this one.
+ * certified under (`act_notary`); what comes next is judged by this one. The state does not change under a
+ * session they have taken and not finished: it may have asked for a notary of the old state.
  */
 export async function renewNetworkNotaryCommission(
   sequelize: Sequelize,
@@ -154,13 +155,20 @@ export async function renewNetworkNotaryCommission(
     commission_expires_on: string;
   }>(
     sequelize,
-    `UPDATE network_notaries
+    `UPDATE network_notaries n
         SET state = coalesce($2, state), commission_number = $3, commission_expires_on = $4::date
       WHERE email = $1
+        AND ($2::text IS NULL OR $2 = n.state
+             OR NOT EXISTS (SELECT 1 FROM sessions s WHERE s.network_notary_id = n.id
+                              AND s.status NOT IN ('completed', 'expired', 'cancelled')))
       RETURNING id AS notary_id, state, commission_number,
                 to_char(commission_expires_on, 'YYYY-MM-DD') AS commission_expires_on`,
     { bind: [input.email, input.state ?? null, input.commissionNumber, input.commissionExpiresOn] },
   );
-  if (!renewed) throw new NotFoundError(`No network notary with e-mail ${input.email}`);
-  return renewed;
+  if (renewed) return renewed;
+  if (await rowExists(sequelize, 'SELECT 1 FROM network_notaries WHERE email = $1', { bind: [input.email] }))
+    throw new ConflictError(
+      `The network notary ${input.email} has an unfinished session: their state can change once it has ended`,
+    );
+  throw new NotFoundError(`No network notary with e-mail ${input.email}`);
 }

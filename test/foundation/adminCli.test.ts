@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { request } from '../support/http';
 import { testEnvironment } from '../support/environment';
 import { admin } from '../support/adminCli';
+import { createTestAccount } from '../support/accounts';
+import { action, createSession, sessionBody } from '../support/sessions';
 
 /** add-network-notary with valid names, varying what the test is about. */
 const networkNotaryArgs = (state: string, expiresOn: string) => [
@@ -93,7 +95,7 @@ describe('admin CLI', function () {
     assert.match(again.json.error, /already exists/);
   });
 
-  it('renew-network-notary records a network notary’s renewed commission; an unknown e-mail is not found', async () => {
+  it('renew-network-notary records a network notary’s renewed commission; their state waits for their unfinished session; an unknown e-mail is not found', async () => {
     const email = `cli-renew-${Date.now()}@example.com`;
     const added = await admin(
       networkNotaryArgs('OR', '2026-01-31').map((a) => (a === 'x@example.com' ? email : a)),
@@ -112,6 +114,27 @@ describe('admin CLI', function () {
     const moved = await renew(['--state', 'Washington', '--commission-expires-on', '2031-01-31']);
     assert.equal(moved.code, 0, moved.stderr);
     assert.equal(moved.json.state, 'WA');
+
+    // Holding a session not yet finished, which may have asked for a notary of their state, they keep it.
+    const account = await createTestAccount();
+    const created = await createSession(account.api_key, await sessionBody());
+    assert.equal(created.status, 200, created.text);
+    await testEnvironment().runtime.sequelize.query(
+      'UPDATE sessions SET network_notary_id = $1 WHERE id = $2',
+      {
+        bind: [added.json.notary_id, created.body.bn_session_id],
+      },
+    );
+    const refused = await renew(['--state', 'OR', '--commission-expires-on', '2031-01-31']);
+    assert.equal(refused.code, 1);
+    assert.equal(
+      refused.json.error,
+      `The network notary ${email} has an unfinished session: their state can change once it has ended`,
+    );
+    const sameState = await renew(['--state', 'WA', '--commission-expires-on', '2032-01-31']);
+    assert.equal(sameState.code, 0, sameState.stderr);
+    assert.equal(sameState.json.commission_expires_on, '2032-01-31');
+    await action(account.api_key, created.body.bn_session_id, 'cancel');
     assert.equal((await renew(['--commission-expires-on', '31/01/2031'])).code, 2, 'not a date');
     const unknown = await admin([
       'renew-network-notary',
