@@ -188,7 +188,7 @@ program
 program
   .command('renew-network-notary')
   .description(
-    "Record a network notary's renewed commission (its state too, when it changed, once no session they took is unfinished)",
+    "Record a network notary's renewed commission (its state too, when it changed, once they have no unfinished session or open offer)",
   )
   .requiredOption('--email <email>', 'e-mail of the network notary', email)
   .option('--state <state>', 'commission state, when it changed, e.g. TX or Texas', usState)

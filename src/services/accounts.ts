@@ -142,7 +142,7 @@ export async function addNetworkNotary(
  * Records a network notary's renewed (or corrected) commission: its number and expiry, and its state when
  * they are now commissioned elsewhere. Sessions already completed keep the commission they were
  * certified under (`act_notary`); what comes next is judged by this one. The state does not change under a
- * session they have taken and not finished: it may have asked for a notary of the old state.
+ * session they have taken and not finished, nor an offer open to them: it may ask for a notary of the old state.
  */
 export async function renewNetworkNotaryCommission(
   sequelize: Sequelize,
@@ -160,7 +160,8 @@ export async function renewNetworkNotaryCommission(
       WHERE email = $1
         AND ($2::text IS NULL OR $2 = n.state
              OR NOT EXISTS (SELECT 1 FROM sessions s WHERE s.network_notary_id = n.id
-                              AND s.status NOT IN ('completed', 'expired', 'cancelled')))
+                              AND s.status NOT IN ('completed', 'expired', 'cancelled'))
+                AND NOT EXISTS (SELECT 1 FROM notary_offers o WHERE o.notary_id = n.id AND o.outcome = 'open'))
       RETURNING id AS notary_id, state, commission_number,
                 to_char(commission_expires_on, 'YYYY-MM-DD') AS commission_expires_on`,
     { bind: [input.email, input.state ?? null, input.commissionNumber, input.commissionExpiresOn] },
@@ -168,7 +169,7 @@ export async function renewNetworkNotaryCommission(
   if (renewed) return renewed;
   if (await rowExists(sequelize, 'SELECT 1 FROM network_notaries WHERE email = $1', { bind: [input.email] }))
     throw new ConflictError(
-      `The network notary ${input.email} has an unfinished session: their state can change once it has ended`,
+      `The network notary ${input.email} has an unfinished session or an open offer: their state can change once it is over`,
     );
   throw new NotFoundError(`No network notary with e-mail ${input.email}`);
 }

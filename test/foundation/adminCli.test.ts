@@ -129,7 +129,7 @@ describe('admin CLI', function () {
     assert.equal(refused.code, 1);
     assert.equal(
       refused.json.error,
-      `The network notary ${email} has an unfinished session: their state can change once it has ended`,
+      `The network notary ${email} has an unfinished session or an open offer: their state can change once it is over`,
     );
     const sameState = await renew(['--state', 'WA', '--commission-expires-on', '2032-01-31']);
     assert.equal(sameState.code, 0, sameState.stderr);
