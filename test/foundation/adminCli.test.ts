@@ -95,7 +95,7 @@ describe('admin CLI', function () {
     assert.match(again.json.error, /already exists/);
   });
 
-  it('renew-network-notary records a network notary’s renewed commission; their state waits for their unfinished session; an unknown e-mail is not found', async () => {
+  it('renew-network-notary records a network notary’s renewed commission; their state waits for their unfinished session and open offer; an unknown e-mail is not found', async () => {
     const email = `cli-renew-${Date.now()}@example.com`;
     const added = await admin(
       networkNotaryArgs('OR', '2026-01-31').map((a) => (a === 'x@example.com' ? email : a)),
@@ -135,6 +135,34 @@ describe('admin CLI', function () {
     assert.equal(sameState.code, 0, sameState.stderr);
     assert.equal(sameState.json.commission_expires_on, '2032-01-31');
     await action(account.api_key, created.body.bn_session_id, 'cancel');
+
+    // Nor while a session's offer is open to them; once it has moved on, the state can change.
+    const offeredEmail = `cli-offered-${Date.now()}@example.com`;
+    const offeredNotary = await admin(
+      networkNotaryArgs('OR', '2030-01-31').map((a) => (a === 'x@example.com' ? offeredEmail : a)),
+    );
+    const offered = await createSession(account.api_key, await sessionBody());
+    const db = testEnvironment().runtime.sequelize;
+    await db.query(
+      `INSERT INTO notary_offers (session_id, notary_id, expires_at) VALUES ($1, $2, now() + interval '2 minutes')`,
+      { bind: [offered.body.bn_session_id, offeredNotary.json.notary_id] },
+    );
+    const moveOffered = () =>
+      admin([
+        'renew-network-notary',
+        ...['--email', offeredEmail, '--state', 'WA'],
+        ...['--commission-number', 'WA-1', '--commission-expires-on', '2031-01-31'],
+      ]);
+    const whileOffered = await moveOffered();
+    assert.equal(whileOffered.code, 1);
+    assert.match(whileOffered.json.error, /has an unfinished session or an open offer/);
+    await db.query(`UPDATE notary_offers SET outcome = 'withdrawn' WHERE notary_id = $1`, {
+      bind: [offeredNotary.json.notary_id],
+    });
+    const afterOffer = await moveOffered();
+    assert.equal(afterOffer.code, 0, afterOffer.stderr);
+    assert.equal(afterOffer.json.state, 'WA');
+    await action(account.api_key, offered.body.bn_session_id, 'cancel');
     assert.equal((await renew(['--commission-expires-on', '31/01/2031'])).code, 2, 'not a date');
     const unknown = await admin([
       'renew-network-notary',
