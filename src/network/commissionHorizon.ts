@@ -19,22 +19,31 @@ export function networkCommissionDates(now: number): string {
   return JSON.stringify(jurisdictionDates(now + NETWORK_COMMISSION_HORIZON_MS));
 }
 
+/** A network notary's commission on file: state, number and expiry (YYYY-MM-DD). */
+export async function networkNotaryCommission(sequelize: Sequelize, notaryId: string) {
+  const [notary] = await queryRows<{
+    state: string;
+    commission_number: string;
+    commission_expires_on: string;
+  }>(
+    sequelize,
+    `SELECT state, commission_number, to_char(commission_expires_on, 'YYYY-MM-DD') AS commission_expires_on
+       FROM network_notaries WHERE id = $1`,
+    { bind: [notaryId] },
+  );
+  return notary;
+}
+
 /**
  * A network notary's commission as their console shows it: the facts on file, the instant it ends in its
  * jurisdiction, and whether the network offers them sessions at `now` by the rule above.
  */
 export async function networkCommissionStanding(sequelize: Sequelize, notaryId: string, now: number) {
-  const [notary] = await queryRows<{ state: string; commission_number: string; expires_on: string }>(
-    sequelize,
-    `SELECT state, commission_number, to_char(commission_expires_on, 'YYYY-MM-DD') AS expires_on
-       FROM network_notaries WHERE id = $1`,
-    { bind: [notaryId] },
-  );
+  const commission = await networkNotaryCommission(sequelize, notaryId);
+  const { state, commission_expires_on: expiresOn } = commission;
   return {
-    state: notary.state,
-    commission_number: notary.commission_number,
-    commission_expires_on: notary.expires_on,
-    ends_at: new Date(commissionEndsAt(notary.state, notary.expires_on)).toISOString(),
-    receives_offers: commissionInForce(notary.state, notary.expires_on, now + NETWORK_COMMISSION_HORIZON_MS),
+    ...commission,
+    ends_at: new Date(commissionEndsAt(state, expiresOn)).toISOString(),
+    receives_offers: commissionInForce(state, expiresOn, now + NETWORK_COMMISSION_HORIZON_MS),
   };
 }

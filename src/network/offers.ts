@@ -7,7 +7,8 @@ import { isUnavailable } from '../infra/unavailable';
 import { acceptOfferUpdate, type ActionResult } from '../../workflows/sessionDefinitions';
 import { recordedResult, throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
 import { networkNotarySession } from './workQueue';
-import { queryRows, rowExists } from '../db/query';
+import { rowExists } from '../db/query';
+import { networkNotaryCommission } from './commissionHorizon';
 import { commissionOnFile } from '../team/jurisdictionTime';
 import { commissionLapse } from '../../workflows/sessionMachine';
 
@@ -57,12 +58,8 @@ export async function acceptOffer(
 const CATCH_UP_MS = 100;
 
 async function assertCommissionInForce(sequelize: Sequelize, notaryId: string): Promise<void> {
-  const [notary] = await queryRows<{ state: string; expires_on: string }>(
-    sequelize,
-    `SELECT state, to_char(commission_expires_on, 'YYYY-MM-DD') AS expires_on FROM network_notaries WHERE id = $1`,
-    { bind: [notaryId] },
-  );
-  const lapse = commissionLapse(commissionOnFile(notary.state, notary.expires_on), Date.now());
+  const notary = await networkNotaryCommission(sequelize, notaryId);
+  const lapse = commissionLapse(commissionOnFile(notary.state, notary.commission_expires_on), Date.now());
   if (lapse) throw conflict(`Session cannot be accepted: ${lapse}`);
 }
 
