@@ -148,24 +148,37 @@ export async function renewNetworkNotaryCommission(
   sequelize: Sequelize,
   input: { email: string; state?: string; commissionNumber: string; commissionExpiresOn: string },
 ): Promise<{ notary_id: string; state: string; commission_number: string; commission_expires_on: string }> {
-  const [renewed] = await queryRows<{
-    notary_id: string;
-    state: string;
-    commission_number: string;
-    commission_expires_on: string;
-  }>(
-    sequelize,
-    `UPDATE network_notaries n
-        SET state = coalesce($2, state), commission_number = $3, commission_expires_on = $4::date
-      WHERE email = $1
-        AND ($2::text IS NULL OR $2 = n.state
-             OR NOT EXISTS (SELECT 1 FROM sessions s WHERE s.network_notary_id = n.id
-                              AND s.status NOT IN ('completed', 'expired', 'cancelled'))
-                AND NOT EXISTS (SELECT 1 FROM notary_offers o WHERE o.notary_id = n.id AND o.outcome = 'open'))
-      RETURNING id AS notary_id, state, commission_number,
-                to_char(commission_expires_on, 'YYYY-MM-DD') AS commission_expires_on`,
-    { bind: [input.email, input.state ?? null, input.commissionNumber, input.commissionExpiresOn] },
-  );
+  const renewed = await sequelize.transaction(async (transaction) => {
+    // The dispatch locks a notary's row while it offers them a session or assigns one, and this statement
+    // reads as of its start: it would miss an offer committed while it waited for that lock. Taking the lock
+    // first, the next statement sees what the dispatch wrote.
+    await execute(sequelize, 'SELECT 1 FROM network_notaries WHERE email = $1 FOR UPDATE', {
+      bind: [input.email],
+      transaction,
+    });
+    const [row] = await queryRows<{
+      notary_id: string;
+      state: string;
+      commission_number: string;
+      commission_expires_on: string;
+    }>(
+      sequelize,
+      `UPDATE network_notaries n
+          SET state = coalesce($2, state), commission_number = $3, commission_expires_on = $4::date
+        WHERE email = $1
+          AND ($2::text IS NULL OR $2 = n.state
+               OR NOT EXISTS (SELECT 1 FROM sessions s WHERE s.network_notary_id = n.id
+                                AND s.status NOT IN ('completed', 'expired', 'cancelled'))
+                  AND NOT EXISTS (SELECT 1 FROM notary_offers o WHERE o.notary_id = n.id AND o.outcome = 'open'))
+        RETURNING id AS notary_id, state, commission_number,
+                  to_char(commission_expires_on, 'YYYY-MM-DD') AS commission_expires_on`,
+      {
+        bind: [input.email, input.state ?? null, input.commissionNumber, input.commissionExpiresOn],
+        transaction,
+      },
+    );
+    return row;
+  });
   if (renewed) return renewed;
   if (await rowExists(sequelize, 'SELECT 1 FROM network_notaries WHERE email = $1', { bind: [input.email] }))
     throw new ConflictError(

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { request } from '../support/http';
 import { testEnvironment } from '../support/environment';
-import { admin } from '../support/adminCli';
+import { admin, type CliResult } from '../support/adminCli';
+import { eventually } from '../support/eventually';
 import { createTestAccount } from '../support/accounts';
 import { action, createSession, sessionBody } from '../support/sessions';
 
@@ -175,6 +176,59 @@ describe('admin CLI', function () {
     ]);
     assert.equal(unknown.code, 1);
     assert.equal(unknown.json.error, 'No network notary with e-mail nobody-renews@example.com');
+  });
+
+  it('renew-network-notary waits for an offer being made to the notary, and then keeps their state', async () => {
+    const email = `cli-racing-${Date.now()}@example.com`;
+    const notary = await admin(
+      networkNotaryArgs('OR', '2030-01-31').map((a) => (a === 'x@example.com' ? email : a)),
+    );
+    assert.equal(notary.code, 0, notary.stderr);
+    const account = await createTestAccount();
+    const session = await createSession(account.api_key, await sessionBody());
+    const db = testEnvironment().runtime.sequelize;
+    let renewal: Promise<CliResult> | undefined;
+    // What the dispatch does when it offers a session: the notary's row locked, then the offer written,
+    // in one transaction. The renewal starts before that transaction commits.
+    await db.transaction(async (transaction) => {
+      await db.query('SELECT 1 FROM network_notaries WHERE id = $1 FOR UPDATE', {
+        bind: [notary.json.notary_id],
+        transaction,
+      });
+      await db.query(
+        `INSERT INTO notary_offers (session_id, notary_id, expires_at)
+           VALUES ($1, $2, now() + interval '2 minutes')`,
+        { bind: [session.body.bn_session_id, notary.json.notary_id], transaction },
+      );
+      renewal = admin([
+        'renew-network-notary',
+        ...['--email', email, '--state', 'WA'],
+        ...['--commission-number', 'WA-2', '--commission-expires-on', '2031-01-31'],
+      ]);
+      // Asked outside the transaction, which would see pg_stat_activity as of its first read of it.
+      await eventually(
+        async () =>
+          (
+            (await db.query(
+              `SELECT count(*)::int AS waiting FROM pg_stat_activity
+                WHERE wait_event_type = 'Lock' AND query ILIKE '%network_notaries%'`,
+            )) as [Array<{ waiting: number }>, unknown]
+          )[0][0].waiting,
+        (waiting) => waiting > 0,
+        'the renewal to wait for the notary being offered a session',
+      );
+    });
+    const refused = await renewal!;
+    assert.equal(refused.code, 1, refused.stdout);
+    assert.match(refused.json.error, /has an unfinished session or an open offer/);
+    const [[kept]] = (await db.query(
+      'SELECT state, commission_number FROM network_notaries WHERE email = $1',
+      {
+        bind: [email],
+      },
+    )) as [Array<{ state: string; commission_number: string }>, unknown];
+    assert.deepEqual(kept, { state: 'OR', commission_number: '1' });
+    await action(account.api_key, session.body.bn_session_id, 'cancel');
   });
 
   it('refuses bad arguments with exit code 2 and a JSON error', async () => {
