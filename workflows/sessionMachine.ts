@@ -280,6 +280,8 @@ export function judgeRequest(
 export interface CommissionOnFile {
   expiresOn: string | null;
   endsAt?: number;
+  /** The jurisdiction that issued it (two-letter code), when known: a completion from an older API lacks it. */
+  state?: string;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -288,6 +290,7 @@ export function commissionOfRequest(request: CompleteRequest): CommissionOnFile 
   return {
     expiresOn: request.commissionExpiresOn,
     ...(request.commissionEndsAt ? { endsAt: Date.parse(request.commissionEndsAt) } : {}),
+    ...(request.notary?.state ? { state: request.notary.state } : {}),
   };
 }
 
@@ -303,8 +306,23 @@ export function commissionLapse(commission: CommissionOnFile, at: number): strin
 }
 
 /**
+ * Why a notary with this commission may not act for this session, or undefined when they may: a session that
+ * asked the network for a notary of one state is notarized under that state's commission only. The network
+ * offers it to no one else, and the admin CLI changes no notary's state while they hold a session or an
+ * offer; this holds the act to the request whatever the records came to say.
+ */
+export function commissionOutsideRequest(
+  plan: SessionPlan,
+  commission: CommissionOnFile,
+): string | undefined {
+  const asked = plan.notary.kind === 'network' ? plan.notary.state : undefined;
+  if (!asked || !commission.state || commission.state === asked) return undefined;
+  return `the session asks for a notary commissioned in ${asked}, and the notary's commission is from ${commission.state}`;
+}
+
+/**
  * A completion is the notarial act: the certificate states its time. Allowed by `judgeRequest` and with
- * the commission in force at `now`, the workflow's time of the act.
+ * the commission in force at `now`, the workflow's time of the act, and issued where the session asked.
  */
 export function judgeCompletion(
   state: SessionState,
@@ -314,7 +332,7 @@ export function judgeCompletion(
 ): Verdict {
   const verdict = judgeRequest(state, plan, 'complete', now);
   if (verdict.outcome !== 'allowed') return verdict;
-  const lapse = commissionLapse(commission, now);
+  const lapse = commissionLapse(commission, now) ?? commissionOutsideRequest(plan, commission);
   return lapse ? refuse('not_now', `Session cannot be completed: ${lapse}`) : ALLOWED;
 }
 

@@ -5,12 +5,13 @@ import type { TemporalHandle } from '../temporal/client';
 import { conflict, unavailable } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
 import { acceptOfferUpdate, type ActionResult } from '../../workflows/sessionDefinitions';
-import { recordedResult, throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
+import { planOfRow, recordedResult, throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
 import { networkNotarySession } from './workQueue';
 import { rowExists } from '../db/query';
 import { networkNotaryCommission } from './commissionHorizon';
 import { commissionOnFile } from '../team/jurisdictionTime';
-import { commissionLapse } from '../../workflows/sessionMachine';
+import { commissionLapse, commissionOutsideRequest } from '../../workflows/sessionMachine';
+import type { SessionRow } from '../sessions/presenter';
 
 const DEADLINE_MS = 15_000;
 
@@ -27,8 +28,9 @@ export async function acceptOffer(
 ): Promise<ActionResult & { waitedMs?: number }> {
   const session = await networkNotarySession(sequelize, notaryId, sessionId);
   // A retried accept is answered as such; a first one needs a commission still in force (offers made just
-  // before it ended would otherwise hand the session to a notary who cannot start it).
-  if (session.network_notary_id !== notaryId) await assertCommissionInForce(sequelize, notaryId);
+  // before it ended would otherwise hand the session to a notary who cannot start it), from the state the
+  // session asked for.
+  if (session.network_notary_id !== notaryId) await assertMayTake(sequelize, notaryId, session);
   const deadline = Date.now() + DEADLINE_MS;
   for (;;) {
     try {
@@ -57,9 +59,11 @@ export async function acceptOffer(
 
 const CATCH_UP_MS = 100;
 
-async function assertCommissionInForce(sequelize: Sequelize, notaryId: string): Promise<void> {
+async function assertMayTake(sequelize: Sequelize, notaryId: string, session: SessionRow): Promise<void> {
   const notary = await networkNotaryCommission(sequelize, notaryId);
-  const lapse = commissionLapse(commissionOnFile(notary.state, notary.commission_expires_on), Date.now());
+  const commission = commissionOnFile(notary.state, notary.commission_expires_on);
+  const lapse =
+    commissionLapse(commission, Date.now()) ?? commissionOutsideRequest(planOfRow(session), commission);
   if (lapse) throw conflict(`Session cannot be accepted: ${lapse}`);
 }
 

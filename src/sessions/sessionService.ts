@@ -14,7 +14,13 @@ import {
   type CompleteRequest,
   type NotaryActionName,
 } from '../../workflows/sessionDefinitions';
-import { commissionLapse, initialStatus, planOfInput, judgeRequest } from '../../workflows/sessionMachine';
+import {
+  commissionLapse,
+  commissionOutsideRequest,
+  initialStatus,
+  planOfInput,
+  judgeRequest,
+} from '../../workflows/sessionMachine';
 import { addDocumentsSchema, type DocumentInput } from './createRequest';
 import { MAX_DOCUMENTS_PER_SESSION } from './vocabulary';
 import {
@@ -219,7 +225,7 @@ export class SessionService {
 
   /**
    * What a notary action needs of the notary's commission, which the workflow does not hold. A start needs
-   * one on file and in force now (else a 409). A completion, the notarial act, takes its expiry and end to
+   * one on file, in force now and from the state the session asked for, if it did (else a 409). A completion, the notarial act, takes its expiry and end to
    * the workflow, which judges them at the act's own time (the time the certificate states), and the
    * notary as the same read found them, whom the session's certificates then state.
    */
@@ -244,7 +250,9 @@ export class SessionService {
     )
       return;
     const commission = await sessionNotaryCommission(this.sequelize, session.id);
-    const lapse = commission.hasNotary ? commissionLapse(commission, Date.now()) : undefined;
+    const lapse = commission.hasNotary
+      ? (commissionLapse(commission, Date.now()) ?? commissionOutsideRequest(planOfRow(session), commission))
+      : undefined;
     if (lapse) throw conflict(`Session cannot be started: ${lapse}`);
   }
 

@@ -180,9 +180,13 @@ export function commissionEndsAt(state: string, expiresOn: string): number {
   return ended;
 }
 
-/** A commission on file as the session's rules judge it (`commissionLapse`): its expiry and the instant it ends. */
+/**
+ * A commission on file as the session's rules judge it (`commissionLapse`, `commissionOutsideRequest`): its
+ * expiry, the instant it ends and its state.
+ */
 export function commissionOnFile(state: string | null, expiresOn: string | null): CommissionOnFile {
-  return state && expiresOn ? { expiresOn, endsAt: commissionEndsAt(state, expiresOn) } : { expiresOn };
+  if (!state) return { expiresOn };
+  return expiresOn ? { expiresOn, endsAt: commissionEndsAt(state, expiresOn), state } : { expiresOn, state };
 }
 
 /**

@@ -178,6 +178,46 @@ describe('the on-demand network: dispatch when a signer waits, offers, accepts a
     await action(account.api_key, session.bn_session_id, 'cancel');
   });
 
+  it('a notary whose commission is recorded in another state than the session asked for cannot accept, start or complete it (409)', async function () {
+    this.timeout(180_000);
+    const account = await createTestAccount();
+    const notary = await networkNotary('OK');
+    const session = await onDemandSession(account.api_key, 'Oklahoma');
+    const id = session.bn_session_id;
+    await signerJoins(session);
+    await waitForRelation(notary.token, id, 'offered');
+    // Written to the record directly: the admin CLI keeps a notary's state while they hold an offer or a session.
+    const recordState = (state: string) =>
+      testEnvironment().runtime.sequelize.query('UPDATE network_notaries SET state = $2 WHERE email = $1', {
+        bind: [notary.email, state],
+      });
+    const elsewhere =
+      "the session asks for a notary commissioned in OK, and the notary's commission is from KS";
+    const notaryAction = (name: 'start' | 'complete') =>
+      request(`/api/integrationsv2/sessions/${id}/${name}`, { auth: notary.token, body: {} });
+    await recordState('KS');
+    const accept = await meAction(notary.token, id, 'accept');
+    assert.equal(accept.status, 409, accept.text);
+    assert.equal(accept.body.response_message, `Session cannot be accepted: ${elsewhere}`);
+    await recordState('OK');
+    assert.equal((await meAction(notary.token, id, 'accept')).status, 200);
+    await recordState('KS');
+    const start = await notaryAction('start');
+    assert.equal(start.status, 409, start.text);
+    assert.equal(start.body.response_message, `Session cannot be started: ${elsewhere}`);
+    await recordState('OK');
+    assert.equal((await notaryAction('start')).status, 200);
+    await recordState('KS');
+    const complete = await notaryAction('complete');
+    assert.equal(complete.status, 409, complete.text);
+    assert.equal(complete.body.response_message, `Session cannot be completed: ${elsewhere}`);
+    assert.equal((await getSession(account.api_key, id)).body.status, 'in_progress');
+    await recordState('OK');
+    const completed = await notaryAction('complete');
+    assert.equal(completed.status, 200, completed.text);
+    assert.equal(completed.body.status, 'completed');
+  });
+
   it('an offer not accepted in time goes to the next notary; the first can no longer take it', async () => {
     const account = await createTestAccount();
     const notaries = [await networkNotary('MT'), await networkNotary('MT')];

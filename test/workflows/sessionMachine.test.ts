@@ -303,4 +303,25 @@ describe('session machine (pure rules)', () => {
       'Session cannot be completed while ready',
     );
   });
+
+  it('a completion of a session that asked the network for a state needs a commission from that state', () => {
+    const asked: SessionPlan = { ...plan, notary: { kind: 'network', state: 'TX' } };
+    const inProgress = state('in_progress');
+    const commission = (state?: string): CommissionOnFile => ({
+      expiresOn: '2030-12-31',
+      ...(state ? { state } : {}),
+    });
+    assert.equal(short(judgeCompletion(inProgress, asked, commission('TX'), NOW)), 'ok');
+    const elsewhere = judgeCompletion(inProgress, asked, commission('WA'), NOW);
+    assert.equal(
+      elsewhere.outcome === 'refused' && elsewhere.refusal.reason,
+      "Session cannot be completed: the session asks for a notary commissioned in TX, and the notary's commission is from WA",
+    );
+    // A completion from an API that sent no notary is judged by its expiry alone; nor does a session that
+    // asked for no state, or named its team notary, ask for one.
+    assert.equal(short(judgeCompletion(inProgress, asked, commission(), NOW)), 'ok');
+    const anyState: SessionPlan = { ...plan, notary: { kind: 'network' } };
+    assert.equal(short(judgeCompletion(inProgress, anyState, commission('WA'), NOW)), 'ok');
+    assert.equal(short(judgeCompletion(inProgress, plan, commission('WA'), NOW)), 'ok');
+  });
 });
