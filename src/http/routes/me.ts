@@ -120,7 +120,9 @@ export function registerMeRoutes(
         description:
           'The offer has moved on or the session has ended; or the notary’s commission is no longer in force ' +
           '(`Session cannot be accepted: the notary’s commission expired on …`; it ends with its expiry day in its ' +
-          'jurisdiction’s time), as a notary whose commission ended since the offer could not start the session',
+          'jurisdiction’s time), as a notary whose commission ended since the offer could not start the session; or ' +
+          'it is from another state than the session’s `state_specific_notary` (`Session cannot be accepted: the ' +
+          'session asks for a notary commissioned in …`)',
         schema: failBodySchema,
       },
     },

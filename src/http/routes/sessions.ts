@@ -177,7 +177,8 @@ export function registerSessionRoutes(
         409: {
           description:
             idempotencyConflict.description +
-            "; `start` and `complete` also when the notary's commission is not on file or has expired " +
+            "; `start` and `complete` also when the notary's commission is not on file, has expired, or is from " +
+            'another state than the session’s `state_specific_notary` ' +
             '(`Session cannot be started: …`, `Session cannot be completed: …`). A completion is the notarial act: ' +
             'the commission is judged at the time its certificate states. A commission is in force through the end of ' +
             'its expiry day in its jurisdiction’s own time (the zone whose day ends first, for a state across zones). ' +
