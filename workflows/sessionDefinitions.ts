@@ -148,6 +148,8 @@ export interface NotaryAtTheAct {
   commission_number: string | null;
   commission_expires_on: string | null;
   seal_id: string | null;
+  /** The IANA zone the notary's device reported at the completion, which may date the act (`actTimeIn`). */
+  time_zone?: string;
 }
 
 /**

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { DOCUMENTS_STATUSES, SESSION_STATUSES } from '../../workflows/sessionDefinitions';
+import { isTimeZone } from '../team/jurisdictionTime';
 
 /** Response shapes of the session routes, for the OpenAPI document. */
 
@@ -100,6 +101,25 @@ export const documentsResponse = Joi.object({
   bn_session_id: Joi.string().guid(),
   documents: Joi.array().items(documentSummary),
 }).label('SessionDocuments');
+
+/**
+ * A completion's body. The notary's device reports where they are, so the act is dated in their own zone
+ * where their state has several (`src/team/jurisdictionTime`); the console sends it.
+ */
+export const completeBody = Joi.object({
+  time_zone: Joi.string()
+    .max(64)
+    .custom((value: string, helpers) =>
+      isTimeZone(value) ? value : helpers.message({ custom: '"time_zone" must be an IANA time zone' }),
+    )
+    .description(
+      'The IANA time zone of the notary’s device, e.g. America/Chicago. The certificate dates the act in it ' +
+        'when its clock reads as one of the commission state’s zones; otherwise, and without it, in the ' +
+        'state’s zone whose day ends first.',
+    ),
+})
+  .unknown(true)
+  .label('CompleteRequest');
 
 export const sessionIdParams = Joi.object({
   id: Joi.string().description('bn_session_id (a UUID); anything else is 404 Session not found'),

@@ -225,17 +225,22 @@ export class SessionService {
 
   /**
    * What a notary action needs of the notary's commission, which the workflow does not hold. A start needs
-   * one on file, in force now and from the state the session asked for, if it did (else a 409). A completion, the notarial act, takes its expiry and end to
-   * the workflow, which judges them at the act's own time (the time the certificate states), and the
-   * notary as the same read found them, whom the session's certificates then state.
+   * one on file, in force now and from the state the session asked for, if it did (else a 409). A
+   * completion, the notarial act, takes its expiry and end to the workflow, which judges them at the act's
+   * own time (the time the certificate states), and the notary as the same read found them, whom the
+   * session's certificates then state, with the time zone their device reported.
    */
-  async notaryActionArguments(session: SessionRow, action: NotaryActionName): Promise<unknown[]> {
+  async notaryActionArguments(
+    session: SessionRow,
+    action: NotaryActionName,
+    body: { time_zone?: string } = {},
+  ): Promise<unknown[]> {
     if (action === 'complete') {
       const { expiresOn, endsAt, notary } = await sessionNotaryCommission(this.sequelize, session.id);
       const request: CompleteRequest = {
         commissionExpiresOn: expiresOn,
         ...(endsAt !== undefined ? { commissionEndsAt: new Date(endsAt).toISOString() } : {}),
-        notary,
+        notary: body.time_zone ? { ...notary, time_zone: body.time_zone } : notary,
       };
       return [request];
     }

@@ -99,7 +99,7 @@ export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
     actTypes: (facts.options.notarization_types ?? 'Acknowledgement').split(','),
     venue: { state: stateName(notary.state) ?? notary.state, county: notary.county },
     performedAt,
-    actTime: actTimeIn(notary.state, performedAt.getTime()),
+    actTime: actTimeIn(notary.state, performedAt.getTime(), notary.time_zone),
     notary: { name: notary.name, ...commission },
     sealPng,
     signers: participants

@@ -128,15 +128,47 @@ export function jurisdictionDate(state: string, at: number): string {
 
 /**
  * An act performed at `at` under a commission of `state`, as its documents date it: the jurisdiction's
- * date (never past a commission that covered the act) and the local time in the zone that has that date.
+ * date and the local time in the zone that has that date. Or, when the notary's device reported a zone
+ * (`reported`, IANA) that reads as one of the state's at `at`, that zone's: a notary in Nashville acts on
+ * Central time though Tennessee's day ends first on Eastern. Either date is within a commission that covered
+ * the act, which was judged by the jurisdiction's latest date.
  */
-export function actTimeIn(state: string, at: number): { date: string; local: string } {
-  const day = jurisdictionDay(state, at);
-  const zone = zonesOf(state).find((z) => dayIn(z, at) === day)!;
+export function actTimeIn(state: string, at: number, reported?: string): { date: string; local: string } {
+  const zone = stateZoneReading(state, at, reported) ?? jurisdictionDayZone(state, at);
   const local = timeFormat(zone).format(at);
   const name = STATUTORY_ZONE_NAMES[zone];
   // The zone's name ends the text (`… at 12:30 AM GMT+10`).
-  return { date: isoOf(day), local: name ? local.replace(/\S+$/, name) : local };
+  return { date: isoOf(dayIn(zone, at)), local: name ? local.replace(/\S+$/, name) : local };
+}
+
+function jurisdictionDayZone(state: string, at: number): string {
+  const day = jurisdictionDay(state, at);
+  return zonesOf(state).find((z) => dayIn(z, at) === day)!;
+}
+
+const offsetFormat = perZone({ timeZoneName: 'longOffset' });
+const offsetIn = (zone: string, at: number) =>
+  offsetFormat(zone)
+    .formatToParts(at)
+    .find((part) => part.type === 'timeZoneName')!.value;
+
+/** The state's zone that is `reported`, or whose clock reads as its at `at` (America/New_York in Indiana). */
+function stateZoneReading(state: string, at: number, reported: string | undefined): string | undefined {
+  if (!reported || !isTimeZone(reported)) return undefined;
+  const zones = JURISDICTION_ZONES[state] ?? [];
+  if (zones.includes(reported)) return reported;
+  const offset = offsetIn(reported, at);
+  return zones.find((zone) => offsetIn(zone, at) === offset);
+}
+
+/** Whether `name` is a time zone this runtime knows (IANA names and their aliases). */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Zones ICU names only by their offset (`GMT+10`), by the names US law gives them (15 U.S.C. 263). */

@@ -10,6 +10,7 @@ import { ID_FRONT, SELFIE } from '../support/identity';
 import { WebhookReceiver, subscribe } from '../support/webhookReceiver';
 import { networkWitness, onDemandSession, signerJoins } from './helpers';
 import { farJurisdictionDays } from '../support/farJurisdictions';
+import { downloadAll, pdftotext, removeTempFiles, squash } from '../documents/helpers';
 
 const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots');
 
@@ -45,12 +46,13 @@ describe('the notary console in a real browser (issue 11)', function () {
   after(async () => {
     await browser?.close();
     await receiver.stop();
+    removeTempFiles();
   });
 
   const shot = (page: Page, name: string) =>
     page.screenshot({ path: path.join(SCREENSHOTS, `console-${name}.png`), fullPage: true });
 
-  it('a network notary signs in by link, accepts an offered session, starts and completes it', async () => {
+  it('a network notary signs in by link, accepts an offered session, starts and completes it; the certificate dates the act in their device’s zone', async () => {
     const account = await createTestAccount();
     await subscribe(account.api_key, hookUrl, ['notary_assigned', 'session_started', 'session_completed']);
     const { link } = await notaryByAdminCli('Connie Console', 'AK', 'AK-77');
@@ -58,8 +60,12 @@ describe('the notary console in a real browser (issue 11)', function () {
     const session = await onDemandSession(account.api_key, 'AK', { notarization_id: 'LOAN2291' });
     assert.equal((await signerJoins(session)).status, 200);
 
-    // A phone-sized screen: the console is used from one as much as from a desk.
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    // A phone-sized screen: the console is used from one as much as from a desk. On Adak, in Alaska's other
+    // zone: Alaska's day ends first on Anchorage's time.
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      timezoneId: 'America/Adak',
+    });
     try {
       const page = await context.newPage();
       await page.goto(onTestServer(link.json.login_link));
@@ -93,6 +99,11 @@ describe('the notary console in a real browser (issue 11)', function () {
         r.filter((h) => h.json.bn_session_id === session.bn_session_id).map((h) => h.json.event);
       const events = forSession(await receiver.waitFor((r) => forSession(r).length >= 3));
       assert.deepEqual(events, ['notary_assigned', 'session_started', 'session_completed']);
+
+      await waitForSession(account.api_key, session.bn_session_id, (s) => s.documents_status === 'released');
+      const [file] = (await downloadAll(account.api_key, session.bn_session_id)).files;
+      const certificate = squash(await pdftotext(file.bytes, 2));
+      assert.match(certificate, /Date of the act: \w+ \d+, \d{4} at \d+:\d\d [AP]M HA[SD]T \(/, certificate);
     } finally {
       await context.close();
     }

@@ -4,6 +4,7 @@ import { request } from '../support/http';
 import {
   action,
   createSession,
+  getSession,
   joinSession,
   sessionBody,
   teamNotarySession,
@@ -195,6 +196,40 @@ describe('only a commissioned notary notarizes', function () {
     assert.ok(certificate.includes('Commission expires: 2035-12-31'), certificate);
     assert.ok(!certificate.includes('TX-RENEWED'), certificate);
     await recordHistory('session-completion-keeps-judged-notary', `session-${id}`);
+  });
+
+  it('the certificate dates the act in the zone the notary’s device reports, when it is their state’s: Central time in Tennessee', async () => {
+    const account = await createTestAccount();
+    const notary = await addTeamNotary(account.account_id, undefined, { state: 'TN' });
+    const created = await createSession(
+      account.api_key,
+      await sessionBody({ session_notary_email: notary.email }),
+    );
+    assert.equal(created.status, 200, created.text);
+    const id = created.body.bn_session_id as string;
+    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    assert.equal((await joinSession(created.body.bn_signing_url)).status, 200);
+    assert.equal((await action(account.api_key, id, 'start')).status, 200);
+    const complete = (body: object) =>
+      request(`/api/integrationsv2/sessions/${id}/complete`, { auth: account.api_key, body });
+    const unknownZone = await complete({ time_zone: 'Mars/Olympus' });
+    assert.equal(unknownZone.status, 400, unknownZone.text);
+    assert.equal(unknownZone.body.response_message, '"time_zone" must be an IANA time zone');
+    assert.equal((await getSession(account.api_key, id)).body.status, 'in_progress');
+    const completed = await complete({ time_zone: 'America/Chicago' });
+    assert.equal(completed.status, 200, completed.text);
+
+    await waitForSession(account.api_key, id, (s) => s.documents_status === 'released');
+    const [file] = (await downloadAll(account.api_key, id)).files;
+    const certificate = squash(await pdftotext(file.bytes, 2));
+    const [, local, instant] = /Date of the act: (.+?) \((\S+)\)/.exec(certificate) ?? [];
+    const central = new Intl.DateTimeFormat('en-US', {
+      ...{ timeZone: 'America/Chicago', year: 'numeric', month: 'long', day: 'numeric' },
+      ...{ hour: 'numeric', minute: '2-digit', timeZoneName: 'short' },
+    }).format(Date.parse(instant));
+    // Tennessee's day ends first on Eastern time: without the notary's zone the act would read EST.
+    assert.equal(local, central, certificate);
+    assert.match(local, / C[SD]T$/);
   });
 
   it('a commission ends with its last day where it was issued: Guam’s before UTC’s, American Samoa’s after', async function () {

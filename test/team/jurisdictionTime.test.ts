@@ -73,6 +73,25 @@ describe('time where a notary is commissioned: when a commission ends, how an ac
     assert.equal(act('AZ', '2026-07-16T06:30:00Z').local, 'July 16, 2026 at 12:30 AM MDT');
   });
 
+  it('an act is dated in the zone the notary’s device reported, when it reads as one of the state’s', () => {
+    // 05:30 UTC: half past eleven on the 25th in Nashville, half past midnight on the 26th in Knoxville.
+    const at = Date.parse('2026-11-26T05:30:00Z');
+    const nashville = { date: '2026-11-25', local: 'November 25, 2026 at 11:30 PM CST' };
+    const knoxville = { date: '2026-11-26', local: 'November 26, 2026 at 12:30 AM EST' };
+    assert.deepEqual(actTimeIn('TN', at), knoxville, 'unreported: the zone whose day ends first');
+    assert.deepEqual(actTimeIn('TN', at, 'America/Chicago'), nashville);
+    assert.deepEqual(actTimeIn('TN', at, 'US/Central'), nashville, 'an alias with the same clock');
+    assert.deepEqual(actTimeIn('TN', at, 'America/New_York'), knoxville);
+    // Indiana's Eastern zone is America/Indiana/Indianapolis; a device set to New York reads the same.
+    assert.equal(actTimeIn('IN', at, 'America/New_York').local, 'November 26, 2026 at 12:30 AM EST');
+    assert.equal(actTimeIn('IN', at, 'America/Chicago').local, 'November 25, 2026 at 11:30 PM CST');
+    assert.equal(actTimeIn('AK', at, 'America/Adak').local, 'November 25, 2026 at 7:30 PM HAST');
+    // A zone outside the state, or none the runtime knows, leaves the jurisdiction's own.
+    for (const elsewhere of ['Asia/Tokyo', 'America/Denver', 'UTC', 'Mars/Olympus', ''])
+      assert.deepEqual(actTimeIn('TN', at, elsewhere), knoxville, elsewhere);
+    assert.equal(actTimeIn('HI', at, 'America/Chicago').local, 'November 25, 2026 at 7:30 PM HST');
+  });
+
   it('days order as days whatever the year’s digits, and what is not a date covers nothing', () => {
     const at = (iso: string) => commissionInForce('TX', '2030-12-31', Date.parse(iso));
     assert.equal(at('+010000-01-01T12:00:00Z'), false, 'year 10000 is after 2030');
@@ -82,6 +101,17 @@ describe('time where a notary is commissioned: when a commission ends, how an ac
   });
 
   it('the end, the dates and the SQL dates agree for every jurisdiction, every ninth day of a year', () => {
+    // Zones a notary's device may report: each state's act is dated within its commission in any of them.
+    const DEVICE_ZONES = [
+      'America/New_York',
+      'America/Chicago',
+      'America/Denver',
+      'America/Phoenix',
+      'America/Los_Angeles',
+      'America/Anchorage',
+      'America/Adak',
+      'Pacific/Honolulu',
+    ];
     const states = Object.keys(jurisdictionDates(Date.now()));
     assert.equal(states.length, 56, 'the states, DC and five territories');
     for (
@@ -102,6 +132,11 @@ describe('time where a notary is commissioned: when a commission ends, how an ac
           expiresOn,
           `${state}: the last act is dated on the last day`,
         );
+        for (const reported of DEVICE_ZONES)
+          assert.ok(
+            actTimeIn(state, end - 1, reported).date <= expiresOn,
+            `${state} ${expiresOn}: dated in ${reported}, the last act is not dated after the last day`,
+          );
       }
       const at = day + 7 * HOUR;
       const dates = jurisdictionDates(at);

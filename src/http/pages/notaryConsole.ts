@@ -21,17 +21,19 @@ const SCRIPT = `(() => {
   const say = (text, state) => { notice.textContent = text; notice.dataset.state = state; };
   if (!token) { say('You are not signed in: open the login link you were sent.', 'signed-out'); return; }
   document.getElementById('who').textContent = sessionStorage.getItem('signed_in_as') || '';
-  const call = (method, path) => fetch(API + path, {
+  const call = (method, path, body) => fetch(API + path, {
     method,
     headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' },
-    body: method === 'POST' ? '{}' : undefined,
+    body: method === 'POST' ? JSON.stringify(body || {}) : undefined,
   });
   const ACTIONS = [
     { label: 'Accept', when: (s) => s.relation === 'offered', path: (id) => '/me/sessions/' + id + '/accept', done: 'You are the notary of this session.' },
     { label: 'Join as witness', when: (s) => s.relation === 'witness' && ['awaiting_notary', 'ready', 'in_progress'].includes(s.status) && !s.witnesses.some((w) => w.you && w.joined), path: (id) => '/me/sessions/' + id + '/join', done: 'You have joined as witness.' },
     { label: 'Mark pretagged', when: (s) => s.relation === 'assigned' && s.status === 'awaiting_pretag', path: (id) => '/sessions/' + id + '/pretagged', done: 'Marked pretagged.' },
     { label: 'Start', when: (s) => s.relation === 'assigned' && s.status === 'ready', path: (id) => '/sessions/' + id + '/start', done: 'Session started.' },
-    { label: 'Complete', when: (s) => s.relation === 'assigned' && s.status === 'in_progress', path: (id) => '/sessions/' + id + '/complete', done: 'Session completed.' },
+    { label: 'Complete', when: (s) => s.relation === 'assigned' && s.status === 'in_progress', path: (id) => '/sessions/' + id + '/complete', done: 'Session completed.',
+      // Where the notary is: the certificate dates the act in their own zone when their state has several.
+      body: () => ({ time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone }) },
     { label: 'Release documents', when: (s) => s.relation === 'assigned' && s.status === 'completed' && s.documents_status === 'held', path: (id) => '/sessions/' + id + '/release_documents', done: 'Documents released.' },
   ];
   const people = (title, all) => {
@@ -106,7 +108,7 @@ const SCRIPT = `(() => {
         const button = el('button', action.label, { type: 'button', 'aria-label': action.label + ': ' + title });
         button.addEventListener('click', async () => {
           button.disabled = true;
-          const res = await call('POST', action.path(s.bn_session_id));
+          const res = await call('POST', action.path(s.bn_session_id), action.body && action.body());
           const body = await res.json().catch(() => ({}));
           say(res.ok ? action.done : action.label + ' refused: ' + (body.response_message || res.status), res.ok ? 'done' : 'refused');
           await refresh();

@@ -5,6 +5,7 @@ import { createSessionSchema, addDocumentsSchema } from '../../sessions/createRe
 import { NOTARY_ACTIONS, runNotaryAction, type NotaryAction } from '../../sessions/actions';
 import {
   actionResponse,
+  completeBody,
   createFailureBody,
   createSessionResponse,
   documentsResponse,
@@ -153,7 +154,7 @@ export function registerSessionRoutes(
   });
 
   for (const action of Object.keys(NOTARY_ACTIONS) as NotaryAction[]) {
-    api.add<unknown, unknown, { id: string }>({
+    api.add<{ time_zone?: string }, unknown, { id: string }>({
       method: 'post',
       path: `${BASE}/{id}/${action}`,
       operationId: `session_${action}`,
@@ -166,9 +167,13 @@ export function registerSessionRoutes(
       tags: ['Notary actions'],
       auth: 'session_actor',
       params: sessionIdParams,
-      body: Joi.object({}).unknown(true),
+      body: action === 'complete' ? completeBody : Joi.object({}).unknown(true),
       responses: {
         200: { description: 'Done', schema: actionResponse },
+        400: {
+          description: 'The body is not a JSON object; for `complete`, `time_zone` is not an IANA time zone',
+          schema: failBodySchema,
+        },
         403: {
           description: 'A team member acting outside their role; a network notary on a session not theirs',
           schema: failBodySchema,
@@ -190,14 +195,14 @@ export function registerSessionRoutes(
           },
         },
       },
-      handler: async (ctx, { params }) => {
+      handler: async (ctx, { params, body }) => {
         const actor = actorOf(ctx);
         const session =
           actor.kind === 'network_notary'
             ? await sessions.findRowForNetworkNotary(actor.notaryId, params.id)
             : await sessions.findRow(principalOf(ctx).accountId, params.id);
         const result = await runNotaryAction(temporal, session, action, actor, () =>
-          sessions.notaryActionArguments(session, action),
+          sessions.notaryActionArguments(session, action, body),
         );
         ctx.body = {
           response: 'Pass',
