@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { DOCUMENTS_STATUSES, SESSION_STATUSES } from '../../workflows/sessionDefinitions';
-import { isTimeZone } from '../team/jurisdictionTime';
+import { canonicalTimeZone } from '../team/jurisdictionTime';
 
 /** Response shapes of the session routes, for the OpenAPI document. */
 
@@ -109,8 +109,9 @@ export const documentsResponse = Joi.object({
 export const completeBody = Joi.object({
   time_zone: Joi.string()
     .max(64)
-    .custom((value: string, helpers) =>
-      isTimeZone(value) ? value : helpers.message({ custom: '"time_zone" must be an IANA time zone' }),
+    .custom(
+      (value: string, helpers) =>
+        canonicalTimeZone(value) ?? helpers.message({ custom: '"time_zone" must be an IANA time zone' }),
     )
     .description(
       'The IANA time zone of the notary’s device, e.g. America/Chicago. The certificate dates the act in it ' +

@@ -154,20 +154,23 @@ const offsetIn = (zone: string, at: number) =>
 
 /** The state's zone that is `reported`, or whose clock reads as its at `at` (America/New_York in Indiana). */
 function stateZoneReading(state: string, at: number, reported: string | undefined): string | undefined {
-  if (!reported || !isTimeZone(reported)) return undefined;
+  const zone = reported && canonicalTimeZone(reported);
+  if (!zone) return undefined;
   const zones = JURISDICTION_ZONES[state] ?? [];
-  if (zones.includes(reported)) return reported;
-  const offset = offsetIn(reported, at);
-  return zones.find((zone) => offsetIn(zone, at) === offset);
+  if (zones.includes(zone)) return zone;
+  const offset = offsetIn(zone, at);
+  return zones.find((z) => offsetIn(z, at) === offset);
 }
 
-/** Whether `name` is a time zone this runtime knows (IANA names and their aliases). */
-export function isTimeZone(name: string): boolean {
+/**
+ * A time zone's canonical IANA name (`america/chicago` and `US/Central` are America/Chicago), or undefined
+ * for a name this runtime does not know.
+ */
+export function canonicalTimeZone(name: string): string | undefined {
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

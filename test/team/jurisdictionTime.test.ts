@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {
   actTimeIn,
+  canonicalTimeZone,
   commissionEndsAt,
   commissionInForce,
   jurisdictionDate,
@@ -90,6 +91,10 @@ describe('time where a notary is commissioned: when a commission ends, how an ac
     for (const elsewhere of ['Asia/Tokyo', 'America/Denver', 'UTC', 'Mars/Olympus', ''])
       assert.deepEqual(actTimeIn('TN', at, elsewhere), knoxville, elsewhere);
     assert.equal(actTimeIn('HI', at, 'America/Chicago').local, 'November 25, 2026 at 7:30 PM HST');
+    // What a completion's time_zone is kept as.
+    assert.equal(canonicalTimeZone('america/chicago'), 'America/Chicago');
+    assert.equal(canonicalTimeZone('US/Central'), 'America/Chicago');
+    assert.equal(canonicalTimeZone('Mars/Olympus'), undefined);
   });
 
   it('days order as days whatever the year’s digits, and what is not a date covers nothing', () => {
