@@ -24,7 +24,12 @@ export type DocumentsStatus = (typeof DOCUMENTS_STATUSES)[number];
 
 export type DeliveryMode = 'immediately' | 'notary_manual';
 
-export type NotaryRequest = { kind: 'team'; memberId: string } | { kind: 'network'; state?: string };
+/**
+ * The notary the session asked for: a named team notary, or the network's. `state` is its
+ * `state_specific_notary`: the act is performed under a commission of that state only.
+ */
+export type NotaryRequest =
+  { kind: 'team'; memberId: string; state?: string } | { kind: 'network'; state?: string };
 
 export interface SessionWorkflowInput {
   sessionId: string;

@@ -307,15 +307,16 @@ export function commissionLapse(commission: CommissionOnFile, at: number): strin
 
 /**
  * Why a notary with this commission may not act for this session, or undefined when they may: a session that
- * asked the network for a notary of one state is notarized under that state's commission only. The network
- * offers it to no one else, and the admin CLI changes no notary's state while they hold a session or an
- * offer; this holds the act to the request whatever the records came to say.
+ * asked for a notary of one state (`state_specific_notary`) is notarized under that state's commission only.
+ * A named team notary of another state is refused at creation, the network offers it to no one else, and
+ * the admin CLI changes no network notary's state while they hold a session or an offer; this holds the act
+ * to the request whatever the records came to say (a team notary records their own renewal).
  */
 export function commissionOutsideRequest(
   plan: SessionPlan,
   commission: CommissionOnFile,
 ): string | undefined {
-  const asked = plan.notary.kind === 'network' ? plan.notary.state : undefined;
+  const asked = plan.notary.state;
   if (!asked || !commission.state || commission.state === asked) return undefined;
   return `the session asks for a notary commissioned in ${asked}, and the notary's commission is from ${commission.state}`;
 }

@@ -3,6 +3,7 @@ import { refused, DomainError } from '../domain/errors';
 import { VALIDATION_OPTIONS } from '../validation/options';
 import { createSessionSchema, type CreateSessionInput } from './createRequest';
 import { Base64Upload } from '../documents/base64Upload';
+import { stateCode } from './usStates';
 
 /** Spec 7.1: every create failure is a 403 whose identifier fields are empty strings. */
 export function createFailure(message: string): DomainError {
@@ -31,10 +32,10 @@ export function documentTooLarge(documents: unknown): boolean {
 
 export interface CreateRuleContext {
   /**
-   * Whether the e-mail names a linked notary of the caller's account whose commission is on file and in
-   * force at `actAt` (epoch ms).
+   * Whether the e-mail names a linked notary of the caller's account whose commission is on file, in
+   * force at `actAt` (epoch ms) and, when the session asks for one, of `state` (two-letter code).
    */
-  isAccountNotary(email: string, actAt: number): Promise<boolean>;
+  isAccountNotary(email: string, actAt: number, state?: string): Promise<boolean>;
   now: Date;
 }
 
@@ -56,7 +57,10 @@ export async function validateCreateRequest(
   }
   if (!absent(body.session_notary_email)) {
     const email = body.session_notary_email;
-    if (typeof email !== 'string' || !(await ctx.isAccountNotary(email.trim(), actAtOf(body, ctx.now)))) {
+    if (
+      typeof email !== 'string' ||
+      !(await ctx.isAccountNotary(email.trim(), actAtOf(body, ctx.now), askedState(body)))
+    ) {
       throw createFailure(SPEC_MESSAGES.invalidNotaryEmail);
     }
   }
@@ -77,6 +81,12 @@ export async function validateCreateRequest(
 }
 
 /** When the act is to be performed: at the scheduled time, else now. */
+/** The state `state_specific_notary` names; one that names none is refused by the field rules after. */
+function askedState(body: Record<string, unknown>): string | undefined {
+  const asked = body.state_specific_notary;
+  return typeof asked === 'string' ? stateCode(asked) : undefined;
+}
+
 function actAtOf(body: Record<string, unknown>, now: Date): number {
   const scheduled =
     body.notarization_timing_type === 'notarize_later' && typeof body.session_timing === 'string'

@@ -40,7 +40,7 @@ export function workflowInputOf(
     holdInvitesUntilPretagged: input.send_invite_after_pretagging,
     deliveryMode: input.final_documents_delivery_mode,
     notary: notaryMemberId
-      ? { kind: 'team', memberId: notaryMemberId }
+      ? { kind: 'team', memberId: notaryMemberId, state: input.state_specific_notary }
       : { kind: 'network', state: input.state_specific_notary },
     primarySignerIndex: primarySignerIndex(input),
     invitedWitnesses: input.witnesses?.invited_witness_details?.length ?? 0,

@@ -4,13 +4,15 @@ import { commissionInForce } from '../team/jurisdictionTime';
 
 /**
  * A linked (not unlinked) notary member of the account with this e-mail, case-insensitively, whose
- * commission is on file and in force at `actAt` (epoch ms, when the act is to be performed).
+ * commission is on file, in force at `actAt` (epoch ms, when the act is to be performed) and of `state`
+ * when the session asks for one.
  */
 export async function findAccountNotary(
   sequelize: Sequelize,
   accountId: string,
   email: string,
   actAt: number,
+  state?: string,
 ): Promise<{ id: string } | undefined> {
   const rows = await queryRows<{ id: string; state: string; expires_on: string }>(
     sequelize,
@@ -20,6 +22,8 @@ export async function findAccountNotary(
       WHERE m.account_id = $1 AND m.business_role = 'notary' AND m.deleted_at IS NULL AND lower(u.email) = lower($2)`,
     { bind: [accountId, email] },
   );
-  const member = rows.find((row) => commissionInForce(row.state, row.expires_on, actAt));
+  const member = rows.find(
+    (row) => commissionInForce(row.state, row.expires_on, actAt) && (!state || row.state === state),
+  );
   return member && { id: member.id };
 }

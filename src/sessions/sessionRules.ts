@@ -41,7 +41,7 @@ export function planOfRow(row: SessionRow): SessionPlan {
     holdInvitesUntilPretagged: Boolean(options.send_invite_after_pretagging),
     startAt: row.session_timing ? new Date(row.session_timing).getTime() : undefined,
     notary: row.notary_member_id
-      ? { kind: 'team', memberId: row.notary_member_id }
+      ? { kind: 'team', memberId: row.notary_member_id, state: options.state_specific_notary ?? undefined }
       : { kind: 'network', state: options.state_specific_notary ?? undefined },
     deliveryMode: options.final_documents_delivery_mode ?? 'immediately',
     primarySignerIndex: 0,

@@ -102,8 +102,8 @@ export class SessionService {
     const notaryLookup = new Map<string, string | null>();
     const input = await validateCreateRequest(raw, {
       now,
-      isAccountNotary: async (email, actAt) => {
-        const member = await findAccountNotary(this.sequelize, accountId, email, actAt);
+      isAccountNotary: async (email, actAt, state) => {
+        const member = await findAccountNotary(this.sequelize, accountId, email, actAt, state);
         notaryLookup.set(email, member?.id ?? null);
         return Boolean(member);
       },

@@ -55,6 +55,40 @@ describe('only a commissioned notary notarizes', function () {
     assert.equal(before.status, 200, before.text);
   });
 
+  it('a session that asks for a state takes a named notary commissioned there only, at creation and at the act', async () => {
+    const account = await createTestAccount();
+    const notary = await addTeamNotary(account.account_id, undefined, { state: 'TX' });
+    const asking = (state: string) =>
+      sessionBody({ session_notary_email: notary.email, state_specific_notary: state });
+    assertInvalidNotary(
+      await createSession(account.api_key, await asking('California')),
+      'commissioned elsewhere',
+    );
+    const created = await createSession(account.api_key, await asking('Texas'));
+    assert.equal(created.status, 200, created.text);
+    const id = created.body.bn_session_id as string;
+    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    assert.equal((await joinSession(created.body.bn_signing_url)).status, 200);
+
+    // The notary records a commission of another state (their own renewal may) while the session is open.
+    const recordState = (state: string) =>
+      query('UPDATE notary_commissions SET state = $2 WHERE user_id = $1', [notary.userId, state]);
+    const elsewhere =
+      "the session asks for a notary commissioned in TX, and the notary's commission is from OK";
+    await recordState('OK');
+    const start = await action(account.api_key, id, 'start');
+    assert.equal(start.status, 409, start.text);
+    assert.equal(start.body.response_message, `Session cannot be started: ${elsewhere}`);
+    await recordState('TX');
+    assert.equal((await action(account.api_key, id, 'start')).status, 200);
+    await recordState('OK');
+    const complete = await action(account.api_key, id, 'complete');
+    assert.equal(complete.status, 409, complete.text);
+    assert.equal(complete.body.response_message, `Session cannot be completed: ${elsewhere}`);
+    await recordState('TX');
+    assert.equal((await action(account.api_key, id, 'complete')).status, 200);
+  });
+
   it('a commission that expires while the session waits blocks start with a 409 that says so', async () => {
     const account = await createTestAccount();
     const notary = await addTeamNotary(account.account_id);

@@ -304,7 +304,7 @@ describe('session machine (pure rules)', () => {
     );
   });
 
-  it('a completion of a session that asked the network for a state needs a commission from that state', () => {
+  it('a completion of a session that asked for a state needs a commission from that state, from a named notary or the network', () => {
     const asked: SessionPlan = { ...plan, notary: { kind: 'network', state: 'TX' } };
     const inProgress = state('in_progress');
     const commission = (state?: string): CommissionOnFile => ({
@@ -317,8 +317,11 @@ describe('session machine (pure rules)', () => {
       elsewhere.outcome === 'refused' && elsewhere.refusal.reason,
       "Session cannot be completed: the session asks for a notary commissioned in TX, and the notary's commission is from WA",
     );
-    // A completion from an API that sent no notary is judged by its expiry alone; nor does a session that
-    // asked for no state, or named its team notary, ask for one.
+    const named: SessionPlan = { ...plan, notary: { kind: 'team', memberId: 'm1', state: 'TX' } };
+    assert.equal(short(judgeCompletion(inProgress, named, commission('TX'), NOW)), 'ok');
+    assert.equal(short(judgeCompletion(inProgress, named, commission('WA'), NOW)), 'no');
+    // A completion from an API that sent no notary is judged by its expiry alone; a session that asked for
+    // no state takes a commission of any.
     assert.equal(short(judgeCompletion(inProgress, asked, commission(), NOW)), 'ok');
     const anyState: SessionPlan = { ...plan, notary: { kind: 'network' } };
     assert.equal(short(judgeCompletion(inProgress, anyState, commission('WA'), NOW)), 'ok');
