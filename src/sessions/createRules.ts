@@ -80,13 +80,13 @@ export async function validateCreateRequest(
   return input;
 }
 
-/** When the act is to be performed: at the scheduled time, else now. */
 /** The state `state_specific_notary` names; one that names none is refused by the field rules after. */
 function askedState(body: Record<string, unknown>): string | undefined {
   const asked = body.state_specific_notary;
   return typeof asked === 'string' ? stateCode(asked) : undefined;
 }
 
+/** When the act is to be performed: at the scheduled time, else now. */
 function actAtOf(body: Record<string, unknown>, now: Date): number {
   const scheduled =
     body.notarization_timing_type === 'notarize_later' && typeof body.session_timing === 'string'
