@@ -258,8 +258,13 @@ describe('only a commissioned notary notarizes', function () {
     const certificate = squash(await pdftotext(file.bytes, 2));
     const [, local, instant] = /Date of the act: (.+?) \((\S+)\)/.exec(certificate) ?? [];
     const central = new Intl.DateTimeFormat('en-US', {
-      ...{ timeZone: 'America/Chicago', year: 'numeric', month: 'long', day: 'numeric' },
-      ...{ hour: 'numeric', minute: '2-digit', timeZoneName: 'short' },
+      timeZone: 'America/Chicago',
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZoneName: 'short',
     }).format(Date.parse(instant));
     // Tennessee's day ends first on Eastern time: without the notary's zone the act would read EST.
     assert.equal(local, central, certificate);
