@@ -1,5 +1,5 @@
 import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
-import { execute, queryRows, rowExists } from '../db/query';
+import { execute, queryRows } from '../db/query';
 import { generateKey } from '../auth/keys';
 import { insertKey, revokeKeys, type KeyKind } from '../auth/keyStore';
 
@@ -152,10 +152,12 @@ export async function renewNetworkNotaryCommission(
     // The dispatch locks a notary's row while it offers them a session or assigns one, and this statement
     // reads as of its start: it would miss an offer committed while it waited for that lock. Taking the lock
     // first, the next statement sees what the dispatch wrote.
-    await execute(sequelize, 'SELECT 1 FROM network_notaries WHERE email = $1 FOR UPDATE', {
-      bind: [input.email],
-      transaction,
-    });
+    const [notary] = await queryRows<{ id: string }>(
+      sequelize,
+      'SELECT id FROM network_notaries WHERE email = $1 FOR UPDATE',
+      { bind: [input.email], transaction },
+    );
+    if (!notary) throw new NotFoundError(`No network notary with e-mail ${input.email}`);
     const [row] = await queryRows<{
       notary_id: string;
       state: string;
@@ -165,7 +167,7 @@ export async function renewNetworkNotaryCommission(
       sequelize,
       `UPDATE network_notaries n
           SET state = coalesce($2, state), commission_number = $3, commission_expires_on = $4::date
-        WHERE email = $1
+        WHERE id = $1
           AND ($2::text IS NULL OR $2 = n.state
                OR NOT EXISTS (SELECT 1 FROM sessions s WHERE s.network_notary_id = n.id
                                 AND s.status NOT IN ('completed', 'expired', 'cancelled'))
@@ -173,16 +175,14 @@ export async function renewNetworkNotaryCommission(
         RETURNING id AS notary_id, state, commission_number,
                   to_char(commission_expires_on, 'YYYY-MM-DD') AS commission_expires_on`,
       {
-        bind: [input.email, input.state ?? null, input.commissionNumber, input.commissionExpiresOn],
+        bind: [notary.id, input.state ?? null, input.commissionNumber, input.commissionExpiresOn],
         transaction,
       },
     );
     return row;
   });
   if (renewed) return renewed;
-  if (await rowExists(sequelize, 'SELECT 1 FROM network_notaries WHERE email = $1', { bind: [input.email] }))
-    throw new ConflictError(
-      `The network notary ${input.email} has an unfinished session or an open offer: their state can change once it is over`,
-    );
-  throw new NotFoundError(`No network notary with e-mail ${input.email}`);
+  throw new ConflictError(
+    `The network notary ${input.email} has an unfinished session or an open offer: their state can change once it is over`,
+  );
 }
