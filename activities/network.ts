@@ -3,6 +3,7 @@ import { execute, queryRows } from '../src/db/query';
 import { NETWORK_NOTARY_NAME } from '../src/db/sessionNotary';
 import { commissionInForceSql } from '../src/team/jurisdictionTime';
 import { networkCommissionDates } from '../src/network/commissionHorizon';
+import { sessionEndedSql } from '../src/sessions/statusSql';
 
 export interface NotaryOffer {
   offerId: string;
@@ -27,7 +28,7 @@ export interface AssignedWitness {
 }
 
 /** A session that is not over: its notary and witnesses are taken. */
-const LIVE = `s.status NOT IN ('completed', 'expired', 'cancelled')`;
+const LIVE = `NOT ${sessionEndedSql('s')}`;
 
 /**
  * The on-demand network's bookkeeping: offers to notaries and the assignment of network witnesses.

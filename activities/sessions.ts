@@ -11,6 +11,7 @@ import {
   SESSION_NOTARY_JOINS,
 } from '../src/db/sessionNotary';
 import type { EventNotary } from '../workflows/events';
+import { sessionEndedSql } from '../src/sessions/statusSql';
 
 const LEGACY_CONFIRM_ATTEMPTS = 8;
 
@@ -138,7 +139,7 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
                 AND ${commissionInForceSql('n', '$3')}
                 AND ($2::text IS NULL OR n.state = $2)
                 AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.network_notary_id = n.id
-                                  AND s.status NOT IN ('completed', 'expired', 'cancelled'))
+                                  AND NOT ${sessionEndedSql('s')})
               ORDER BY n.created_at, n.id
               LIMIT 1
               FOR UPDATE SKIP LOCKED

@@ -5,6 +5,7 @@ import type { SessionRow } from '../sessions/presenter';
 import type { NetworkPerson } from './networkPeople';
 import { checkAskedOf } from '../identity/requirements';
 import { networkCommissionStanding } from './commissionHorizon';
+import { sessionEndedSql } from '../sessions/statusSql';
 
 /** Whose work list: a team member of an account, or a person of the network. */
 export type Worker =
@@ -68,7 +69,7 @@ export async function workList(sequelize: Sequelize, worker: Worker) {
             o.expires_at AS offer_expires_at, ${scope.relation} AS relation
        FROM sessions s ${scope.from}
       WHERE ${scope.where}
-      ORDER BY s.status IN ('completed', 'expired', 'cancelled'), s.updated_at DESC, s.id
+      ORDER BY ${sessionEndedSql('s')}, s.updated_at DESC, s.id
       LIMIT ${LIST_LIMIT}`,
     { bind: scope.bind },
   );
