@@ -322,6 +322,7 @@ async function main() {
     p1Children.forEach((c) => c.kill('SIGTERM'));
     await Promise.allSettled(stacks.map((s) => s.stop()));
     p1Children.forEach((c) => c.kill('SIGKILL'));
+    fs.rmSync(dataDir, { recursive: true, force: true });
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => void stopAll().finally(() => process.exit(130)));
@@ -407,7 +408,6 @@ async function main() {
     await section('P5', () => p5Parked(stack, bodyWith, deed));
   } finally {
     await stopAll();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`;
