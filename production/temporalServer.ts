@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
 import { spawnServer, type ManagedChild } from '../src/infra/childProcess';
 
 /**
@@ -230,4 +232,68 @@ export function startTemporalServer(
 /** The server's own version line, for the report. */
 export function toolVersion(tools: TemporalServerTools): string {
   return execFileSync(tools.server, ['--version']).toString().trim();
+}
+
+async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export interface RunningTemporalServer {
+  address: string;
+  connection: Connection;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real server on `pg`, as an operator brings one up: its schemas set up by its SQL tool, its
+ * configuration and log under `dir`, and `namespace` registered and served before this returns.
+ */
+export async function startRealTemporal(opts: {
+  tools: TemporalServerTools;
+  pg: SqlEndpoint;
+  dir: string;
+  namespace: string;
+  log: (line: string) => void;
+}): Promise<RunningTemporalServer> {
+  setupSchemas(opts.tools, opts.pg, opts.log);
+  const ports = await temporalPorts();
+  const server = startTemporalServer(
+    opts.tools,
+    writeServerConfig(opts.dir, opts.pg, ports),
+    path.join(opts.dir, 'temporal.log'),
+  );
+  const address = `127.0.0.1:${ports.frontend}`;
+  let connection: Connection | undefined;
+  const stop = async () => {
+    await connection?.close();
+    await server.stop('SIGTERM', 20_000);
+  };
+  try {
+    await waitUntil(
+      'the Temporal frontend',
+      async () => {
+        connection ??= await Connection.connect({ address, connectTimeout: 2_000 });
+        await connection.workflowService.getSystemInfo({});
+        return true;
+      },
+      120_000,
+    );
+    await connection!.workflowService.registerNamespace({
+      namespace: opts.namespace,
+      workflowExecutionRetentionPeriod: msToTs('3 days'),
+    });
+    await waitUntil(
+      `namespace ${opts.namespace}`,
+      async () => Boolean(await connection!.workflowService.describeNamespace({ namespace: opts.namespace })),
+      60_000,
+    );
+    return { address, connection: connection!, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }

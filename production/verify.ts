@@ -3,8 +3,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
-import { msToTs } from '@temporalio/common/lib/time';
 import { loadConfig } from '../src/config';
 import { PRODUCTION_PROCESS_ENV } from '../src/process';
 import { startEmbeddedPostgres } from '../src/infra/embeddedPostgres';
@@ -17,11 +15,8 @@ import { SignatureCheckingReceiver } from '../faults/receiver';
 import {
   TEMPORAL_SERVER_VERSION,
   ensureTemporalServer,
-  setupSchemas,
-  startTemporalServer,
-  temporalPorts,
+  startRealTemporal,
   toolVersion,
-  writeServerConfig,
 } from './temporalServer';
 
 /**
@@ -68,36 +63,9 @@ async function main() {
     });
     stops.push(() => postgres.stop());
     const pg = { host: '127.0.0.1', port: pgPort, user: 'postgres', password: 'postgres' };
-    setupSchemas(tools, pg, log);
-
-    const ports = await temporalPorts();
-    const server = startTemporalServer(
-      tools,
-      writeServerConfig(dir, pg, ports),
-      path.join(dir, 'temporal.log'),
-    );
-    stops.push(() => server.stop('SIGTERM', 20_000));
-    const address = `127.0.0.1:${ports.frontend}`;
-    let connection: Connection | undefined;
-    await waitUntil(
-      'the Temporal frontend',
-      async () => {
-        connection ??= await Connection.connect({ address, connectTimeout: 2_000 });
-        await connection.workflowService.getSystemInfo({});
-        return true;
-      },
-      120_000,
-    );
-    stops.push(() => connection!.close());
-    await connection!.workflowService.registerNamespace({
-      namespace: NAMESPACE,
-      workflowExecutionRetentionPeriod: msToTs('3 days'),
-    });
-    await waitUntil(
-      `namespace ${NAMESPACE}`,
-      async () => Boolean(await connection!.workflowService.describeNamespace({ namespace: NAMESPACE })),
-      60_000,
-    );
+    const temporal = await startRealTemporal({ tools, pg, dir, namespace: NAMESPACE, log });
+    stops.push(() => temporal.stop());
+    const { address } = temporal;
     log(`Temporal ${address} with namespace "${NAMESPACE}"; schemas on PostgreSQL ${pgPort}`);
 
     const identity = loadSigningIdentity(loadConfig({ DATA_DIR: dir, NODE_ENV: 'development' }));
