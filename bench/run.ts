@@ -10,7 +10,9 @@ import { loadConfig, type Config } from '../src/config';
 import { DocumentPool } from '../src/documents/documentPool';
 import { decodeBase64Upload } from '../src/documents/base64Upload';
 import { PRODUCTION_PROCESS_ENV } from '../src/process';
-import { provideBackingServices } from '../src/infra/services';
+import { provideBackingServices, type BackingServices } from '../src/infra/services';
+import { EMBEDDED_DATABASE, startEmbeddedPostgres } from '../src/infra/embeddedPostgres';
+import { ensureTemporalServer, startRealTemporal } from '../production/temporalServer';
 import { createDatabase } from '../src/db/database';
 import { migrateExclusively } from '../src/db/migrator';
 import { queryRows } from '../src/db/query';
@@ -212,6 +214,43 @@ async function deedPdf(): Promise<Buffer> {
   return Buffer.from(await pdf.save({ useObjectStreams: false }));
 }
 
+/**
+ * BENCH_TEMPORAL=server: each stack's Temporal is the real server on the stack's PostgreSQL, as in production
+ * (`npm run verify:production`'s), instead of the CLI's dev server with its store in memory.
+ */
+const REAL_TEMPORAL = process.env.BENCH_TEMPORAL === 'server';
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The stack's embedded PostgreSQL, and the real Temporal server on it. */
+async function realServices(config: Config): Promise<BackingServices> {
+  const postgres = await startEmbeddedPostgres({
+    dataDir: config.dataDir,
+    port: config.embeddedPostgresPort,
+    database: EMBEDDED_DATABASE,
+    log: say,
+  });
+  try {
+    const temporal = await startRealTemporal({
+      tools: ensureTemporalServer(say),
+      pg: { host: '127.0.0.1', port: config.embeddedPostgresPort, user: 'postgres', password: 'postgres' },
+      dir: config.dataDir,
+      namespace: config.temporalNamespace,
+      log: say,
+    });
+    return {
+      databaseUrl: postgres.databaseUrl,
+      temporalAddress: temporal.address,
+      async stop() {
+        await temporal.stop();
+        await postgres.stop();
+      },
+    };
+  } catch (err) {
+    await postgres.stop();
+    throw err;
+  }
+}
+
 /** One API, its worker, and the PostgreSQL and Temporal servers they alone use, under a data directory of its own. */
 interface Stack {
   apiUrl: string;
@@ -241,7 +280,9 @@ async function startStack(settings: Record<string, string>, dataDir: string): Pr
     TEMPORAL_UI_PORT: String(await freePort()),
   };
   const config = loadConfig({ ...process.env, ...stackSettings });
-  const services = await provideBackingServices(config, { persistentTemporal: false, log: say });
+  const services = await (REAL_TEMPORAL
+    ? realServices(config)
+    : provideBackingServices(config, { persistentTemporal: false, log: say }));
   const env = {
     ...process.env,
     ...PRODUCTION_PROCESS_ENV,
@@ -274,7 +315,9 @@ async function startStack(settings: Record<string, string>, dataDir: string): Pr
     children.push(worker);
     const api = await startApi();
     const postgresServer = new RegExp(`/postgres -D .* -p ${config.embeddedPostgresPort} `);
-    const temporalServer = new RegExp(`temporal(-cli)?\\S* server .*--port ${config.temporalDevPort} `);
+    const temporalServer = REAL_TEMPORAL
+      ? new RegExp(`/server --config-file ${escapeRegExp(dataDir)}/`)
+      : new RegExp(`temporal(-cli)?\\S* server .*--port ${config.temporalDevPort} `);
     return {
       apiUrl: api.url,
       api: api.process,
@@ -833,7 +876,9 @@ async function p5Parked(
   bodyWith: (doc: string, extra?: Record<string, unknown>) => string,
   deed: string,
 ) {
-  const [parked, alongside] = await Promise.all([stack('parked'), stack('alongside')]);
+  // One after the other: the real Temporal server's ports are picked free below 32767, not by the kernel.
+  const parked = await stack('parked');
+  const alongside = await stack('alongside');
   const later = bodyWith(deed, {
     session_notary_email: undefined,
     notarization_timing_type: 'notarize_later',
