@@ -968,19 +968,27 @@ async function p5Parked(
     600_000,
   );
   say(`the worker went quiet ${((Date.now() - q0) / 1000).toFixed(0)} s after the last invitations`);
-  const rss: number[] = [];
+  const rssEachSecond = async (seconds: number) => {
+    const samples: number[] = [];
+    for (let i = 0; i < seconds; i++) {
+      samples.push(procStatus(workerPid, 'VmRSS'));
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+    return samples;
+  };
+  // The worker still holds the parking's garbage when it goes quiet, until V8's memory reducer collects
+  // it some seconds later (a worker that went quiet at 360 MiB with 1,000 sessions held 209 MiB from
+  // 10 s on). The sessions' own cost is what stays after that, so the window starts 30 s later.
+  const settling = await rssEachSecond(30);
   const cpu0 = cpuSeconds(workerPid);
   const w0 = Date.now();
-  for (let i = 0; i < 20; i++) {
-    rss.push(procStatus(workerPid, 'VmRSS'));
-    await new Promise((r) => setTimeout(r, 1_000));
-  }
+  const rss = await rssEachSecond(20);
   const cpuPercent = ((cpuSeconds(workerPid) - cpu0) / ((Date.now() - w0) / 1000)) * 100;
   const withParked = await rounds('with the sessions parked');
   record({
     id: 'P5',
-    measure: `worker while ${(await scheduled()).toLocaleString('en-US')} sessions wait on timers (20 s)`,
-    value: `RSS max ${Math.max(...rss).toFixed(0)} MiB (${idleRss.toFixed(0)} MiB before parking), CPU ${cpuPercent.toFixed(1)} %`,
+    measure: `worker while ${(await scheduled()).toLocaleString('en-US')} sessions wait on timers (20 s, from 30 s after it went quiet)`,
+    value: `RSS max ${Math.max(...rss).toFixed(0)} MiB (${idleRss.toFixed(0)} MiB before parking, up to ${Math.max(...settling).toFixed(0)} MiB in the 30 s before), CPU ${cpuPercent.toFixed(1)} %`,
     target: 'RSS ≤ 400 MB',
     pass: Math.max(...rss) * 1.048576 <= 400 && parking.failed === 0,
   });
