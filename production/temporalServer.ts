@@ -234,7 +234,12 @@ export function toolVersion(tools: TemporalServerTools): string {
   return execFileSync(tools.server, ['--version']).toString().trim();
 }
 
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+/** Polls `check` every 250 ms until it answers true, failing after `timeoutMs`. */
+export async function waitUntil(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check().catch(() => false))) {
     if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
@@ -244,7 +249,6 @@ async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs:
 
 export interface RunningTemporalServer {
   address: string;
-  connection: Connection;
   stop(): Promise<void>;
 }
 
@@ -291,7 +295,7 @@ export async function startRealTemporal(opts: {
       async () => Boolean(await connection!.workflowService.describeNamespace({ namespace: opts.namespace })),
       60_000,
     );
-    return { address, connection: connection!, stop };
+    return { address, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -17,6 +17,7 @@ import {
   ensureTemporalServer,
   startRealTemporal,
   toolVersion,
+  waitUntil,
 } from './temporalServer';
 
 /**
@@ -32,14 +33,6 @@ const NAMESPACE = 'default';
 const started = Date.now();
 const log = (line: string) =>
   process.stdout.write(`[verify ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}\n`);
-
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'notarization-production-'));
