@@ -24,6 +24,7 @@ interface Options {
   receiverDown: number;
   databaseDown: number;
   spacing: number;
+  keep: boolean;
 }
 
 interface FaultWindow {
@@ -43,7 +44,8 @@ const program = new Command('test:faults')
   .option('--concurrency <n>', 'sessions in flight at once', positive, 8)
   .option('--spacing <ms>', 'time between session starts', positive, 2_000)
   .option('--receiver-down <s>', 'seconds the webhook receiver is down', positive, 10)
-  .option('--database-down <s>', 'seconds PostgreSQL is down during its restart', positive, 10);
+  .option('--database-down <s>', 'seconds PostgreSQL is down during its restart', positive, 10)
+  .option('--keep', 'keep the data directory (logs, report) after a pass too', false);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (line: string) => process.stderr.write(`[faults] ${line}\n`);
@@ -169,10 +171,15 @@ async function main() {
     await stopEverything();
   }
   if (failures.length) {
-    log(`FAILED:\n  ${failures.join('\n  ')}\nlogs: ${dataDir}`);
+    log(`FAILED:\n  ${failures.join('\n  ')}\nlogs and report: ${dataDir}`);
     process.exit(1);
   }
-  log('PASS');
+  // A pass's report is on stdout; its directory (about 70 MB) would gather one per test run.
+  if (opts.keep) log(`PASS; logs and report: ${dataDir}`);
+  else {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    log('PASS');
+  }
 }
 
 /** Starts session `i` every `spacing` ms, with at most `concurrency` in flight. */
