@@ -4,6 +4,7 @@ import { NETWORK_NOTARY_NAME } from '../src/db/sessionNotary';
 import { commissionInForceSql } from '../src/team/jurisdictionTime';
 import { networkCommissionDates } from '../src/network/commissionHorizon';
 import { sessionEndedSql } from '../src/sessions/statusSql';
+import { networkNotaryIsFreeSql } from '../src/network/notaryAvailability';
 
 export interface NotaryOffer {
   offerId: string;
@@ -26,9 +27,6 @@ export interface AssignedWitness {
   email: string;
   name: string;
 }
-
-/** A session that is not over: its notary and witnesses are taken. */
-const LIVE = `NOT ${sessionEndedSql('s')}`;
 
 /**
  * The on-demand network's bookkeeping: offers to notaries and the assignment of network witnesses.
@@ -69,8 +67,7 @@ export function networkActivities({ sequelize, config }: ActivityDependencies) {
           `SELECT n.id, n.email, ${NETWORK_NOTARY_NAME} AS name FROM network_notaries n
             WHERE ${commissionInForceSql('n', '$3')}
               AND ($2::text IS NULL OR n.state = $2)
-              AND NOT EXISTS (SELECT 1 FROM notary_offers o WHERE o.notary_id = n.id AND o.outcome = 'open')
-              AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.network_notary_id = n.id AND ${LIVE})
+              AND ${networkNotaryIsFreeSql('n')}
             ORDER BY (SELECT count(*) FROM notary_offers o WHERE o.notary_id = n.id AND o.session_id = $1),
                      (SELECT max(o.offered_at) FROM notary_offers o WHERE o.notary_id = n.id) NULLS FIRST,
                      n.created_at, n.id
@@ -178,7 +175,7 @@ export function networkActivities({ sequelize, config }: ActivityDependencies) {
           `WITH free AS (
              SELECT w.* FROM network_witnesses w
               WHERE NOT EXISTS (SELECT 1 FROM participants p JOIN sessions s ON s.id = p.session_id
-                                 WHERE p.network_witness_id = w.id AND ${LIVE})
+                                 WHERE p.network_witness_id = w.id AND NOT ${sessionEndedSql('s')})
               ORDER BY w.created_at, w.id
               LIMIT $2
               FOR UPDATE OF w SKIP LOCKED

@@ -11,7 +11,7 @@ import {
   SESSION_NOTARY_JOINS,
 } from '../src/db/sessionNotary';
 import type { EventNotary } from '../workflows/events';
-import { sessionEndedSql } from '../src/sessions/statusSql';
+import { networkNotaryIsFreeSql } from '../src/network/notaryAvailability';
 
 const LEGACY_CONFIRM_ATTEMPTS = 8;
 
@@ -20,7 +20,7 @@ export interface NotaryAssignment {
   retryAfterMs: number;
 }
 
-export function sessionActivities({ sequelize, config }: ActivityDependencies) {
+export function sessionActivities({ sequelize, config }: Pick<ActivityDependencies, 'sequelize' | 'config'>) {
   return {
     /**
      * Succeeds once the API's transaction that created the session is visible. PostgreSQL itself says
@@ -116,10 +116,10 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
     },
 
     /**
-     * The on-demand network: a notary whose commission is in force for the next 24 hours (in the
-     * requested state, if any) who has no unfinished session. Row locks with SKIP LOCKED keep two
-     * sessions from taking the same one; a session that already has its notary keeps it, so a retried
-     * attempt changes nothing.
+     * The on-demand network for workflows from before offers: a notary whose commission is in force for
+     * the next 24 hours (in the requested state, if any) who is free, neither in an unfinished session
+     * nor offered one by a newer workflow. Row locks with SKIP LOCKED keep two sessions from taking the
+     * same one; a session that already has its notary keeps it, so a retried attempt changes nothing.
      */
     async assignNetworkNotary({
       sessionId,
@@ -138,8 +138,7 @@ export function sessionActivities({ sequelize, config }: ActivityDependencies) {
               WHERE NOT EXISTS (SELECT 1 FROM current)
                 AND ${commissionInForceSql('n', '$3')}
                 AND ($2::text IS NULL OR n.state = $2)
-                AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.network_notary_id = n.id
-                                  AND NOT ${sessionEndedSql('s')})
+                AND ${networkNotaryIsFreeSql('n')}
               ORDER BY n.created_at, n.id
               LIMIT 1
               FOR UPDATE SKIP LOCKED

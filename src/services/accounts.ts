@@ -2,7 +2,7 @@ import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequeli
 import { execute, queryRows } from '../db/query';
 import { generateKey } from '../auth/keys';
 import { insertKey, revokeKeys, type KeyKind } from '../auth/keyStore';
-import { sessionEndedSql } from '../sessions/statusSql';
+import { networkNotaryIsFreeSql } from '../network/notaryAvailability';
 
 export interface CreateAccountInput {
   name: string;
@@ -169,10 +169,7 @@ export async function renewNetworkNotaryCommission(
       `UPDATE network_notaries n
           SET state = coalesce($2, state), commission_number = $3, commission_expires_on = $4::date
         WHERE id = $1
-          AND ($2::text IS NULL OR $2 = n.state
-               OR NOT EXISTS (SELECT 1 FROM sessions s WHERE s.network_notary_id = n.id
-                                AND NOT ${sessionEndedSql('s')})
-                  AND NOT EXISTS (SELECT 1 FROM notary_offers o WHERE o.notary_id = n.id AND o.outcome = 'open'))
+          AND ($2::text IS NULL OR $2 = n.state OR ${networkNotaryIsFreeSql('n')})
         RETURNING id AS notary_id, state, commission_number,
                   to_char(commission_expires_on, 'YYYY-MM-DD') AS commission_expires_on`,
       {

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { sessionActivities } from '../../activities/sessions';
 import { createTestAccount } from '../support/accounts';
 import { action, getSession, tokenOf, waitForSession } from '../support/sessions';
 import { eventually, letTimePass } from '../support/eventually';
@@ -216,6 +218,34 @@ describe('the on-demand network: dispatch when a signer waits, offers, accepts a
     const completed = await notaryAction('complete');
     assert.equal(completed.status, 200, completed.text);
     assert.equal(completed.body.status, 'completed');
+  });
+
+  it('a workflow from before offers is given only a free notary: never one another session has an open offer to', async () => {
+    // No workflow started today takes this path (they make offers); ones started before offers existed
+    // still do, beside today's, so the activity they call is asked directly.
+    const { sequelize, config } = testEnvironment().runtime;
+    const { assignNetworkNotary } = sessionActivities({ sequelize, config });
+    const account = await createTestAccount();
+    const [first, second] = [await networkNotary('IA'), await networkNotary('IA')];
+    const ask = () => assignNetworkNotary({ sessionId: crypto.randomUUID(), state: 'IA' });
+    assert.equal((await ask()).notary?.email, first.email, 'the longest-serving free notary comes first');
+
+    const offeredElsewhere = await onDemandSession(account.api_key, 'IA');
+    await sequelize.query(
+      `INSERT INTO notary_offers (session_id, notary_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')`,
+      { bind: [offeredElsewhere.bn_session_id, first.id] },
+    );
+    const assignment = await ask();
+    assert.notEqual(assignment.notary?.email, first.email, 'a notary with an open offer is not free');
+    if (assignment.notary === null) {
+      // Only if a session left waiting without a state by another test has just offered itself to them.
+      assert.notDeepEqual(await offersTo(second.token), [], 'the free notary was passed over');
+    } else assert.equal(assignment.notary.email, second.email);
+
+    await sequelize.query(`UPDATE notary_offers SET outcome = 'withdrawn' WHERE session_id = $1`, {
+      bind: [offeredElsewhere.bn_session_id],
+    });
+    await action(account.api_key, offeredElsewhere.bn_session_id, 'cancel');
   });
 
   it('an offer not accepted in time goes to the next notary; the first can no longer take it', async () => {
