@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config';
 import { PRODUCTION_PROCESS_ENV } from '../src/process';
 import { startEmbeddedPostgres } from '../src/infra/embeddedPostgres';
@@ -35,6 +36,7 @@ const log = (line: string) =>
   process.stdout.write(`[verify ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}\n`);
 
 async function main() {
+  const { values: options } = parseArgs({ options: { keep: { type: 'boolean', default: false } } });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'notarization-production-'));
   fs.chmodSync(dir, 0o755);
   log(`data and logs in ${dir}`);
@@ -192,9 +194,14 @@ async function main() {
         JSON.stringify(Object.fromEntries(callLog.statuses)),
     );
     if (problems.length) throw new Error(problems.join('; '));
-    log('PASS');
   } finally {
     await stopAll();
+  }
+  // A failure keeps the logs; a pass's directory (about 90 MB) would gather one per run.
+  if (options.keep) log(`PASS; data and logs kept in ${dir}`);
+  else {
+    fs.rmSync(dir, { recursive: true, force: true });
+    log('PASS');
   }
 }
 
