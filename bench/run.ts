@@ -11,7 +11,8 @@ import { DocumentPool } from '../src/documents/documentPool';
 import { decodeBase64Upload } from '../src/documents/base64Upload';
 import { PRODUCTION_PROCESS_ENV } from '../src/process';
 import { provideBackingServices, type BackingServices } from '../src/infra/services';
-import { EMBEDDED_DATABASE, startEmbeddedPostgres } from '../src/infra/embeddedPostgres';
+import { EMBEDDED_DATABASE, embeddedSqlEndpoint, startEmbeddedPostgres } from '../src/infra/embeddedPostgres';
+import { scratchDirectory } from '../faults/scratchDirectory';
 import { ensureTemporalServer, startRealTemporal } from '../production/temporalServer';
 import { createDatabase } from '../src/db/database';
 import { migrateExclusively } from '../src/db/migrator';
@@ -232,7 +233,7 @@ async function realServices(config: Config): Promise<BackingServices> {
   try {
     const temporal = await startRealTemporal({
       tools: ensureTemporalServer(say),
-      pg: { host: '127.0.0.1', port: config.embeddedPostgresPort, user: 'postgres', password: 'postgres' },
+      pg: embeddedSqlEndpoint(config.embeddedPostgresPort),
       dir: config.dataDir,
       namespace: config.temporalNamespace,
       log: say,
@@ -336,8 +337,7 @@ async function startStack(settings: Record<string, string>, dataDir: string): Pr
 
 async function main() {
   const started = Date.now();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notarization-bench-'));
-  fs.chmodSync(dataDir, 0o755);
+  const dataDir = scratchDirectory('bench');
   const settings: Record<string, string> = {
     NODE_ENV: 'production',
     // No identity vendor is configured here: the sandbox stands in, as in a staging deployment.

@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { scratchDirectory } from './scratchDirectory';
 import { startEmbeddedPostgres, type RunningPostgres } from '../src/infra/embeddedPostgres';
 import { startTemporalDevServer, type RunningDevServer } from '../src/infra/temporalDevServer';
 import { loadConfig } from '../src/config';
@@ -177,9 +177,7 @@ export async function productionCluster(
   settings: Record<string, string>,
   log: (line: string) => void,
 ): Promise<{ cluster: Cluster; dataDir: string }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `notarization-${name}-`));
-  // As root, PostgreSQL runs as the `postgres` user, which must be able to enter the directory.
-  fs.chmodSync(dataDir, 0o755);
+  const dataDir = scratchDirectory(name);
   const ports = {
     api: await freePort(),
     postgres: await freePort(),

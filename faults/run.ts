@@ -8,6 +8,7 @@ import { readAuditTrail, verifyChain } from '../src/audit/auditChain';
 import { pdfBytes } from '../test/support/documents';
 import { recordStage } from '../test/results/stageResults';
 import { productionCluster } from './cluster';
+import { removeAfterPass } from './scratchDirectory';
 import { CallLog, Integrator, runIdOf, useDocument, type Step } from './driver';
 import { SignatureCheckingReceiver } from './receiver';
 
@@ -174,12 +175,8 @@ async function main() {
     log(`FAILED:\n  ${failures.join('\n  ')}\nlogs and report: ${dataDir}`);
     process.exit(1);
   }
-  // A pass's report is on stdout; its directory (about 70 MB) would gather one per test run.
-  if (opts.keep) log(`PASS; logs and report: ${dataDir}`);
-  else {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    log('PASS');
-  }
+  // A pass's report is on stdout too.
+  removeAfterPass(dataDir, opts.keep, log);
 }
 
 /** Starts session `i` every `spacing` ms, with at most `concurrency` in flight. */

@@ -1,18 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config';
 import { PRODUCTION_PROCESS_ENV } from '../src/process';
-import { startEmbeddedPostgres } from '../src/infra/embeddedPostgres';
+import { embeddedSqlEndpoint, startEmbeddedPostgres } from '../src/infra/embeddedPostgres';
 import { loadSigningIdentity } from '../src/signing/identity';
 import { freePort } from '../test/support/freePort';
 import { pdfBytes } from '../test/support/documents';
 import { SupervisedProcess } from '../faults/cluster';
 import { CallLog, Integrator, runIdOf, useDocument } from '../faults/driver';
 import { SignatureCheckingReceiver } from '../faults/receiver';
+import { removeAfterPass, scratchDirectory } from '../faults/scratchDirectory';
 import {
   TEMPORAL_SERVER_VERSION,
   ensureTemporalServer,
@@ -37,8 +36,7 @@ const log = (line: string) =>
 
 async function main() {
   const { values: options } = parseArgs({ options: { keep: { type: 'boolean', default: false } } });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'notarization-production-'));
-  fs.chmodSync(dir, 0o755);
+  const dir = scratchDirectory('production');
   log(`data and logs in ${dir}`);
   const tools = ensureTemporalServer(log);
   log(`Temporal server: ${toolVersion(tools)} (${TEMPORAL_SERVER_VERSION})`);
@@ -57,7 +55,7 @@ async function main() {
       log,
     });
     stops.push(() => postgres.stop());
-    const pg = { host: '127.0.0.1', port: pgPort, user: 'postgres', password: 'postgres' };
+    const pg = embeddedSqlEndpoint(pgPort);
     const temporal = await startRealTemporal({ tools, pg, dir, namespace: NAMESPACE, log });
     stops.push(() => temporal.stop());
     const { address } = temporal;
@@ -197,12 +195,7 @@ async function main() {
   } finally {
     await stopAll();
   }
-  // A failure keeps the logs; a pass's directory (about 90 MB) would gather one per run.
-  if (options.keep) log(`PASS; data and logs kept in ${dir}`);
-  else {
-    fs.rmSync(dir, { recursive: true, force: true });
-    log('PASS');
-  }
+  removeAfterPass(dir, options.keep, log);
 }
 
 main().catch((err: unknown) => {

@@ -29,6 +29,11 @@ export function embeddedDatabaseUrl(port: number, database = EMBEDDED_DATABASE):
   return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 }
 
+/** Where and as whom tools that take no URL (Temporal's SQL tool and server) reach the embedded server. */
+export function embeddedSqlEndpoint(port: number) {
+  return { host: '127.0.0.1', port, user: USER, password: PASSWORD };
+}
+
 async function canConnect(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
   try {
