@@ -19,7 +19,10 @@ import { recordHistory } from '../support/histories';
 import { downloadAll, pdftotext, removeTempFiles, squash } from '../documents/helpers';
 
 const DAY = 24 * 60 * 60 * 1000;
-const dateIn = (ms: number) => new Date(Date.now() + ms).toISOString().slice(0, 10);
+// A date as Texas, where these notaries are commissioned, reads it: a commission runs to the end of its last day
+// there, so UTC's date (ahead of Texas's from midnight UTC to 05:00 or 06:00) would make "yesterday" still today.
+const texasDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' });
+const dateIn = (ms: number) => texasDate.format(Date.now() + ms);
 
 function assertInvalidNotary(res: { status: number; body: any; text: string }, what: string) {
   assert.equal(res.status, 403, `${what}: ${res.text}`);
