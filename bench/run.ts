@@ -946,6 +946,12 @@ async function p5Parked(
     );
   const workerPid = parked.worker.pid!;
   const idleRss = procStatus(workerPid, 'VmRSS');
+  // Where the parking's time goes, per session: wall time moves with the machine's speed from run to run.
+  const parkingCpu = () => {
+    const { postgres, temporal } = parked.serverCpu();
+    return [cpuSeconds(parked.api.pid!), postgres, temporal, cpuSeconds(workerPid)];
+  };
+  const parkingCpu0 = parkingCpu();
   const t0 = Date.now();
   const parking = await load(createUrlOf(parked.apiUrl), onParked.auth, later, {
     connections: CONNECTIONS,
@@ -967,7 +973,12 @@ async function p5Parked(
     () => workerQuietFor(workerPid, 5),
     600_000,
   );
-  say(`the worker went quiet ${((Date.now() - q0) / 1000).toFixed(0)} s after the last invitations`);
+  const perSession = parkingCpu().map((after, i) =>
+    (((after - parkingCpu0[i]) / parking.ok) * 1000).toFixed(1),
+  );
+  say(
+    `the worker went quiet ${((Date.now() - q0) / 1000).toFixed(0)} s after the last invitations; CPU per parked session: API ${perSession[0]}, PostgreSQL ${perSession[1]}, Temporal ${perSession[2]}, worker ${perSession[3]} ms`,
+  );
   const rssEachSecond = async (seconds: number) => {
     const samples: number[] = [];
     for (let i = 0; i < seconds; i++) {
