@@ -41,7 +41,7 @@ import {
   type SessionRequest,
   type Verdict,
 } from './sessionMachine';
-import { confirm, databaseSteps, failureType, finalize, mail } from './sessionActivities';
+import { confirmSessionRecorded, databaseSteps, failureType, finalize, mail } from './sessionActivities';
 import { SessionRun } from './sessionRun';
 import { dispatchToNetwork, staffNetworkWitnesses } from './networkDispatch';
 
@@ -209,10 +209,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   async function open(): Promise<SessionOutcome | undefined> {
     // 1. The session must exist in the database; a workflow whose request failed to commit ends quietly.
     try {
-      await confirm.confirmSessionRecorded({
-        sessionId: input.sessionId,
-        transactionId: input.transactionId,
-      });
+      await confirmSessionRecorded({ sessionId: input.sessionId, transactionId: input.transactionId });
     } catch (err) {
       if (failureType(err) === 'SessionNotRecorded') return 'abandoned';
       throw err;

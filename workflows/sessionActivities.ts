@@ -75,16 +75,51 @@ export const finalize = proxyActivities<Activities>({
 /**
  * The API writes the session's rows in the same transaction that starts this workflow. Until that
  * transaction is over, or while the database is unreachable, keep asking; only the activity's
- * non-retryable `SessionNotRecorded` (the transaction aborted) ends the wait.
+ * non-retryable `SessionNotRecorded` (the transaction aborted) ends the wait. Operators see this wait
+ * as a pending activity.
  */
-export const confirm = proxyActivities<Activities>({
+const confirm = proxyActivities<Activities>({
   startToCloseTimeout: '10s',
   retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s' },
 });
 
-/** The type of the `ApplicationFailure` an activity ended with, if that is how it ended. */
+/**
+ * The same question asked within the workflow's task first: the transaction has almost always committed
+ * by then, and as an activity task the answer cost Temporal a task and the workflow another task to go
+ * on (parking 2,000 scheduled sessions: 80 → 68 ms of CPU each, Temporal's 37 → 26 ms).
+ */
+const confirmInTask = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '10s',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+/**
+ * Resolves once the session's rows are committed; fails with `SessionNotRecorded` once their
+ * transaction aborted. A transaction still open after the first tries (or a database that did not
+ * answer them) is waited for as the activity operators see.
+ */
+export function confirmSessionRecorded(input: { sessionId: string; transactionId?: string }): Promise<void> {
+  // Sessions started before the first tries replay the activity alone, and resolve as directly as they
+  // did then: one more promise in between would reorder the main flow's commands against an update
+  // handler finishing in the same task.
+  if (!patched('transaction-asked-in-task-first')) return confirm.confirmSessionRecorded(input);
+  return askInTaskFirst(input);
+}
+
+async function askInTaskFirst(input: { sessionId: string; transactionId?: string }): Promise<void> {
+  try {
+    return await confirmInTask.confirmSessionRecorded(input);
+  } catch (err) {
+    if (failureType(err) === 'SessionNotRecorded') throw err;
+  }
+  await confirm.confirmSessionRecorded(input);
+}
+
+/**
+ * The type of the `ApplicationFailure` an activity ended with, if that is how it ended: an activity
+ * task's failure arrives as the cause of an `ActivityFailure`, a local activity's as itself.
+ */
 export function failureType(err: unknown): string | undefined {
-  return err instanceof ActivityFailure && err.cause instanceof ApplicationFailure
-    ? (err.cause.type ?? undefined)
-    : undefined;
+  const failure = err instanceof ActivityFailure ? err.cause : err;
+  return failure instanceof ApplicationFailure ? (failure.type ?? undefined) : undefined;
 }

@@ -97,4 +97,16 @@ describe('a session whose rows are not committed yet', () => {
     await transaction.rollback();
     assert.equal(await handle.result(), 'abandoned');
   });
+
+  it('is abandoned within its first workflow task when its transaction aborts at once', async function () {
+    this.timeout(30_000);
+    const { transaction, handle } = await startInOpenTransaction();
+    await transaction.rollback();
+    assert.equal(await handle.result(), 'abandoned');
+    const { events } = await handle.fetchHistory();
+    const scheduled = events!.flatMap(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
+    );
+    assert.deepEqual(scheduled, [], 'asked within the task: no activity task for operators to wait on');
+  });
 });

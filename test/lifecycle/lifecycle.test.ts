@@ -146,7 +146,7 @@ describe('session lifecycle', () => {
         ['invitation', 'sent'],
       ],
     );
-    await recordHistory('session-completed-local-database-steps', `session-${id}`);
+    await recordHistory('session-completed-transaction-asked-in-task', `session-${id}`);
   });
 
   it('refuses actions out of order with 409 and a reason', async () => {
@@ -203,7 +203,7 @@ describe('session lifecycle', () => {
     const ready = await waitForSession(account.api_key, id, (s) => s.status === 'ready');
     assert.ok(Date.parse(ready.updated_at) >= Date.parse(startAt));
     assert.equal((await join(created.body.bn_signing_url)).status, 200);
-    await recordHistory('session-notarize-later-local-database-steps', `session-${id}`);
+    await recordHistory('session-notarize-later-transaction-asked-in-task', `session-${id}`);
   });
 
   it('holds invitations until the documents are marked pretagged', async () => {

@@ -37,6 +37,10 @@ const EXPECTED = [
   'session-notarize-later-local-database-steps',
   'session-network-offer-accepted-local-database-steps',
   'session-documents-failed-local-database-steps',
+  // The API's transaction asked after within the first workflow task (`transaction-asked-in-task-first`):
+  // a marker where the histories above have the activity task.
+  'session-completed-transaction-asked-in-task',
+  'session-notarize-later-transaction-asked-in-task',
   // Before publishers attempted first: the workflow made every attempt.
   'webhook-delivery-retries',
   'webhook-delivery-gone',
@@ -46,8 +50,9 @@ const EXPECTED = [
 ];
 
 /**
- * What still runs as an ordinary activity task: the wait for the API's transaction (visible to operators
- * as a pending activity), mail (heartbeats, SMTP timeouts) and the documents (seconds each).
+ * What still runs as an ordinary activity task: the wait for an API transaction still open after the
+ * first tries (visible to operators as a pending activity), mail (heartbeats, SMTP timeouts) and the
+ * documents (seconds each).
  */
 const ACTIVITY_TASKS = new Set([
   'confirmSessionRecorded',
@@ -94,6 +99,32 @@ describe('workflow determinism', () => {
         `${name}: activity tasks ${tasks.join(', ')}`,
       );
       assert.ok(markers.length >= 2, `${name}: ${markers.length} local activity markers`);
+    }
+  });
+
+  it('a session whose transaction had committed learns it within its first workflow task', () => {
+    for (const name of EXPECTED.filter((n) => n.endsWith('-transaction-asked-in-task'))) {
+      const { events } = temporal.api.history.v1.History.decode(
+        fs.readFileSync(path.join(HISTORIES_DIR, `${name}.history.bin`)),
+      );
+      const tasks = events!.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+      assert.ok(!tasks.includes('confirmSessionRecorded'), `${name}: activity tasks ${tasks.join(', ')}`);
+      // What the first workflow task recorded: its commands, up to the next task.
+      const firstCompleted = events!.findIndex((e) => e.workflowTaskCompletedEventAttributes);
+      const nextTask = events!.findIndex(
+        (e, i) => i > firstCompleted && e.workflowTaskScheduledEventAttributes,
+      );
+      const localSteps = events!.slice(firstCompleted + 1, nextTask).flatMap((e) => {
+        const marker = e.markerRecordedEventAttributes;
+        if (marker?.markerName !== 'core_local_activity') return [];
+        const data = JSON.parse(Buffer.from(marker.details!.data.payloads![0].data!).toString('utf8'));
+        return [data.activity_type as string];
+      });
+      assert.equal(
+        localSteps[0],
+        'confirmSessionRecorded',
+        `${name}: first task's local steps ${localSteps}`,
+      );
     }
   });
 });
