@@ -37,8 +37,8 @@ const EXPECTED = [
   'session-notarize-later-local-database-steps',
   'session-network-offer-accepted-local-database-steps',
   'session-documents-failed-local-database-steps',
-  // The API's transaction asked after within the first workflow task (`transaction-asked-in-task-first`):
-  // a marker where the histories above have the activity task.
+  // Whether the API's transaction committed, asked within the first workflow task
+  // (`transaction-asked-in-task-first`): a marker where the histories above have an activity task.
   'session-completed-transaction-asked-in-task',
   'session-notarize-later-transaction-asked-in-task',
   // Before publishers attempted first: the workflow made every attempt.
