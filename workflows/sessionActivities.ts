@@ -93,12 +93,14 @@ const confirmInTask = proxyLocalActivities<Activities>({
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumAttempts: 3 },
 });
 
+type RecordedSession = Parameters<Activities['confirmSessionRecorded']>[0];
+
 /**
  * Resolves once the session's rows are committed; fails with `SessionNotRecorded` once their
  * transaction aborted. A transaction still open after the first tries (or a database that did not
  * answer them) is waited for as the activity operators see.
  */
-export function confirmSessionRecorded(input: { sessionId: string; transactionId?: string }): Promise<void> {
+export function confirmSessionRecorded(input: RecordedSession): Promise<void> {
   // Sessions started before the first tries replay the activity alone, and resolve as directly as they
   // did then: one more promise in between would reorder the main flow's commands against an update
   // handler finishing in the same task.
@@ -106,7 +108,7 @@ export function confirmSessionRecorded(input: { sessionId: string; transactionId
   return askInTaskFirst(input);
 }
 
-async function askInTaskFirst(input: { sessionId: string; transactionId?: string }): Promise<void> {
+async function askInTaskFirst(input: RecordedSession): Promise<void> {
   try {
     return await confirmInTask.confirmSessionRecorded(input);
   } catch (err) {

@@ -61,6 +61,17 @@ const ACTIVITY_TASKS = new Set([
   'finalizeDocument',
 ]);
 
+function recordedEvents(name: string) {
+  const { events } = temporal.api.history.v1.History.decode(
+    fs.readFileSync(path.join(HISTORIES_DIR, `${name}.history.bin`)),
+  );
+  return events!;
+}
+
+/** The activities a history gave Temporal as activity tasks, in order. */
+const activityTasksOf = (events: ReturnType<typeof recordedEvents>) =>
+  events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+
 describe('workflow determinism', () => {
   it('replays every recorded history against the current workflow code', async function () {
     this.timeout(120_000);
@@ -86,11 +97,9 @@ describe('workflow determinism', () => {
 
   it('a session started with the database steps as local activities gives activity tasks only to the others', () => {
     for (const name of EXPECTED.filter((n) => n.endsWith('-local-database-steps'))) {
-      const { events } = temporal.api.history.v1.History.decode(
-        fs.readFileSync(path.join(HISTORIES_DIR, `${name}.history.bin`)),
-      );
-      const tasks = events!.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
-      const markers = events!.filter(
+      const events = recordedEvents(name);
+      const tasks = activityTasksOf(events);
+      const markers = events.filter(
         (e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity',
       );
       assert.deepEqual(
@@ -104,17 +113,15 @@ describe('workflow determinism', () => {
 
   it('a session whose transaction had committed learns it within its first workflow task', () => {
     for (const name of EXPECTED.filter((n) => n.endsWith('-transaction-asked-in-task'))) {
-      const { events } = temporal.api.history.v1.History.decode(
-        fs.readFileSync(path.join(HISTORIES_DIR, `${name}.history.bin`)),
-      );
-      const tasks = events!.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+      const events = recordedEvents(name);
+      const tasks = activityTasksOf(events);
       assert.ok(!tasks.includes('confirmSessionRecorded'), `${name}: activity tasks ${tasks.join(', ')}`);
       // What the first workflow task recorded: its commands, up to the next task.
-      const firstCompleted = events!.findIndex((e) => e.workflowTaskCompletedEventAttributes);
-      const nextTask = events!.findIndex(
+      const firstCompleted = events.findIndex((e) => e.workflowTaskCompletedEventAttributes);
+      const nextTask = events.findIndex(
         (e, i) => i > firstCompleted && e.workflowTaskScheduledEventAttributes,
       );
-      const localSteps = events!.slice(firstCompleted + 1, nextTask).flatMap((e) => {
+      const localSteps = events.slice(firstCompleted + 1, nextTask).flatMap((e) => {
         const marker = e.markerRecordedEventAttributes;
         if (marker?.markerName !== 'core_local_activity') return [];
         const data = JSON.parse(Buffer.from(marker.details!.data.payloads![0].data!).toString('utf8'));

@@ -16,13 +16,13 @@ import { farJurisdictionDays } from '../support/farJurisdictions';
 import { query } from './helpers';
 import { eventually } from '../support/eventually';
 import { recordHistory } from '../support/histories';
+import { jurisdictionDate } from '../../src/team/jurisdictionTime';
 import { downloadAll, pdftotext, removeTempFiles, squash } from '../documents/helpers';
 
 const DAY = 24 * 60 * 60 * 1000;
 // A date as Texas, where these notaries are commissioned, reads it: a commission runs to the end of its last day
 // there, so UTC's date (ahead of Texas's from midnight UTC to 05:00 or 06:00) would make "yesterday" still today.
-const texasDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' });
-const dateIn = (ms: number) => texasDate.format(Date.now() + ms);
+const dateIn = (ms: number) => jurisdictionDate('TX', Date.now() + ms);
 
 function assertInvalidNotary(res: { status: number; body: any; text: string }, what: string) {
   assert.equal(res.status, 403, `${what}: ${res.text}`);
