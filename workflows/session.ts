@@ -195,13 +195,18 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
     { validator: judged('add_documents') },
   );
 
+  // Sessions started before this closed in the task that published last. Not an async function: one
+  // more promise on their path would reorder their commands against a handler's, and fail their replay.
+  const publishBeforeClosing = (): Promise<void> =>
+    patched('closes-in-a-task-of-its-own') ? run.publishBeforeClosing() : run.flushEvents();
+
   const finish = async (): Promise<SessionOutcome> => {
     if (requested.cancel) {
       await run.enter('cancelled', 'session_cancelled');
     } else if (run.expired() && run.status !== 'completed') {
       await run.enter('expired', 'session_expired');
     }
-    await run.flushEvents();
+    await publishBeforeClosing();
     return run.status;
   };
 
@@ -298,13 +303,18 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   const notices = await mail.sendCompletionNotices({ sessionId: input.sessionId });
   // Histories recorded before bounces were reported carry no result here.
   run.reportBounces(notices?.bounced ?? []);
-  await run.flushEvents();
+  await publishBeforeClosing();
   return 'completed';
 
   /** Carries on in a fresh run before Temporal's history limits: handlers done, events published. */
   async function carryOn(): Promise<SessionOutcome> {
-    await condition(() => allHandlersFinished() && !witnesses?.busy);
-    await run.flushEvents();
+    const settled = () => allHandlersFinished() && !witnesses?.busy;
+    if (patched('closes-in-a-task-of-its-own')) {
+      await run.publishBeforeClosing(settled);
+    } else {
+      await condition(settled);
+      await run.flushEvents();
+    }
     return continueAsNew<typeof sessionWorkflow>({
       ...input,
       resume: {

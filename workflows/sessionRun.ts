@@ -1,6 +1,7 @@
 import {
   ParentClosePolicy,
   condition,
+  sleep,
   startChild,
   upsertSearchAttributes,
   uuid4,
@@ -156,6 +157,23 @@ export class SessionRun {
     while (this.pendingEvents.length) {
       const [event, data] = this.pendingEvents.shift()!;
       await this.deliver(event, data);
+    }
+  }
+
+  /**
+   * Publishes what is queued and commits it, once `settled()`, for the workflow to close right after.
+   * Local steps run before their task is accepted, and Temporal rejects a task that closes the workflow
+   * when new events arrived meanwhile (an activity's completion, an update): the task then runs again
+   * with them and may take another path, while what the rejected one published (a webhook, a status, an
+   * audit record) stands. A timer ends the task that published; the workflow closes in a later one, once
+   * nothing more was queued and it is still settled.
+   */
+  async publishBeforeClosing(settled: () => boolean = () => true): Promise<void> {
+    for (;;) {
+      await condition(settled);
+      await this.flushEvents();
+      await sleep(1);
+      if (settled() && !this.pendingEvents.length) return;
     }
   }
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { request } from '../support/http';
-import { action, createSession, sessionBody, tokenOf, waitForSession } from '../support/sessions';
+import { action, createSession, sessionBody, signer, tokenOf, waitForSession } from '../support/sessions';
+import { subscribe, WebhookReceiver } from '../support/webhookReceiver';
 import { testEnvironment } from '../support/environment';
 import { recordHistory } from '../support/histories';
 import { startWorker } from '../../worker/createWorker';
@@ -50,6 +51,87 @@ describe('durability', () => {
     assert.equal((await action(account.api_key, id, 'complete')).status, 200);
     await waitForSession(account.api_key, id, (s) => s.documents_status === 'released');
     await recordHistory('session-worker-restart', `session-${id}`);
+  });
+});
+
+describe('a session that ends while a step it started completes', () => {
+  const receiver = new WebhookReceiver();
+  let receiverUrl: string;
+  before(async () => {
+    receiverUrl = await receiver.start();
+  });
+  after(() => receiver.stop());
+
+  it('records its end in a task of its own: a task Temporal rejects publishes nothing', async function () {
+    this.timeout(60_000);
+    const env = testEnvironment();
+    const { sequelize, temporal: client } = env.runtime;
+    const account = await createTestAccount();
+    await subscribe(account.api_key, receiverUrl, ['session_cancelled', 'invites_sent', 'notary_assigned']);
+    const notary = await addTeamNotary(account.account_id);
+    const held = env.smtp.held.length;
+    const created = await createSession(
+      account.api_key,
+      await sessionBody({
+        session_notary_email: notary.email,
+        all_signers: [signer(0, { email: `hold-${crypto.randomUUID()}@example.com` })],
+      }),
+    );
+    const id = created.body.bn_session_id;
+    const handle = client.client.workflow.getHandle(`session-${id}`);
+    await eventually(
+      async () => env.smtp.held.length,
+      (n) => n > held,
+      'the invitation in flight, its recipient not answered yet',
+    );
+
+    // The cancel's first step (recording the status) waits on the session's row, inside the cancel's
+    // workflow task; meanwhile the invitation's send completes. A task that would close the workflow is
+    // then rejected by Temporal (new events arrived), and what its local steps did must not stand.
+    const lock = await sequelize.transaction();
+    await sequelize.query('SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE', {
+      bind: [id],
+      transaction: lock,
+    });
+    const cancelling = action(account.api_key, id, 'cancel');
+    await eventually(
+      async () =>
+        (
+          (await sequelize.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE sessions SET status%'`,
+          )) as [Array<{ n: number }>, unknown]
+        )[0][0].n,
+      (n) => n > 0,
+      'the cancel waiting to record its status',
+    );
+    env.smtp.releaseHeld();
+    // Temporal buffers the activity's completion while the task is open; it shows as no longer pending.
+    await eventually(
+      async () => (await handle.describe()).raw.pendingActivities ?? [],
+      (pending) => pending.length === 0,
+      'the invitation sent while the cancel is under way',
+    );
+    await lock.commit();
+
+    const cancelled = await cancelling;
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.equal(cancelled.body.status, 'cancelled');
+    assert.equal(await handle.result(), 'cancelled');
+    const [events] = (await sequelize.query(
+      'SELECT event FROM events WHERE session_id = $1 ORDER BY created_at, id',
+      { bind: [id] },
+    )) as [Array<{ event: string }>, unknown];
+    assert.deepEqual(
+      events.map((e) => e.event),
+      ['session_created', 'session_cancelled'],
+    );
+    assert.deepEqual(
+      receiver.received.filter((r) => r.json.bn_session_id === id).map((r) => r.json.event),
+      ['session_cancelled'],
+    );
+    assert.equal((await waitForSession(account.api_key, id, () => true)).status, 'cancelled');
+    await recordHistory('session-cancelled-while-invitation-sent', `session-${id}`);
   });
 });
 

@@ -17,15 +17,22 @@ export interface ReceivedMail {
 
 /**
  * A real SMTP server on loopback that keeps every message it is given, for the worker's nodemailer.
- * Like a real mail server, it refuses some recipients: `bounce-…@` for good (550), `tempfail-…@` for now (451).
+ * Like a real mail server, it refuses some recipients: `bounce-…@` for good (550), `tempfail-…@` for now (451);
+ * and it answers for `hold-…@` only when the test releases it, to hold a send in flight.
  */
 export class TestSmtpServer {
   readonly messages: ReceivedMail[] = [];
+  /** Recipients whose answer waits for `releaseHeld()`. */
+  readonly held: Array<() => void> = [];
   private server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     onRcptTo: (address, _session, callback) => {
+      if (address.address.startsWith('hold-')) {
+        this.held.push(() => callback());
+        return;
+      }
       const refusal = refusalOf(address.address);
       if (!refusal) return callback();
       callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
@@ -50,6 +57,10 @@ export class TestSmtpServer {
   async start(): Promise<string> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     return `smtp://127.0.0.1:${(this.server.server.address() as AddressInfo).port}`;
+  }
+
+  releaseHeld(): void {
+    for (const accept of this.held.splice(0)) accept();
   }
 
   to(address: string): ReceivedMail[] {
