@@ -1,3 +1,4 @@
+import type { Transporter } from 'nodemailer';
 import type { Sequelize } from 'sequelize';
 import type { Config } from '../src/config';
 import type { Logger } from '../src/logger';
@@ -8,4 +9,6 @@ export interface ActivityDependencies {
   logger: Logger;
   sequelize: Sequelize;
   finalization: NotarizationThreads;
+  /** Without SMTP_URL, none: e-mails stay `pending` in the outbox. */
+  mail: Transporter | undefined;
 }

@@ -1,4 +1,3 @@
-import nodemailer, { type Transporter } from 'nodemailer';
 import type { ActivityDependencies } from './dependencies';
 import { whileHeartbeating } from './heartbeat';
 import { DownloadUrls, downloadSecret } from '../src/documents/downloadUrls';
@@ -26,16 +25,7 @@ function permanentlyRefused(err: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
-export function mailActivities({ sequelize, config, logger }: ActivityDependencies) {
-  // A server that does not answer fails the send well within the activity's two minutes, as transient.
-  const transport: Transporter | undefined = config.smtpUrl
-    ? nodemailer.createTransport({
-        url: config.smtpUrl,
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 30_000,
-      })
-    : undefined;
+export function mailActivities({ sequelize, config, logger, mail: transport }: ActivityDependencies) {
   // The same signed URLs as the API's download_url, with a lifetime that suits an e-mail.
   let links: DownloadUrls | undefined;
   const completionLinks = () =>

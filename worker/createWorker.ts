@@ -7,6 +7,7 @@ import type { Logger } from '../src/logger';
 import { createActivities } from '../activities';
 import { NotarizationThreads } from '../src/signing/notarizationThreads';
 import { installTemporalRuntime } from './temporalRuntime';
+import { createMailTransport } from '../src/mail/transport';
 
 export interface WorkerDependencies {
   config: Config;
@@ -42,6 +43,7 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
   installTemporalRuntime(deps.logger);
   const connection = await NativeConnection.connect({ address: deps.temporalAddress });
   const finalization = new NotarizationThreads(deps.config.finalizationWork);
+  const mail = createMailTransport(deps.config.smtpUrl);
   const worker = await Worker.create({
     connection,
     namespace: deps.config.temporalNamespace,
@@ -52,6 +54,7 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
       logger: deps.logger,
       sequelize: deps.sequelize,
       finalization,
+      mail,
     }),
     // Bounded memory per worker: a session spends most of its life waiting for people or a timer, so
     // one evicted is rebuilt from its history when it next wakes rather than held in memory meanwhile.
@@ -60,7 +63,9 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
     shutdownGraceTime: '10s',
     shutdownForceTime: '30s',
   });
-  const done = worker.run().finally(() => Promise.all([connection.close(), finalization.close()]));
+  const done = worker
+    .run()
+    .finally(() => Promise.all([connection.close(), finalization.close(), mail?.close()]));
   return {
     worker,
     done,

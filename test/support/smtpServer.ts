@@ -13,6 +13,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   messageId: string;
+  /** The server's id for the connection it came over. */
+  connectionId: string;
 }
 
 /**
@@ -24,6 +26,9 @@ export class TestSmtpServer {
   readonly messages: ReceivedMail[] = [];
   /** Recipients whose answer waits for `releaseHeld()`. */
   readonly held: Array<() => void> = [];
+  /** Connections open now, and the most open at once since `resetPeak()`. */
+  openConnections = 0;
+  peakOpenConnections = 0;
   private server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -37,7 +42,15 @@ export class TestSmtpServer {
       if (!refusal) return callback();
       callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
     },
-    onData: (stream, _session, callback) => {
+    onConnect: (_session, callback) => {
+      this.openConnections++;
+      this.peakOpenConnections = Math.max(this.peakOpenConnections, this.openConnections);
+      callback();
+    },
+    onClose: () => {
+      this.openConnections--;
+    },
+    onData: (stream, session, callback) => {
       simpleParser(stream).then(
         (mail) => {
           const to = Array.isArray(mail.to) ? mail.to[0] : mail.to;
@@ -46,6 +59,7 @@ export class TestSmtpServer {
             subject: mail.subject ?? '',
             text: mail.text ?? '',
             messageId: mail.messageId ?? '',
+            connectionId: session.id,
           });
           callback();
         },
@@ -61,6 +75,15 @@ export class TestSmtpServer {
 
   releaseHeld(): void {
     for (const accept of this.held.splice(0)) accept();
+  }
+
+  resetPeak(): void {
+    this.peakOpenConnections = this.openConnections;
+  }
+
+  /** Ends every open connection from the server's side, as a mail server does with idle ones. */
+  dropConnections(): void {
+    for (const connection of this.server.connections) (connection as { close(): void }).close();
   }
 
   to(address: string): ReceivedMail[] {
