@@ -11,6 +11,21 @@ import { productionCluster } from './cluster';
 import { removeAfterPass } from './scratchDirectory';
 import { CallLog, Integrator, runIdOf, useDocument, type Step } from './driver';
 import { SignatureCheckingReceiver } from './receiver';
+import type { EventName } from '../workflows/events';
+
+/**
+ * Events a session publishes once at most, whatever faults it met. A second one, under another id, is a
+ * step whose workflow task was lost and ran again on another path.
+ */
+const ONCE_PER_SESSION: EventName[] = [
+  'session_created',
+  'invites_sent',
+  'session_started',
+  'session_completed',
+  'documents_released',
+  'session_expired',
+  'session_cancelled',
+];
 
 /**
  * `npm run test:faults`: sessions run end to end against PostgreSQL, Temporal, the API and the worker
@@ -255,6 +270,12 @@ async function verify(e: Evidence): Promise<string[]> {
     const verdict = verifyChain(await readAuditTrail(e.sequelize, id));
     if (!verdict.intact) brokenChains.push(id);
   }
+  const [repeated] = (await e.sequelize.query(
+    `SELECT session_id, event, count(*)::int AS times FROM events
+      WHERE session_id = ANY($1::uuid[]) AND event = ANY($2::text[])
+      GROUP BY session_id, event HAVING count(*) > 1`,
+    { bind: [e.sessionIds, ONCE_PER_SESSION] },
+  )) as [Array<{ session_id: string; event: string; times: number }>, unknown];
   const [[duplicates]] = (await e.sequelize.query(
     `SELECT (SELECT count(*) FROM sessions) - (SELECT count(DISTINCT notarization_id) FROM sessions) AS sessions,
             (SELECT count(*) - count(DISTINCT document_id) FROM signed_documents) AS signed_documents`,
@@ -302,6 +323,7 @@ async function verify(e: Evidence): Promise<string[]> {
       received_including_duplicates: e.receiver.receipts.length,
       bad_signatures: e.receiver.badSignatures,
       same_id_different_body: changedBody.length,
+      once_per_session_events_recorded_again: repeated.length,
     },
     http: {
       by_status: Object.fromEntries([...e.callLog.statuses.entries()].sort(([a], [b]) => a - b)),
@@ -333,6 +355,10 @@ async function verify(e: Evidence): Promise<string[]> {
   check(!lost.length, () => `${lost.length} events never reached the receiver`);
   check(!pending.length, () => `${pending.length} deliveries not delivered`);
   check(!changedBody.length, () => `${changedBody.length} webhook-ids delivered with different bodies`);
+  check(
+    !repeated.length,
+    () => `events a session publishes once were recorded again: ${JSON.stringify(repeated.slice(0, 3))}`,
+  );
   check(!e.receiver.badSignatures, () => `${e.receiver.badSignatures} deliveries with a bad signature`);
   check(
     !e.callLog.serverErrors.length,
