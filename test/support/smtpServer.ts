@@ -26,8 +26,9 @@ export class TestSmtpServer {
   readonly messages: ReceivedMail[] = [];
   /** Recipients whose answer waits for `releaseHeld()`. */
   readonly held: Array<() => void> = [];
-  /** Connections open now, and the most open at once since `resetPeak()`. */
-  openConnections = 0;
+  /** The ids of the connections open now. */
+  readonly openConnections = new Set<string>();
+  /** The most connections open at once since `resetPeak()`. */
   peakOpenConnections = 0;
   private server = new SMTPServer({
     authOptional: true,
@@ -42,13 +43,13 @@ export class TestSmtpServer {
       if (!refusal) return callback();
       callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
     },
-    onConnect: (_session, callback) => {
-      this.openConnections++;
-      this.peakOpenConnections = Math.max(this.peakOpenConnections, this.openConnections);
+    onConnect: (session, callback) => {
+      this.openConnections.add(session.id);
+      this.peakOpenConnections = Math.max(this.peakOpenConnections, this.openConnections.size);
       callback();
     },
-    onClose: () => {
-      this.openConnections--;
+    onClose: (session) => {
+      this.openConnections.delete(session.id);
     },
     onData: (stream, session, callback) => {
       simpleParser(stream).then(
@@ -78,12 +79,14 @@ export class TestSmtpServer {
   }
 
   resetPeak(): void {
-    this.peakOpenConnections = this.openConnections;
+    this.peakOpenConnections = this.openConnections.size;
   }
 
-  /** Ends every open connection from the server's side, as a mail server does with idle ones. */
-  dropConnections(): void {
+  /** Ends every open connection from the server's side, as a mail server does with idle ones; their ids. */
+  dropConnections(): string[] {
+    const dropped = [...this.openConnections];
     for (const connection of this.server.connections) (connection as { close(): void }).close();
+    return dropped;
   }
 
   to(address: string): ReceivedMail[] {
