@@ -126,10 +126,10 @@ describe('a session that ends while a step it started completes', () => {
       events.map((e) => e.event),
       ['session_created', 'session_cancelled'],
     );
-    assert.deepEqual(
-      receiver.received.filter((r) => r.json.bn_session_id === id).map((r) => r.json.event),
-      ['session_cancelled'],
-    );
+    const ofThisSession = (received: typeof receiver.received) =>
+      received.filter((r) => r.json.bn_session_id === id).map((r) => r.json.event);
+    const received = await receiver.waitFor((all) => ofThisSession(all).includes('session_cancelled'));
+    assert.deepEqual(ofThisSession(received), ['session_cancelled']);
     assert.equal((await waitForSession(account.api_key, id, () => true)).status, 'cancelled');
     await recordHistory('session-cancelled-while-invitation-sent', `session-${id}`);
   });
