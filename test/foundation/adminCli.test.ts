@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { request } from '../support/http';
 import { testEnvironment } from '../support/environment';
 import { admin, type CliResult } from '../support/adminCli';
-import { eventually } from '../support/eventually';
+import { untilBlockedOnLock } from '../support/locks';
 import { createTestAccount } from '../support/accounts';
 import { action, createSession, sessionBody } from '../support/sessions';
 
@@ -205,16 +205,8 @@ describe('admin CLI', function () {
         ...['--email', email, '--state', 'WA'],
         ...['--commission-number', 'WA-2', '--commission-expires-on', '2031-01-31'],
       ]);
-      // Asked outside the transaction, which would see pg_stat_activity as of its first read of it.
-      await eventually(
-        async () =>
-          (
-            (await db.query(
-              `SELECT count(*)::int AS waiting FROM pg_stat_activity
-                WHERE wait_event_type = 'Lock' AND query ILIKE '%network_notaries%'`,
-            )) as [Array<{ waiting: number }>, unknown]
-          )[0][0].waiting,
-        (waiting) => waiting > 0,
+      await untilBlockedOnLock(
+        '%network_notaries%',
         'the renewal to wait for the notary being offered a session',
       );
     });

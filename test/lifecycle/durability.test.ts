@@ -4,6 +4,7 @@ import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { request } from '../support/http';
 import { action, createSession, sessionBody, signer, tokenOf, waitForSession } from '../support/sessions';
 import { subscribe, WebhookReceiver } from '../support/webhookReceiver';
+import { untilBlockedOnLock } from '../support/locks';
 import { testEnvironment } from '../support/environment';
 import { recordHistory } from '../support/histories';
 import { startWorker } from '../../worker/createWorker';
@@ -94,17 +95,7 @@ describe('a session that ends while a step it started completes', () => {
       transaction: lock,
     });
     const cancelling = action(account.api_key, id, 'cancel');
-    await eventually(
-      async () =>
-        (
-          (await sequelize.query(
-            `SELECT count(*)::int AS n FROM pg_stat_activity
-              WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE sessions SET status%'`,
-          )) as [Array<{ n: number }>, unknown]
-        )[0][0].n,
-      (n) => n > 0,
-      'the cancel waiting to record its status',
-    );
+    await untilBlockedOnLock('UPDATE sessions SET status%', 'the cancel waiting to record its status');
     env.smtp.releaseHeld();
     // Temporal buffers the activity's completion while the task is open; it shows as no longer pending.
     await eventually(
