@@ -50,6 +50,9 @@ const HISTORY_LIMIT = 10_000;
 
 export type SessionOutcome = SessionStatus | 'abandoned';
 
+/** The patch under which a session publishes its last events in a task before the one that closes it. */
+const CLOSES_IN_A_TASK_OF_ITS_OWN = 'closes-in-a-task-of-its-own';
+
 /**
  * One notarization session, from creation to its end:
  *   [awaiting_pretag] → [scheduled] → awaiting_notary → ready → in_progress → completed
@@ -198,7 +201,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   // Sessions started before this closed in the task that published last. Not an async function: one
   // more promise on their path would reorder their commands against a handler's, and fail their replay.
   const publishBeforeClosing = (): Promise<void> =>
-    patched('closes-in-a-task-of-its-own') ? run.publishBeforeClosing() : run.flushEvents();
+    patched(CLOSES_IN_A_TASK_OF_ITS_OWN) ? run.publishBeforeClosing() : run.flushEvents();
 
   const finish = async (): Promise<SessionOutcome> => {
     if (requested.cancel) {
@@ -309,7 +312,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   /** Carries on in a fresh run before Temporal's history limits: handlers done, events published. */
   async function carryOn(): Promise<SessionOutcome> {
     const settled = () => allHandlersFinished() && !witnesses?.busy;
-    if (patched('closes-in-a-task-of-its-own')) {
+    if (patched(CLOSES_IN_A_TASK_OF_ITS_OWN)) {
       await run.publishBeforeClosing(settled);
     } else {
       await condition(settled);

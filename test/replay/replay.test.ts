@@ -41,6 +41,9 @@ const EXPECTED = [
   // (`transaction-asked-in-task-first`): a marker where the histories above have an activity task.
   'session-completed-transaction-asked-in-task',
   'session-notarize-later-transaction-asked-in-task',
+  // A cancel that met the invitations' completion, its last events committed behind a timer before the
+  // session closed (`closes-in-a-task-of-its-own`).
+  'session-cancelled-while-invitation-sent',
   // Before publishers attempted first: the workflow made every attempt.
   'webhook-delivery-retries',
   'webhook-delivery-gone',
