@@ -20,6 +20,7 @@ import { assertDocumentsTransition, assertTransition, type SessionState } from '
 import type { DatabaseSteps } from './sessionActivities';
 import { SessionStatusAttribute } from './searchAttributes';
 import type { EventArgs, EventData, EventName } from './events';
+import { eventId } from './eventIds';
 import { webhookDeliveryWorkflow } from './webhookDelivery';
 
 /** An event's data from its typed arguments: the one argument, or none for an event without data. */
@@ -137,7 +138,7 @@ export class SessionRun {
 
   private async deliver(event: EventName, data: EventData[EventName]): Promise<void> {
     const { deliveries } = await this.db.publishEvent({
-      eventId: `evt_${uuid4().replace(/-/g, '')}`,
+      eventId: eventId(this.sessionId, uuid4(), event, data),
       sessionId: this.sessionId,
       event,
       status: this.status,

@@ -8,8 +8,11 @@ import { untilBlockedOnLock } from '../support/locks';
 import { testEnvironment } from '../support/environment';
 import { recordHistory } from '../support/histories';
 import { startWorker } from '../../worker/createWorker';
+import { startWorkerProcess, type WorkerProcess } from '../support/workerProcess';
+import { participantJoinedSignal } from '../../workflows/sessionDefinitions';
 import type { sessionWorkflow } from '../../workflows/session';
 import { eventually, letTimePass } from '../support/eventually';
+import { rowExists } from '../../src/db/query';
 
 describe('durability', () => {
   it('a session survives its worker stopping mid-way: a new worker fires the timer and finishes it', async function () {
@@ -123,6 +126,106 @@ describe('a session that ends while a step it started completes', () => {
     assert.deepEqual(ofThisSession(received), ['session_cancelled']);
     assert.equal((await waitForSession(account.api_key, id, () => true)).status, 'cancelled');
     await recordHistory('session-cancelled-while-invitation-sent', `session-${id}`);
+  });
+});
+
+describe('a session whose workflow task is lost after its local steps ran', () => {
+  const receiver = new WebhookReceiver();
+  let receiverUrl: string;
+  before(async () => {
+    receiverUrl = await receiver.start();
+  });
+  after(() => receiver.stop());
+
+  it('publishes each event once and loses none when the task, run again, takes another path', async function () {
+    this.timeout(90_000);
+    const env = testEnvironment();
+    const { sequelize, temporal: client } = env.runtime;
+    const account = await createTestAccount();
+    await subscribe(account.api_key, receiverUrl, ['notary_assigned', 'session_cancelled', 'join_session']);
+    const notary = await addTeamNotary(account.account_id);
+    const created = await createSession(
+      account.api_key,
+      await sessionBody({ session_notary_email: notary.email }),
+    );
+    const id = created.body.bn_session_id;
+    const ofThisSession = (received: typeof receiver.received, event: string) =>
+      received.filter((r) => r.json.bn_session_id === id && r.json.event === event);
+    await receiver.waitFor((all) => ofThisSession(all, 'notary_assigned').length > 0);
+    const session = await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    const handle = client.client.workflow.getHandle(`session-${id}`);
+    const recorded = async (event: string) =>
+      rowExists(sequelize, 'SELECT 1 FROM events WHERE session_id = $1 AND event = $2', {
+        bind: [id, event],
+      });
+
+    // The cancel's task goes to a worker process that dies once the cancel's event is recorded, while
+    // its webhook's first attempt (left unanswered) holds the task open: Temporal never accepts it.
+    await env.runtime.worker!.shutdown();
+    let cancelling: ReturnType<typeof action> | undefined;
+    let doomed: WorkerProcess | undefined;
+    try {
+      doomed = await startWorkerProcess();
+      receiver.unanswered = (webhook) =>
+        webhook.json.bn_session_id === id && webhook.json.event === 'session_cancelled';
+      cancelling = action(account.api_key, id, 'cancel');
+      await eventually(
+        () => recorded('session_cancelled'),
+        Boolean,
+        'the cancel to record its event inside its task',
+        { intervalMs: 5 },
+      );
+      doomed.kill();
+      await doomed.exited;
+      // A signal is in the history as soon as it is answered, so the task run again meets the join
+      // first and publishes join_session where the lost task had published session_cancelled.
+      const { role, index, email } = session.participants[0];
+      await handle.signal(participantJoinedSignal, { role, index, email });
+    } finally {
+      doomed?.kill();
+      receiver.unanswered = undefined;
+      env.runtime.worker = await startWorker({
+        config: env.config,
+        logger: env.runtime.logger,
+        sequelize,
+        temporalAddress: env.config.temporalAddress!,
+        workflowBundle: env.workflowBundle,
+      });
+    }
+
+    const cancelled = await cancelling;
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.equal(await handle.result(), 'cancelled');
+    const [events] = (await sequelize.query('SELECT event FROM events WHERE session_id = $1', {
+      bind: [id],
+    })) as [Array<{ event: string }>, unknown];
+    assert.deepEqual(events.map((e) => e.event).sort(), [
+      'invites_sent',
+      'join_session',
+      'notary_assigned',
+      'session_cancelled',
+      'session_created',
+    ]);
+    // Whether the lost task's first attempt went out before the worker died or not, every delivery of
+    // the session's cancel carries one id and one body.
+    await eventually(
+      async () =>
+        (
+          await sequelize.query(
+            `SELECT d.status FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+              WHERE e.session_id = $1 AND d.status <> 'delivered'`,
+            { bind: [id] },
+          )
+        )[0],
+      (undelivered) => undelivered.length === 0,
+      "the session's webhooks delivered",
+    );
+    assert.equal(ofThisSession(receiver.received, 'join_session').length, 1);
+    const cancels = ofThisSession(receiver.received, 'session_cancelled');
+    assert.ok(cancels.length > 0);
+    assert.equal(new Set(cancels.map((r) => r.headers['webhook-id'])).size, 1);
+    assert.equal(new Set(cancels.map((r) => r.body)).size, 1);
+    await recordHistory('session-task-lost-after-publishing', `session-${id}`);
   });
 });
 

@@ -44,6 +44,8 @@ const EXPECTED = [
   // A cancel that met the invitations' completion, its last events committed behind a timer before the
   // session closed (`closes-in-a-task-of-its-own`).
   'session-cancelled-while-invitation-sent',
+  // A cancel's task lost after it published (its worker killed), run again after a join was signalled.
+  'session-task-lost-after-publishing',
   // Before publishers attempted first: the workflow made every attempt.
   'webhook-delivery-retries',
   'webhook-delivery-gone',

@@ -21,6 +21,8 @@ export class WebhookReceiver {
   /** Status codes to answer, in order; once used up, `fallbackStatus`. */
   statuses: number[] = [];
   fallbackStatus = 200;
+  /** Webhooks left unanswered: the sender's attempt waits until its own timeout, or until it dies. */
+  unanswered?: (webhook: ReceivedWebhook) => boolean;
 
   async start(): Promise<string> {
     this.server = http.createServer((req, res) => {
@@ -32,7 +34,9 @@ export class WebhookReceiver {
         const json = JSON.parse(body);
         const departure = webhookViolation(json);
         if (departure) this.departures.push(departure);
-        this.received.push({ headers: req.headers, body, json, receivedAt });
+        const webhook = { headers: req.headers, body, json, receivedAt };
+        this.received.push(webhook);
+        if (this.unanswered?.(webhook)) return;
         res.statusCode = this.statuses.shift() ?? this.fallbackStatus;
         res.end('ok');
       });

@@ -1,10 +1,14 @@
 import { EVENT_NAMES } from '../../../workflows/events';
+import { ONCE_PER_SESSION_EVENTS } from '../../../workflows/eventIds';
 import { EVENT_DOCUMENTATION, webhookBodySchema } from '../../webhooks/eventSchemas';
 import { exampleOf } from './exampleOf';
 import { toSchema, type JsonSchema } from './jsonSchema';
 
 const SIGNATURE_HEADERS = [
-  ['webhook-id', 'The event’s id (`evt_…`): the same on every attempt, so a receiver can drop repeats'],
+  [
+    'webhook-id',
+    `The event’s id (\`evt_…\`): the same on every attempt, so a receiver can drop repeats. A session sends each of ${ONCE_PER_SESSION_EVENTS.map((e) => `\`${e}\``).join(', ')} at most once, under an id that depends on the session and the event only`,
+  ],
   ['webhook-timestamp', 'Seconds since the epoch when this attempt was signed'],
   [
     'webhook-signature',

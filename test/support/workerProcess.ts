@@ -1,0 +1,48 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { testEnvironment } from './environment';
+import { eventually } from './eventually';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+export interface WorkerProcess {
+  /** SIGKILL: the process dies at once, inside whatever workflow task or activity it was running. */
+  kill(): void;
+  /** Settles once the process has exited. */
+  exited: Promise<void>;
+}
+
+/** The production worker entry point as a process of its own, polling the suite's task queue. */
+export async function startWorkerProcess(): Promise<WorkerProcess> {
+  // Node itself with tsx's loader, not tsx's CLI: that runs Node as a child of its own, which a SIGKILL
+  // of the CLI would leave running.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start-worker.ts'], {
+    cwd: ROOT,
+    env: { ...testEnvironment().processEnv, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let exitCode: number | null | undefined;
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code) => {
+      exitCode = code;
+      resolve();
+    }),
+  );
+  const worker = { kill: () => void child.kill('SIGKILL'), exited };
+  try {
+    await eventually(
+      () => ({ running: output.includes('"worker running"'), exitCode }),
+      (s) => s.running || s.exitCode !== undefined,
+      'the worker process to poll its task queue',
+      { timeoutMs: 60_000 },
+    );
+  } catch (err) {
+    worker.kill();
+    throw err;
+  }
+  if (exitCode !== undefined) throw new Error(`the worker process exited (${exitCode}): ${output}`);
+  return worker;
+}
