@@ -58,7 +58,7 @@ describe('durability', () => {
   });
 });
 
-describe('a session that ends while a step it started completes', () => {
+describe('a session whose workflow task does not stand: rejected by Temporal, or lost with its worker', () => {
   const receiver = new WebhookReceiver();
   let receiverUrl: string;
   before(async () => {
@@ -66,7 +66,7 @@ describe('a session that ends while a step it started completes', () => {
   });
   after(() => receiver.stop());
 
-  it('records its end in a task of its own: a task Temporal rejects publishes nothing', async function () {
+  it('closing while a step it started completes: the end is recorded in a task of its own, and a task Temporal rejects publishes nothing', async function () {
     this.timeout(60_000);
     const env = testEnvironment();
     const { sequelize, temporal: client } = env.runtime;
@@ -127,17 +127,8 @@ describe('a session that ends while a step it started completes', () => {
     assert.equal((await waitForSession(account.api_key, id, () => true)).status, 'cancelled');
     await recordHistory('session-cancelled-while-invitation-sent', `session-${id}`);
   });
-});
 
-describe('a session whose workflow task is lost after its local steps ran', () => {
-  const receiver = new WebhookReceiver();
-  let receiverUrl: string;
-  before(async () => {
-    receiverUrl = await receiver.start();
-  });
-  after(() => receiver.stop());
-
-  it('publishes each event once and loses none when the task, run again, takes another path', async function () {
+  it('lost after its local steps ran: each event is published once and none is lost when the task, run again, takes another path', async function () {
     this.timeout(90_000);
     const env = testEnvironment();
     const { sequelize, temporal: client } = env.runtime;
