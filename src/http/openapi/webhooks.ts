@@ -7,7 +7,7 @@ import { toSchema, type JsonSchema } from './jsonSchema';
 const SIGNATURE_HEADERS = [
   [
     'webhook-id',
-    `The event’s id (\`evt_…\`): the same on every attempt, so a receiver can drop repeats. A session sends each of ${ONCE_PER_SESSION_EVENTS.map((e) => `\`${e}\``).join(', ')} at most once, under an id that depends on the session and the event only`,
+    `The event’s id (\`evt_…\`): the same on every attempt, so a receiver can drop repeats. A session publishes each of ${ONCE_PER_SESSION_EVENTS.map((e) => `\`${e}\``).join(', ')} at most once, under an id made from the session and the event alone (a later attempt of it carries the same id)`,
   ],
   ['webhook-timestamp', 'Seconds since the epoch when this attempt was signed'],
   [
