@@ -13,6 +13,7 @@ import { participantJoinedSignal } from '../../workflows/sessionDefinitions';
 import type { sessionWorkflow } from '../../workflows/session';
 import { eventually, letTimePass } from '../support/eventually';
 import { rowExists } from '../../src/db/query';
+import { temporal } from '@temporalio/proto';
 
 describe('durability', () => {
   it('a session survives its worker stopping mid-way: a new worker fires the timer and finishes it', async function () {
@@ -187,6 +188,13 @@ describe('a session whose workflow task does not stand: rejected by Temporal, or
     const cancelled = await cancelling;
     assert.equal(cancelled.status, 200, cancelled.text);
     assert.equal(await handle.result(), 'cancelled');
+    const { events: history } = await handle.fetchHistory();
+    assert.ok(
+      history!.some(
+        (e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT,
+      ),
+      'the cancel’s task was lost with its worker, not completed before it died',
+    );
     const [events] = (await sequelize.query('SELECT event FROM events WHERE session_id = $1', {
       bind: [id],
     })) as [Array<{ event: string }>, unknown];
