@@ -11,22 +11,7 @@ import { productionCluster } from './cluster';
 import { removeAfterPass } from './scratchDirectory';
 import { CallLog, Integrator, runIdOf, useDocument, type Step } from './driver';
 import { SignatureCheckingReceiver } from './receiver';
-import type { EventName } from '../workflows/events';
-
-/**
- * The events each session's course publishes (create, join, start, complete, release), each once
- * whatever faults it met. One missing is an event lost; one twice is a step whose workflow task was
- * lost and run again on another path.
- */
-const SESSION_COURSE: EventName[] = [
-  'session_created',
-  'invites_sent',
-  'notary_assigned',
-  'join_session',
-  'session_started',
-  'session_completed',
-  'documents_released',
-];
+import { SESSION_COURSE_EVENTS } from '../test/support/sessionCourse';
 
 /**
  * `npm run test:faults`: sessions run end to end against PostgreSQL, Temporal, the API and the worker
@@ -276,7 +261,9 @@ async function verify(e: Evidence): Promise<string[]> {
       WHERE session_id = ANY($1::uuid[]) GROUP BY session_id`,
     { bind: [e.sessionIds] },
   )) as [Array<{ session_id: string; events: string[] }>, unknown];
-  const course = JSON.stringify([...SESSION_COURSE].sort());
+  // Each session's course, each event once whatever faults it met: one missing is an event lost; one
+  // twice is a step whose workflow task was lost and run again on another path.
+  const course = JSON.stringify([...SESSION_COURSE_EVENTS].sort());
   const offCourse = e.sessionIds
     .map((id) => ({
       session_id: id,

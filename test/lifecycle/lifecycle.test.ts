@@ -13,6 +13,7 @@ import {
   waitForSession,
 } from '../support/sessions';
 import { WebhookReceiver } from '../support/webhookReceiver';
+import { SESSION_COURSE_EVENTS } from '../support/sessionCourse';
 import { testEnvironment } from '../support/environment';
 import { recordHistory } from '../support/histories';
 import { startUpdate } from '../../workflows/sessionDefinitions';
@@ -81,16 +82,7 @@ describe('session lifecycle', () => {
     const done = await waitForSession(account.api_key, id, (s) => s.documents_status === 'released');
     assert.ok(done.completed_at);
 
-    const expected = [
-      'session_created',
-      'invites_sent',
-      'notary_assigned',
-      'join_session',
-      'session_started',
-      'session_completed',
-      'documents_released',
-    ];
-    await receiver.waitFor((r) => expected.every((e) => r.some((x) => x.json.event === e)));
+    await receiver.waitFor((r) => SESSION_COURSE_EVENTS.every((e) => r.some((x) => x.json.event === e)));
     const verifier = new Webhook(secret);
     for (const hook of receiver.received) {
       // Verified with the standardwebhooks library, not the service's own code.
