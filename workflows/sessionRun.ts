@@ -6,6 +6,7 @@ import {
   upsertSearchAttributes,
   uuid4,
 } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type {
   ActionResult,
   BouncedMail,
@@ -145,12 +146,19 @@ export class SessionRun {
       data,
     });
     for (const delivery of deliveries) {
-      await startChild(webhookDeliveryWorkflow, {
-        workflowId: `webhook-delivery-${delivery.deliveryId}`,
-        args: [delivery],
-        // A slow or dead receiver must never hold the session back, nor die with it.
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-      });
+      try {
+        await startChild(webhookDeliveryWorkflow, {
+          workflowId: `webhook-delivery-${delivery.deliveryId}`,
+          args: [delivery],
+          // A slow or dead receiver must never hold the session back, nor die with it.
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+        });
+      } catch (err) {
+        // Its workflow is already carrying the delivery on: this event was published before, by a run an
+        // operator has since reset to an earlier point (the run again keeps the event's id, and the old
+        // run's children outlive it). Left uncaught, this would fail the session.
+        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      }
     }
   }
 

@@ -228,6 +228,109 @@ describe('a session whose workflow task does not stand: rejected by Temporal, or
   });
 });
 
+describe('a session reset by an operator', () => {
+  const receiver = new WebhookReceiver();
+  let receiverUrl: string;
+  before(async () => {
+    receiverUrl = await receiver.start();
+  });
+  after(() => receiver.stop());
+
+  it('to the task that published its first event, while that event’s webhook is still being retried: it carries on, and the event stays one', async function () {
+    this.timeout(90_000);
+    const env = testEnvironment();
+    const { sequelize, temporal: client } = env.runtime;
+    const account = await createTestAccount();
+    await subscribe(account.api_key, receiverUrl, ['session_created', 'session_cancelled']);
+    const notary = await addTeamNotary(account.account_id);
+    const body = await sessionBody({ session_notary_email: notary.email });
+    // Every attempt at session_created goes unanswered, so its delivery workflow is retrying when the
+    // session is reset (four attempts of 2 s with 1 s between them, in the tests' schedule).
+    receiver.unanswered = (webhook) =>
+      webhook.json.notarization_id === body.notarization_id && webhook.json.event === 'session_created';
+    try {
+      const created = await createSession(account.api_key, body);
+      assert.equal(created.status, 200, created.text);
+      const id = created.body.bn_session_id;
+      const workflowId = `session-${id}`;
+      const [[delivery]] = await eventually(
+        async () =>
+          (await sequelize.query(
+            `SELECT d.id FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+              WHERE e.session_id = $1 AND e.event = 'session_created'`,
+            { bind: [id] },
+          )) as [Array<{ id: string }>, unknown],
+        ([rows]) => rows.length === 1,
+        'session_created to be published',
+      );
+      const retrying = client.client.workflow.getHandle(`webhook-delivery-${delivery.id}`);
+      await eventually(
+        async () => (await retrying.describe().catch(() => undefined))?.status.name,
+        (status) => status === 'RUNNING',
+        'the delivery workflow of session_created to be retrying',
+      );
+
+      // The reset point an operator picks to run the session's first steps again: the end of the task
+      // whose local steps recorded the first event (the markers that follow it in the history).
+      const original = client.client.workflow.getHandle(workflowId);
+      const { events: history } = await original.fetchHistory();
+      const { EventType } = temporal.api.enums.v1;
+      const firstMarker = history!.findIndex((e) => e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED);
+      const taskEnd = history!
+        .slice(0, firstMarker)
+        .reverse()
+        .find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)!;
+      const { runId } = await client.client.workflowService.resetWorkflowExecution({
+        namespace: client.client.options.namespace,
+        workflowExecution: { workflowId },
+        workflowTaskFinishEventId: taskEnd.eventId,
+        reason: 'test: an operator runs the session again from its first steps',
+        requestId: crypto.randomUUID(),
+      });
+      const reset = client.client.workflow.getHandle(workflowId, runId);
+      // The run again publishes session_created under the same id and finds its delivery pending, with
+      // the old run's delivery workflow still carrying it.
+      await eventually(
+        async () => (await reset.fetchHistory()).events!,
+        (events) =>
+          events.some((e) => e.eventType === EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_FAILED),
+        'the reset run to meet the delivery workflow already running',
+      );
+      receiver.unanswered = undefined;
+
+      const cancelled = await action(account.api_key, id, 'cancel');
+      assert.equal(cancelled.status, 200, cancelled.text);
+      assert.equal(await reset.result(), 'cancelled');
+      const [events] = (await sequelize.query(
+        `SELECT event FROM events WHERE session_id = $1 AND event IN ('session_created', 'session_cancelled')`,
+        { bind: [id] },
+      )) as [Array<{ event: string }>, unknown];
+      assert.deepEqual(events.map((e) => e.event).sort(), ['session_cancelled', 'session_created']);
+      await eventually(
+        async () =>
+          (
+            await sequelize.query(
+              `SELECT d.status FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+                WHERE e.session_id = $1 AND d.status <> 'delivered'`,
+              { bind: [id] },
+            )
+          )[0],
+        (undelivered) => undelivered.length === 0,
+        "the session's webhooks delivered",
+      );
+      const createdHooks = receiver.received.filter(
+        (r) => r.json.bn_session_id === id && r.json.event === 'session_created',
+      );
+      assert.ok(createdHooks.length > 1, 'session_created was attempted more than once');
+      assert.equal(new Set(createdHooks.map((r) => r.headers['webhook-id'])).size, 1);
+      assert.equal(new Set(createdHooks.map((r) => r.body)).size, 1);
+      await recordHistory('session-reset-while-delivery-retried', workflowId);
+    } finally {
+      receiver.unanswered = undefined;
+    }
+  });
+});
+
 describe('a session whose rows are not committed yet', () => {
   /** Starts a session workflow the way the API does, from inside a transaction the test holds open. */
   async function startInOpenTransaction() {

@@ -46,6 +46,9 @@ const EXPECTED = [
   'session-cancelled-while-invitation-sent',
   // A cancel's task lost after it published (its worker killed), run again after a join was signalled.
   'session-task-lost-after-publishing',
+  // Reset by an operator to the task that published session_created, whose delivery workflow was
+  // still retrying: the run again met that workflow running (a child start that failed) and went on.
+  'session-reset-while-delivery-retried',
   // Before publishers attempted first: the workflow made every attempt.
   'webhook-delivery-retries',
   'webhook-delivery-gone',
