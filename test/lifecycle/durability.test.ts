@@ -324,6 +324,12 @@ describe('a session reset by an operator', () => {
       assert.ok(createdHooks.length > 1, 'session_created was attempted more than once');
       assert.equal(new Set(createdHooks.map((r) => r.headers['webhook-id'])).size, 1);
       assert.equal(new Set(createdHooks.map((r) => r.body)).size, 1);
+      const audit = await request(`/api/integrationsv2/sessions/${id}/audit`, { auth: account.api_key });
+      assert.equal(audit.body.intact, true);
+      assert.equal(
+        audit.body.records.filter((r: { event: string }) => r.event === 'session_created').length,
+        1,
+      );
       await recordHistory('session-reset-while-delivery-retried', workflowId);
     } finally {
       receiver.unanswered = undefined;
