@@ -1,8 +1,10 @@
 import {
   type ActivityFailure,
   allHandlersFinished,
+  CancellationScope,
   condition,
   continueAsNew,
+  log,
   patched,
   setHandler,
   workflowInfo,
@@ -57,8 +59,21 @@ const CLOSES_IN_A_TASK_OF_ITS_OWN = 'closes-in-a-task-of-its-own';
  * One notarization session, from creation to its end:
  *   [awaiting_pretag] → [scheduled] → awaiting_notary → ready → in_progress → completed
  * with `expired` (auto_expire_session_on) and `cancelled` as exits from any unfinished state.
+ *
+ * Temporal's cancellation (the UI's Request Cancellation, `temporal workflow cancel`) would break off
+ * whichever step is under way and close the workflow, leaving the session's row, its participants and
+ * its integrator where they were, with no event. It is taken as the integrator's cancel instead, under
+ * the same rule; the session's steps never see it.
  */
 export async function sessionWorkflow(input: SessionWorkflowInput): Promise<SessionOutcome> {
+  const cancelRequested = CancellationScope.current().cancelRequested;
+  return CancellationScope.nonCancellable(() => session(input, cancelRequested));
+}
+
+async function session(
+  input: SessionWorkflowInput,
+  cancelRequested: Promise<never>,
+): Promise<SessionOutcome> {
   const db = databaseSteps();
   const startAt = input.startAt ? Date.parse(input.startAt) : undefined;
   const plan: SessionPlan = planOfInput(input);
@@ -83,6 +98,22 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   };
   const judged = (request: SessionRequest) => (_request?: unknown) =>
     enforce(judgeRequest(run.state(), plan, request, Date.now()));
+
+  /**
+   * An update's handler waits for the session's steps. Handlers run in the workflow's root scope, which
+   * Temporal's cancellation cancels: that must not break off an integrator's or a notary's request.
+   */
+  const steadfast =
+    <A extends unknown[], R>(handler: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      CancellationScope.nonCancellable(() => handler(...args));
+
+  cancelRequested.catch(() => {
+    const verdict = judgeRequest(run.state(), plan, 'cancel', Date.now());
+    if (verdict.outcome === 'allowed') requested.cancel = true;
+    if (verdict.outcome === 'refused')
+      log.warn('Cancellation request declined: the session cannot be cancelled now', { status: run.status });
+  });
 
   setHandler(snapshotQuery, () => ({
     ...run.result(),
@@ -112,31 +143,31 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   );
   setHandler(
     pretaggedUpdate,
-    async () => {
+    steadfast(async () => {
       requested.pretagged = true;
       await condition(() => run.status !== 'awaiting_pretag');
       return run.result();
-    },
+    }),
     { validator: judged('pretagged') },
   );
   setHandler(
     startUpdate,
-    async () => {
+    steadfast(async () => {
       requested.start = true;
       await condition(() => run.status !== 'ready');
       return run.result();
-    },
+    }),
     { validator: judged('start') },
   );
   setHandler(
     completeUpdate,
-    async (request?: CompleteRequest) => {
+    steadfast(async (request?: CompleteRequest) => {
       requested.complete = true;
       // The commission judged is the one the certificates state, whatever the record on file says later.
       run.actNotary ??= request?.notary;
       await condition(() => run.status !== 'in_progress');
       return run.result();
-    },
+    }),
     {
       // The act's time is this task's: the commission is judged at the time the certificate will state.
       validator: (request: CompleteRequest | undefined) =>
@@ -149,41 +180,41 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<Sess
   );
   setHandler(
     releaseDocumentsUpdate,
-    async () => {
+    steadfast(async () => {
       // Documents still being finalized go out once they are ready: the answer need not wait for that.
       requested.release = true;
       await condition(() => run.documentsStatus !== 'held');
       return run.result();
-    },
+    }),
     { validator: judged('release_documents') },
   );
   setHandler(
     cancelUpdate,
-    async (_request: { reason?: string }) => {
+    steadfast(async (_request: { reason?: string }) => {
       requested.cancel = true;
       await condition(() => run.status === 'cancelled');
       return run.result();
-    },
+    }),
     { validator: judged('cancel') },
   );
   setHandler(
     retryFinalizationUpdate,
-    async () => {
+    steadfast(async () => {
       requested.retryFinalization = true;
       await condition(() => run.documentsStatus !== 'failed');
       return run.result();
-    },
+    }),
     { validator: judged('retry_finalization') },
   );
   setHandler(
     acceptOfferUpdate,
-    async ({ notaryId }) => {
+    steadfast(async ({ notaryId }) => {
       const acceptedAt = Date.now();
       requested.acceptedBy = notaryId;
       // Once an accept is in, the dispatch takes it and records the session ready, unless it ends first.
       await condition(() => run.networkNotaryId === notaryId || isFinal(run.status));
       return { ...run.result(), waitedMs: acceptedAt - (run.waitingSince ?? acceptedAt) };
-    },
+    }),
     {
       validator: ({ notaryId }) =>
         enforce(judgeAccept(run.state(), run.openOffer?.notaryId, run.networkNotaryId, notaryId)),

@@ -49,6 +49,10 @@ const EXPECTED = [
   // Reset by an operator to the task that published session_created, whose delivery workflow was
   // still retrying: the run again met that workflow running (a child start that failed) and went on.
   'session-reset-while-delivery-retried',
+  // A cancellation requested in Temporal, taken as the integrator's cancel; and declined by a completed
+  // session holding its documents, which went on to release them.
+  'session-cancel-requested-in-temporal',
+  'session-cancel-declined-once-completed',
   // Before publishers attempted first: the workflow made every attempt.
   'webhook-delivery-retries',
   'webhook-delivery-gone',
