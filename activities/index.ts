@@ -19,7 +19,7 @@ export function createActivities(deps: ActivityDependencies) {
   return {
     ...sessionActivities(deps),
     ...eventActivities(deps, attemptDelivery),
-    ...webhookActivities(attemptDelivery),
+    ...webhookActivities(deps, attemptDelivery),
     ...mailActivities(deps),
     ...housekeepingActivities(deps),
     ...documentActivities(deps),

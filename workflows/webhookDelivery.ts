@@ -1,4 +1,4 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { WebhookDeliveryInput, WebhookDeliveryOutcome } from './webhookDeliveryDefinitions';
 
@@ -6,7 +6,7 @@ import type { WebhookDeliveryInput, WebhookDeliveryOutcome } from './webhookDeli
 // The receiver's answer, or its silence, is a value the activity returns. What Temporal retries is the
 // activity's own infrastructure (PostgreSQL down, a worker dying mid-attempt): until it passes, or the
 // event would be lost with its delivery left pending and no workflow behind it.
-const { attemptWebhookDelivery } = proxyActivities<Activities>({
+const { attemptWebhookDelivery, giveUpWebhookDelivery } = proxyActivities<Activities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
 });
@@ -18,6 +18,18 @@ const { attemptWebhookDelivery } = proxyActivities<Activities>({
  * exists only when that attempt did not deliver, and starts at the schedule's next step.
  */
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryOutcome> {
+  try {
+    return await deliver(input);
+  } catch (err) {
+    // An operator stopped the retries (Temporal's cancellation): the delivery is recorded as given up
+    // before the workflow ends cancelled, or it would read pending with nothing left to carry it.
+    if (isCancellation(err))
+      await CancellationScope.nonCancellable(() => giveUpWebhookDelivery({ deliveryId: input.deliveryId }));
+    throw err;
+  }
+}
+
+async function deliver(input: WebhookDeliveryInput): Promise<WebhookDeliveryOutcome> {
   if (input.firstAttemptAfterMs !== undefined) await sleep(input.firstAttemptAfterMs);
   for (let attempt = 0; ; attempt++) {
     const isLastAttempt = attempt >= input.retryDelaysMs.length;

@@ -49,10 +49,14 @@ export function deliveryAttempts({
     );
   }
 
+  // An attempt still in flight when its delivery was given up (an operator stopped its retries) does not
+  // reopen it: only a redelivery does, and a success is recorded as one.
   async function finish(deliveryId: string, status: string, statusCode: number | null) {
     await execute(
       sequelize,
-      `UPDATE webhook_deliveries SET status = $2, last_status_code = $3, attempt_count = attempt_count + 1,
+      `UPDATE webhook_deliveries
+          SET status = CASE WHEN status = 'failed' AND $2 = 'pending' THEN status ELSE $2 END,
+              last_status_code = $3, attempt_count = attempt_count + 1,
               delivered_at = CASE WHEN $2 = 'delivered' THEN now() ELSE delivered_at END, updated_at = now()
         WHERE id = $1`,
       { bind: [deliveryId, status, statusCode] },

@@ -180,6 +180,41 @@ describe('webhook deliveries', () => {
     );
   });
 
+  it('a delivery whose retries an operator cancels in Temporal is given up as failed, and redelivers on request', async function () {
+    this.timeout(60_000);
+    // Its attempts go unanswered, so its workflow is still retrying (four attempts of 2 s) when cancelled.
+    receiver.unanswered = (webhook) => webhook.json.event === 'session_created';
+    const { account, endpointId } = await sessionWithHook(['session_created'], url);
+    const pending = await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'pending');
+    const retrying = testEnvironment().runtime.temporal.client.workflow.getHandle(
+      `webhook-delivery-${pending.delivery_id}`,
+    );
+    await eventually(
+      async () => (await retrying.describe().catch(() => undefined))?.status.name,
+      (status) => status === 'RUNNING',
+      'the delivery workflow to be retrying',
+    );
+
+    await retrying.cancel();
+
+    await assert.rejects(retrying.result(), /cancelled/i);
+    await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'failed');
+    // The attempt in flight when the retries were stopped ends later (its 2 s timeout): it must not
+    // reopen the delivery.
+    const sent = () => receiver.events('session_created').length;
+    const failed = await waitForDelivery(account.api_key, endpointId, (d) => d.attempts.length === sent());
+    assert.equal(failed.delivery_id, pending.delivery_id);
+    assert.equal(failed.status, 'failed');
+    await recordHistory('webhook-delivery-cancelled-by-operator', `webhook-delivery-${pending.delivery_id}`);
+    receiver.unanswered = undefined;
+    const redeliver = await request(
+      `/api/integrationsv2/webhooks/deliveries/${failed.delivery_id}/redeliver`,
+      { auth: account.api_key, body: {} },
+    );
+    assert.equal(redeliver.status, 202, redeliver.text);
+    await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'delivered');
+  });
+
   it('disables the endpoint when the receiver answers 410 Gone', async () => {
     // A first failure, so session_created's delivery goes on in its workflow, which finds the endpoint
     // disabled by the 410 answered to it or to notary_assigned's first attempt.

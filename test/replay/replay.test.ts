@@ -59,6 +59,8 @@ const EXPECTED = [
   // The publisher's first attempt failed: the workflow waits the schedule's first step, then goes on.
   'webhook-delivery-after-first-attempt',
   'webhook-delivery-gone-after-first-attempt',
+  // Its retries stopped by an operator (Temporal's cancellation) while an attempt was under way: given up.
+  'webhook-delivery-cancelled-by-operator',
 ];
 
 /**

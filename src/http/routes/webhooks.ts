@@ -121,7 +121,13 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
               event_id: Joi.string(),
               event: Joi.string().valid(...EVENT_NAMES),
               bn_session_id: Joi.string().guid(),
-              status: Joi.string().valid('pending', 'delivered', 'failed', 'disabled'),
+              status: Joi.string()
+                .valid('pending', 'delivered', 'failed', 'disabled')
+                .description(
+                  '`pending`: attempted on the schedule; `delivered`: a 2xx came back; `failed`: the schedule was ' +
+                    'spent, or an operator stopped its retries (redeliver sends it again); `disabled`: its endpoint ' +
+                    'was disabled or deleted.',
+                ),
               attempt_count: Joi.number().integer(),
               last_status_code: Joi.number().integer().allow(null),
               delivered_at: Joi.string().isoDate().allow(null),
