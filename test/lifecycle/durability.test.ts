@@ -15,6 +15,22 @@ import { eventually, letTimePass } from '../support/eventually';
 import { rowExists } from '../../src/db/query';
 import { temporal } from '@temporalio/proto';
 
+/** Waits until every webhook delivery of the session's events is delivered. */
+async function untilDelivered(sessionId: string): Promise<void> {
+  await eventually(
+    async () =>
+      (
+        await testEnvironment().runtime.sequelize.query(
+          `SELECT d.status FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+            WHERE e.session_id = $1 AND d.status <> 'delivered'`,
+          { bind: [sessionId] },
+        )
+      )[0],
+    (undelivered) => undelivered.length === 0,
+    "the session's webhooks delivered",
+  );
+}
+
 describe('durability', () => {
   it('a session survives its worker stopping mid-way: a new worker fires the timer and finishes it', async function () {
     this.timeout(60_000);
@@ -207,18 +223,7 @@ describe('a session whose workflow task does not stand: rejected by Temporal, or
     ]);
     // Whether the lost task's first attempt went out before the worker died or not, every delivery of
     // the session's cancel carries one id and one body.
-    await eventually(
-      async () =>
-        (
-          await sequelize.query(
-            `SELECT d.status FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
-              WHERE e.session_id = $1 AND d.status <> 'delivered'`,
-            { bind: [id] },
-          )
-        )[0],
-      (undelivered) => undelivered.length === 0,
-      "the session's webhooks delivered",
-    );
+    await untilDelivered(id);
     assert.equal(ofThisSession(receiver.received, 'join_session').length, 1);
     const cancels = ofThisSession(receiver.received, 'session_cancelled');
     assert.ok(cancels.length > 0);
@@ -306,18 +311,7 @@ describe('a session reset by an operator', () => {
         { bind: [id] },
       )) as [Array<{ event: string }>, unknown];
       assert.deepEqual(events.map((e) => e.event).sort(), ['session_cancelled', 'session_created']);
-      await eventually(
-        async () =>
-          (
-            await sequelize.query(
-              `SELECT d.status FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
-                WHERE e.session_id = $1 AND d.status <> 'delivered'`,
-              { bind: [id] },
-            )
-          )[0],
-        (undelivered) => undelivered.length === 0,
-        "the session's webhooks delivered",
-      );
+      await untilDelivered(id);
       const createdHooks = receiver.received.filter(
         (r) => r.json.bn_session_id === id && r.json.event === 'session_created',
       );
