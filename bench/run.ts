@@ -866,8 +866,9 @@ async function p6TimeToNotary(
 }
 
 // Pairs of P5's alternating rounds. On two stacks alike, one pair's p99 ratio spread 0.87-1.26× after the
-// first (12 pairs, docs/performance.md): three pairs read within about ±10 %, as wide as the target's margin, so the ratio
-// that meets the target is taken over six; the rounds before the parking only show the stacks' own gap.
+// first (12 pairs, docs/performance.md): three pairs read within about ±10 %, as wide as the target's
+// margin, so the ratio that meets the target is taken over six; the rounds before the parking only show
+// the stacks' own gap.
 const CONTROL_PAIRS = 3;
 const TARGET_PAIRS = 6;
 
