@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { request } from '../support/http';
 import { action, createSession, sessionBody, signer, tokenOf, waitForSession } from '../support/sessions';
-import { subscribe, WebhookReceiver } from '../support/webhookReceiver';
+import { receiverForSuite, subscribe } from '../support/webhookReceiver';
 import { untilBlockedOnLock } from '../support/locks';
 import { testEnvironment } from '../support/environment';
 import { recordHistory } from '../support/histories';
@@ -14,6 +14,13 @@ import type { sessionWorkflow } from '../../workflows/session';
 import { eventually, letTimePass } from '../support/eventually';
 import { rowExists } from '../../src/db/query';
 import { temporal } from '@temporalio/proto';
+
+/** An account with a team notary, its events subscribed to at `url`. */
+async function teamWithHook(url: string, events: string[]) {
+  const account = await createTestAccount();
+  await subscribe(account.api_key, url, events);
+  return { account, notary: await addTeamNotary(account.account_id) };
+}
 
 /** Waits until every webhook delivery of the session's events is delivered. */
 async function untilDelivered(sessionId: string): Promise<void> {
@@ -76,20 +83,18 @@ describe('durability', () => {
 });
 
 describe('a session whose workflow task does not stand: rejected by Temporal, or lost with its worker', () => {
-  const receiver = new WebhookReceiver();
-  let receiverUrl: string;
-  before(async () => {
-    receiverUrl = await receiver.start();
-  });
-  after(() => receiver.stop());
+  const suite = receiverForSuite();
+  const { receiver } = suite;
 
   it('closing while a step it started completes: the end is recorded in a task of its own, and a task Temporal rejects publishes nothing', async function () {
     this.timeout(60_000);
     const env = testEnvironment();
     const { sequelize, temporal: client } = env.runtime;
-    const account = await createTestAccount();
-    await subscribe(account.api_key, receiverUrl, ['session_cancelled', 'invites_sent', 'notary_assigned']);
-    const notary = await addTeamNotary(account.account_id);
+    const { account, notary } = await teamWithHook(suite.url, [
+      'session_cancelled',
+      'invites_sent',
+      'notary_assigned',
+    ]);
     const held = env.smtp.held.length;
     const created = await createSession(
       account.api_key,
@@ -149,9 +154,11 @@ describe('a session whose workflow task does not stand: rejected by Temporal, or
     this.timeout(90_000);
     const env = testEnvironment();
     const { sequelize, temporal: client } = env.runtime;
-    const account = await createTestAccount();
-    await subscribe(account.api_key, receiverUrl, ['notary_assigned', 'session_cancelled', 'join_session']);
-    const notary = await addTeamNotary(account.account_id);
+    const { account, notary } = await teamWithHook(suite.url, [
+      'notary_assigned',
+      'session_cancelled',
+      'join_session',
+    ]);
     const created = await createSession(
       account.api_key,
       await sessionBody({ session_notary_email: notary.email }),
@@ -234,20 +241,14 @@ describe('a session whose workflow task does not stand: rejected by Temporal, or
 });
 
 describe('a session reset by an operator', () => {
-  const receiver = new WebhookReceiver();
-  let receiverUrl: string;
-  before(async () => {
-    receiverUrl = await receiver.start();
-  });
-  after(() => receiver.stop());
+  const suite = receiverForSuite();
+  const { receiver } = suite;
 
   it('to the task that published its first event, while that event’s webhook is still being retried: it carries on, and the event stays one', async function () {
     this.timeout(90_000);
     const env = testEnvironment();
     const { sequelize, temporal: client } = env.runtime;
-    const account = await createTestAccount();
-    await subscribe(account.api_key, receiverUrl, ['session_created', 'session_cancelled']);
-    const notary = await addTeamNotary(account.account_id);
+    const { account, notary } = await teamWithHook(suite.url, ['session_created', 'session_cancelled']);
     const body = await sessionBody({ session_notary_email: notary.email });
     // Every attempt at session_created goes unanswered, so its delivery workflow is retrying when the
     // session is reset (four attempts of 2 s with 1 s between them, in the tests' schedule).

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { temporal } from '@temporalio/proto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { action, joinSession, signer, teamNotarySession, waitForSession } from '../support/sessions';
-import { subscribe, WebhookReceiver } from '../support/webhookReceiver';
+import { receiverForSuite, subscribe } from '../support/webhookReceiver';
 import { testEnvironment } from '../support/environment';
 import { recordHistory } from '../support/histories';
 import { eventually } from '../support/eventually';
@@ -23,17 +23,13 @@ async function cancelTaken(handle: WorkflowHandle): Promise<void> {
 }
 
 describe('a cancellation requested in Temporal (the UI’s Request Cancellation, `temporal workflow cancel`)', () => {
-  const receiver = new WebhookReceiver();
-  let receiverUrl: string;
-  before(async () => {
-    receiverUrl = await receiver.start();
-  });
-  after(() => receiver.stop());
+  const suite = receiverForSuite();
+  const { receiver } = suite;
 
   it('ends an unfinished session as the integrator’s cancel does: recorded, published once, the workflow completed', async function () {
     this.timeout(60_000);
     const { account, created, id } = await teamNotarySession();
-    await subscribe(account.api_key, receiverUrl, ['session_cancelled']);
+    await subscribe(account.api_key, suite.url, ['session_cancelled']);
     await waitForSession(account.api_key, id, (s) => s.status === 'ready');
     assert.equal((await joinSession(created.body.bn_signing_url)).status, 200);
     const handle = testEnvironment().runtime.temporal.client.workflow.getHandle(`session-${id}`);
@@ -62,7 +58,7 @@ describe('a cancellation requested in Temporal (the UI’s Request Cancellation,
     const { account, id } = await teamNotarySession({
       all_signers: [signer(0, { email: `hold-${crypto.randomUUID()}@example.com` })],
     });
-    await subscribe(account.api_key, receiverUrl, ['session_cancelled', 'invites_sent']);
+    await subscribe(account.api_key, suite.url, ['session_cancelled', 'invites_sent']);
     await eventually(
       async () => env.smtp.held.length,
       (n) => n > held,
@@ -95,7 +91,7 @@ describe('a cancellation requested in Temporal (the UI’s Request Cancellation,
     const { account, created, id } = await teamNotarySession({
       final_documents_delivery_mode: 'notary_manual',
     });
-    await subscribe(account.api_key, receiverUrl, ['session_cancelled', 'documents_released']);
+    await subscribe(account.api_key, suite.url, ['session_cancelled', 'documents_released']);
     await waitForSession(account.api_key, id, (s) => s.status === 'ready');
     assert.equal((await joinSession(created.body.bn_signing_url)).status, 200);
     assert.equal((await action(account.api_key, id, 'start')).status, 200);

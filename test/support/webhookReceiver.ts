@@ -69,6 +69,16 @@ export class WebhookReceiver {
   }
 }
 
+/** A receiver started before the enclosing `describe`'s tests and stopped after them; `url` once started. */
+export function receiverForSuite(): { receiver: WebhookReceiver; url: string } {
+  const suite = { receiver: new WebhookReceiver(), url: '' };
+  before(async () => {
+    suite.url = await suite.receiver.start();
+  });
+  after(() => suite.receiver.stop());
+  return suite;
+}
+
 /** Registers a webhook endpoint for the account (POST /webhooks) and returns its id. */
 export async function subscribe(apiKey: string, url: string, events: string[]): Promise<string> {
   const hook = await request('/api/integrationsv2/webhooks', { auth: apiKey, body: { url, events } });
