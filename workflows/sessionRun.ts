@@ -1,12 +1,4 @@
-import {
-  ParentClosePolicy,
-  condition,
-  sleep,
-  startChild,
-  upsertSearchAttributes,
-  uuid4,
-} from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { condition, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type {
   ActionResult,
   BouncedMail,
@@ -21,8 +13,7 @@ import { assertDocumentsTransition, assertTransition, type SessionState } from '
 import type { DatabaseSteps } from './sessionActivities';
 import { SessionStatusAttribute } from './searchAttributes';
 import type { EventArgs, EventData, EventName } from './events';
-import { eventId } from './eventIds';
-import { webhookDeliveryWorkflow } from './webhookDelivery';
+import { publishSessionEvent } from './publishing';
 
 /** An event's data from its typed arguments: the one argument, or none for an event without data. */
 const dataOf = (args: readonly unknown[]): EventData[EventName] => (args[0] ?? {}) as EventData[EventName];
@@ -137,29 +128,9 @@ export class SessionRun {
     await this.deliver(event, dataOf(data));
   }
 
-  private async deliver(event: EventName, data: EventData[EventName]): Promise<void> {
-    const { deliveries } = await this.db.publishEvent({
-      eventId: eventId(this.sessionId, uuid4(), event, data),
-      sessionId: this.sessionId,
-      event,
-      status: this.status,
-      data,
-    });
-    for (const delivery of deliveries) {
-      try {
-        await startChild(webhookDeliveryWorkflow, {
-          workflowId: `webhook-delivery-${delivery.deliveryId}`,
-          args: [delivery],
-          // A slow or dead receiver must never hold the session back, nor die with it.
-          parentClosePolicy: ParentClosePolicy.ABANDON,
-        });
-      } catch (err) {
-        // Its workflow is already carrying the delivery on: this event was published before, by a run an
-        // operator has since reset to an earlier point (the run again keeps the event's id, and the old
-        // run's children outlive it). Left uncaught, this would fail the session.
-        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      }
-    }
+  // Not async: one more promise on the publish's path would reorder recorded histories' commands.
+  private deliver(event: EventName, data: EventData[EventName]): Promise<void> {
+    return publishSessionEvent(this.db, { sessionId: this.sessionId, status: this.status, event, data });
   }
 
   async flushEvents(): Promise<void> {

@@ -1,0 +1,42 @@
+import { ParentClosePolicy, startChild, uuid4 } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { SessionStatus } from './sessionDefinitions';
+import type { DatabaseSteps } from './sessionActivities';
+import type { EventData, EventName } from './events';
+import { eventId } from './eventIds';
+import { webhookDeliveryWorkflow } from './webhookDelivery';
+
+/**
+ * Records a session's event and hands each delivery its first attempt could not finish to a delivery
+ * workflow of its own. Workflow code: the session's workflow publishes through it, and so does the sweep
+ * that ends a session whose workflow was terminated.
+ */
+export async function publishSessionEvent(
+  db: Pick<DatabaseSteps, 'publishEvent'>,
+  published: { sessionId: string; status: SessionStatus; event: EventName; data: EventData[EventName] },
+): Promise<void> {
+  const { sessionId, status, event, data } = published;
+  const { deliveries } = await db.publishEvent({
+    eventId: eventId(sessionId, uuid4(), event, data),
+    sessionId,
+    event,
+    status,
+    data,
+  });
+  for (const delivery of deliveries) {
+    try {
+      await startChild(webhookDeliveryWorkflow, {
+        workflowId: `webhook-delivery-${delivery.deliveryId}`,
+        args: [delivery],
+        // A slow or dead receiver must never hold the session back, nor die with it.
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+      });
+    } catch (err) {
+      // Its workflow is already carrying the delivery on: this event was published before, by a run an
+      // operator has since reset to an earlier point (the run again keeps the event's id, and the old
+      // run's children outlive it), or by a sweep that did not finish. Left uncaught, this would fail
+      // the session.
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
+  }
+}
