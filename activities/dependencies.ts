@@ -1,3 +1,4 @@
+import type { Client } from '@temporalio/client';
 import type { Transporter } from 'nodemailer';
 import type { Sequelize } from 'sequelize';
 import type { Config } from '../src/config';
@@ -8,6 +9,8 @@ export interface ActivityDependencies {
   config: Config;
   logger: Logger;
   sequelize: Sequelize;
+  /** For what the worker asks Temporal itself (the sessions whose workflow was terminated). */
+  temporal: Client;
   finalization: NotarizationThreads;
   /** Without SMTP_URL, none: e-mails stay `pending` in the outbox. */
   mail: Transporter | undefined;

@@ -7,6 +7,7 @@ import { mailActivities } from './mail';
 import { housekeepingActivities } from './housekeeping';
 import { documentActivities } from './documents';
 import { networkActivities } from './network';
+import { strandedSessionActivities } from './strandedSessions';
 
 export type { ActivityDependencies };
 
@@ -24,6 +25,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...housekeepingActivities(deps),
     ...documentActivities(deps),
     ...networkActivities(deps),
+    ...strandedSessionActivities(deps),
   };
 }
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { Sequelize } from 'sequelize';
 import type { Config } from '../src/config';
@@ -53,6 +54,7 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
       config: deps.config,
       logger: deps.logger,
       sequelize: deps.sequelize,
+      temporal: new Client({ connection, namespace: deps.config.temporalNamespace }),
       finalization,
       mail,
     }),

@@ -20,6 +20,7 @@ import {
   recordedResult,
   recordedState,
   throwIfRefused,
+  throwIfWorkflowStopped,
   verdictOfUpdateFailure,
 } from './sessionRules';
 
@@ -92,6 +93,7 @@ export async function runNotaryAction(
 }
 
 function answerFromRecord(session: SessionRow, action: NotaryAction): ActionResult {
+  throwIfWorkflowStopped(session);
   const verdict = judgeRequest(recordedState(session), planOfRow(session), action, Date.now());
   throwIfRefused(verdict);
   if (verdict.outcome === 'already_done') return recordedResult(session);

@@ -6,7 +6,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { conflict, refused, type DomainError } from '../domain/errors';
 import { ALREADY_DONE, REFUSED, type ActionResult, type Refusal } from '../../workflows/sessionDefinitions';
-import type { SessionPlan, SessionState, Verdict } from '../../workflows/sessionMachine';
+import { isFinal, type SessionPlan, type SessionState, type Verdict } from '../../workflows/sessionMachine';
 import type { SessionRow } from './presenter';
 
 export function errorOfRefusal(refusal: Refusal): DomainError {
@@ -18,6 +18,16 @@ export function errorOfRefusal(refusal: Refusal): DomainError {
 /** Throws what a refused verdict means; `allowed` and `already_done` pass. */
 export function throwIfRefused(verdict: Verdict): void {
   if (verdict.outcome === 'refused') throw errorOfRefusal(verdict.refusal);
+}
+
+/**
+ * For a session whose workflow has closed. Every workflow that runs its course records a final status
+ * before it closes; an unfinished record means its workflow was stopped outside it (an operator
+ * terminated it, and the stranded-sessions sweep has yet to record it cancelled): nothing can act on it.
+ */
+export function throwIfWorkflowStopped(row: Pick<SessionRow, 'status'>): void {
+  if (!isFinal(row.status))
+    throw conflict(`Session has ended: its workflow was stopped while it was ${row.status}`);
 }
 
 /** The machine's verdict that a workflow's validator answered an update with, if it answered one. */

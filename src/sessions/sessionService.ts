@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import { executeUpdate } from '../temporal/updates';
 import type { Sequelize } from 'sequelize';
 import type { BeforeCommit } from '../db/beforeCommit';
@@ -52,7 +53,13 @@ import {
   sessionParticipants,
   type SessionFilters,
 } from './sessionReads';
-import { planOfRow, recordedState, throwIfRefused, verdictOfUpdateFailure } from './sessionRules';
+import {
+  planOfRow,
+  recordedState,
+  throwIfRefused,
+  throwIfWorkflowStopped,
+  verdictOfUpdateFailure,
+} from './sessionRules';
 import { execute, queryRows } from '../db/query';
 import { IdentityService } from '../identity/identityService';
 
@@ -346,6 +353,12 @@ export class SessionService {
       const verdict = verdictOfUpdateFailure(err);
       if (verdict) throwIfRefused(verdict);
       if (err instanceof DomainError) throw err;
+      if (err instanceof WorkflowNotFoundError) {
+        // Closed since the row was read: judged on what it recorded last.
+        const closed = await this.findRow(accountId, sessionId);
+        throwIfWorkflowStopped(closed);
+        throwIfRefused(judgeRequest(recordedState(closed), planOfRow(closed), 'add_documents', Date.now()));
+      }
       if (isUnavailable(err)) throw unavailable(UNAVAILABLE_MESSAGE);
       throw err;
     }

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 
 export const LOGIN_LINK_CLEANUP_SCHEDULE = 'login-link-cleanup';
 export const HOUSEKEEPING_SCHEDULE = 'housekeeping';
+export const STRANDED_SESSIONS_SCHEDULE = 'stranded-sessions';
 
 interface ScheduleDefinition {
   scheduleId: string;
@@ -28,6 +29,13 @@ export async function ensureSchedules(client: Client, config: Config): Promise<v
       workflowType: 'housekeepingWorkflow',
       everyMs: 60 * 60 * 1000,
       description: 'Deletes expired idempotency keys and refresh tokens',
+    },
+    {
+      scheduleId: STRANDED_SESSIONS_SCHEDULE,
+      workflowType: 'strandedSessionSweepWorkflow',
+      everyMs: 60 * 1000,
+      description:
+        'Ends the sessions whose workflow was terminated: recorded cancelled, session_cancelled published',
     },
   ];
   for (const schedule of schedules) await ensureSchedule(client, config, schedule);

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { ScheduleOverlapPolicy } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { action, joinSession, teamNotarySession, waitForSession } from '../support/sessions';
+import { receiverForSuite, subscribe } from '../support/webhookReceiver';
+import { testEnvironment } from '../support/environment';
+import { eventually } from '../support/eventually';
+import { request } from '../support/http';
+import { b64, pdfBytes } from '../support/documents';
+import { STRANDED_SESSIONS_SCHEDULE } from '../../src/temporal/schedules';
+
+const { EventType } = temporal.api.enums.v1;
+
+const client = () => testEnvironment().runtime.temporal.client;
+
+/**
+ * Runs the `stranded-sessions` Schedule now, beside any run of its own, and answers what that run
+ * ended: a run that finished after the moment asked about has considered every session as it was then.
+ */
+async function sweep(): Promise<string[]> {
+  const schedule = client().schedule.getHandle(STRANDED_SESSIONS_SCHEDULE);
+  const before = (await schedule.describe()).info.recentActions.length;
+  const asked = Date.now();
+  await schedule.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+  const actions = await eventually(
+    async () => (await schedule.describe()).info.recentActions,
+    (recent) => recent.length > before && recent.some((a) => a.takenAt.getTime() >= asked - 1_000),
+    'the sweep asked for to start',
+  );
+  const taken = actions.filter((a) => a.takenAt.getTime() >= asked - 1_000).at(-1)!;
+  const { workflowId, firstExecutionRunId } = taken.action.workflow;
+  const result = await client().workflow.getHandle(workflowId, firstExecutionRunId).result();
+  return (result as { cancelled: string[] }).cancelled;
+}
+
+describe('a session whose workflow an operator terminated', () => {
+  const suite = receiverForSuite();
+  const { receiver } = suite;
+
+  it('is a Temporal Schedule operators see', async () => {
+    const schedule = await client().schedule.getHandle(STRANDED_SESSIONS_SCHEDULE).describe();
+    assert.equal(schedule.action.type, 'startWorkflow');
+    assert.equal(
+      schedule.action.type === 'startWorkflow' && schedule.action.workflowType,
+      'strandedSessionSweepWorkflow',
+    );
+  });
+
+  it('is ended as a cancel ends it: recorded cancelled, session_cancelled published once, its links closed', async function () {
+    this.timeout(60_000);
+    const { account, created, id } = await teamNotarySession();
+    await subscribe(account.api_key, suite.url, ['session_cancelled']);
+    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    assert.equal((await joinSession(created.body.bn_signing_url)).status, 200);
+    const handle = client().workflow.getHandle(`session-${id}`);
+
+    await handle.terminate('test: an operator terminates the session');
+    const meanwhile = await action(account.api_key, id, 'start');
+    assert.equal(meanwhile.status, 409, meanwhile.text);
+    // (Or cancelled, if the Schedule's own run came in between.)
+    assert.match(
+      meanwhile.body.response_message,
+      /^Session has ended: (its workflow was stopped while it was ready|it is cancelled)$/,
+    );
+    const added = await request(`/api/integrationsv2/sessions/${id}/documents`, {
+      auth: account.api_key,
+      body: { session_documents: [{ name: 'late.pdf', base64Doc: b64(await pdfBytes(1)) }] },
+    });
+    assert.equal(added.status, 409, added.text);
+    assert.match(added.body.response_message, /^Session has ended: /);
+    await sweep();
+
+    const ended = await waitForSession(account.api_key, id, (s) => s.status === 'cancelled');
+    assert.deepEqual([ended.status, ended.documents_status], ['cancelled', 'pending']);
+    const received = await receiver.waitFor((all) =>
+      all.some((r) => r.json.bn_session_id === id && r.json.event === 'session_cancelled'),
+    );
+    const ours = received.filter((r) => r.json.bn_session_id === id);
+    assert.deepEqual(
+      ours.map((r) => [r.json.event, r.json.status]),
+      [['session_cancelled', 'cancelled']],
+    );
+    assert.deepEqual(await sweep(), [], 'a sweep run again finds nothing left to end');
+    assert.equal(receiver.received.filter((r) => r.json.bn_session_id === id).length, 1);
+
+    const join = await joinSession(created.body.bn_signing_url);
+    assert.equal(join.status, 409, join.text);
+    const cancel = await action(account.api_key, id, 'cancel');
+    assert.equal(cancel.status, 200, `the integrator's cancel learns it happened: ${cancel.text}`);
+    assert.equal(cancel.body.status, 'cancelled');
+    const start = await action(account.api_key, id, 'start');
+    assert.equal(start.status, 409, start.text);
+  });
+
+  it('recorded cancelled by its workflow before the event went out: the event is published', async function () {
+    this.timeout(60_000);
+    const { sequelize } = testEnvironment().runtime;
+    const { account, id } = await teamNotarySession();
+    await subscribe(account.api_key, suite.url, ['session_cancelled']);
+    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    // The moment between the workflow's two steps of a cancel, its status recorded and the event not yet
+    // published, when the terminate came.
+    await client().workflow.getHandle(`session-${id}`).terminate('test: terminated mid-cancel');
+    await sequelize.query(`UPDATE sessions SET status = 'cancelled' WHERE id = $1`, { bind: [id] });
+
+    await sweep();
+
+    const received = await receiver.waitFor((all) =>
+      all.some((r) => r.json.bn_session_id === id && r.json.event === 'session_cancelled'),
+    );
+    assert.equal(received.filter((r) => r.json.bn_session_id === id).length, 1);
+  });
+
+  it('is left to the run a reset started, and a completed session is left as it is', async function () {
+    this.timeout(60_000);
+    const reset = await teamNotarySession();
+    const completed = await teamNotarySession({ final_documents_delivery_mode: 'notary_manual' });
+    await waitForSession(reset.account.api_key, reset.id, (s) => s.status === 'ready');
+    await waitForSession(completed.account.api_key, completed.id, (s) => s.status === 'ready');
+    assert.equal((await joinSession(completed.created.body.bn_signing_url)).status, 200);
+    assert.equal((await action(completed.account.api_key, completed.id, 'start')).status, 200);
+    assert.equal((await action(completed.account.api_key, completed.id, 'complete')).status, 200);
+    await waitForSession(completed.account.api_key, completed.id, (s) => s.documents_status === 'held');
+
+    // A reset terminates the run it replaces: the session goes on in the new run.
+    const workflowId = `session-${reset.id}`;
+    const { events } = await client().workflow.getHandle(workflowId).fetchHistory();
+    const lastTask = events!
+      .filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)
+      .at(-1)!;
+    const { runId } = await client().workflowService.resetWorkflowExecution({
+      namespace: client().options.namespace,
+      workflowExecution: { workflowId },
+      workflowTaskFinishEventId: lastTask.eventId,
+      reason: 'test: an operator runs the session again from its last task',
+      requestId: crypto.randomUUID(),
+    });
+    await client().workflow.getHandle(`session-${completed.id}`).terminate('test: terminated once completed');
+
+    const cancelled = await sweep();
+
+    assert.ok(!cancelled.includes(reset.id) && !cancelled.includes(completed.id), cancelled.join());
+    assert.equal((await client().workflow.getHandle(workflowId, runId).describe()).status.name, 'RUNNING');
+    const goesOn = await action(reset.account.api_key, reset.id, 'cancel');
+    assert.equal(goesOn.status, 200, goesOn.text);
+    assert.equal(goesOn.body.status, 'cancelled');
+    const left = await waitForSession(completed.account.api_key, completed.id, () => true);
+    assert.deepEqual([left.status, left.documents_status], ['completed', 'held']);
+  });
+});

@@ -1,0 +1,26 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { RETRY_UNTIL_IT_PASSES } from './sessionActivities';
+import { publishSessionEvent } from './publishing';
+
+const { findStrandedSessions } = proxyActivities<Activities>({
+  startToCloseTimeout: '5m',
+  heartbeatTimeout: '30s',
+  retry: RETRY_UNTIL_IT_PASSES,
+});
+const db = proxyActivities<Activities>({ startToCloseTimeout: '10s', retry: RETRY_UNTIL_IT_PASSES });
+
+/**
+ * Run by the `stranded-sessions` Schedule. A session whose workflow was terminated has nothing left to
+ * end it: its row would read unfinished for good, its signing links stay open, and its integrator never
+ * hear. Each is ended as a cancel ends a session: recorded `cancelled`, then `session_cancelled`
+ * published, under the id the session itself would have given it, so a sweep run again publishes it once.
+ */
+export async function strandedSessionSweepWorkflow(): Promise<{ cancelled: string[] }> {
+  const stranded = await findStrandedSessions();
+  for (const { sessionId, documentsStatus } of stranded) {
+    await db.recordStatus({ sessionId, status: 'cancelled', documentsStatus });
+    await publishSessionEvent(db, { sessionId, status: 'cancelled', event: 'session_cancelled', data: {} });
+  }
+  return { cancelled: stranded.map((s) => s.sessionId) };
+}
