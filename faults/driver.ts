@@ -110,6 +110,30 @@ export class Integrator {
   async runSession(index: number, runId: string, notaryEmail: string): Promise<string> {
     const key = (step: string) => `${runId}-${index}-${step}`;
     const manual = index % 2 === 1;
+    const { id, token } = await this.openSession(index, runId, notaryEmail, manual);
+    await this.expect('join', index, 200, () => this.call('POST', `/sign/${token}/join`, {}));
+    const path = `/api/integrationsv2/sessions/${id}`;
+    await this.expect('start', index, 200, () => this.call('POST', `${path}/start`, {}, key('start')));
+    await this.expect('complete', index, 200, () =>
+      this.call('POST', `${path}/complete`, {}, key('complete')),
+    );
+    if (manual) {
+      await this.waitFor('notarized', index, id, (s) => s.documents_status === 'held');
+      await this.expect('release', index, 200, () =>
+        this.call('POST', `${path}/release_documents`, {}, key('release')),
+      );
+    }
+    await this.waitFor('released', index, id, (s) => s.documents_status === 'released');
+    return id;
+  }
+
+  /** A session created and ready for its signer: its id and the signer's token. */
+  async openSession(
+    index: number,
+    runId: string,
+    notaryEmail: string,
+    manual = false,
+  ): Promise<{ id: string; token: string }> {
     const created = await this.expect('create', index, 200, () =>
       this.call(
         'POST',
@@ -131,26 +155,12 @@ export class Integrator {
           ],
           session_documents: [{ name: `deed-${index}.pdf`, base64Doc: PDF_BASE64 }],
         },
-        key('create'),
+        `${runId}-${index}-create`,
       ),
     );
     const id = created.bn_session_id!;
     await this.waitFor('ready', index, id, (s) => s.status === 'ready');
-    const token = created.bn_signing_url!.split('/sign/')[1];
-    await this.expect('join', index, 200, () => this.call('POST', `/sign/${token}/join`, {}));
-    const path = `/api/integrationsv2/sessions/${id}`;
-    await this.expect('start', index, 200, () => this.call('POST', `${path}/start`, {}, key('start')));
-    await this.expect('complete', index, 200, () =>
-      this.call('POST', `${path}/complete`, {}, key('complete')),
-    );
-    if (manual) {
-      await this.waitFor('notarized', index, id, (s) => s.documents_status === 'held');
-      await this.expect('release', index, 200, () =>
-        this.call('POST', `${path}/release_documents`, {}, key('release')),
-      );
-    }
-    await this.waitFor('released', index, id, (s) => s.documents_status === 'released');
-    return id;
+    return { id, token: created.bn_signing_url!.split('/sign/')[1] };
   }
 }
 

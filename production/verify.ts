@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { Client, Connection, ScheduleOverlapPolicy } from '@temporalio/client';
 import { loadConfig } from '../src/config';
+import { STRANDED_SESSIONS_SCHEDULE } from '../src/temporal/schedules';
 import { PRODUCTION_PROCESS_ENV } from '../src/process';
 import { embeddedSqlEndpoint, startEmbeddedPostgres } from '../src/infra/embeddedPostgres';
 import { loadSigningIdentity } from '../src/signing/identity';
@@ -25,7 +27,8 @@ import {
  * server; the real Temporal server (built from source at the pinned version) on it with its schemas set
  * up by its SQL tool and the namespace created before the apps start; two API and two worker processes
  * from their production entry points. Sessions run end to end through both APIs with a receiver that
- * checks every webhook's signature; then one worker is SIGKILLed and more sessions run on the other.
+ * checks every webhook's signature; then one worker is SIGKILLed and more sessions run on the other, and
+ * an operator terminates one more session's workflow, which the `stranded-sessions` Schedule ends.
  */
 const ROOT = path.join(__dirname, '..');
 const SESSIONS_PER_ROUND = 6;
@@ -171,6 +174,12 @@ async function main() {
         ),
       120_000,
     );
+    const terminated = await integrators[0].openSession(2 * SESSIONS_PER_ROUND, runId, notaryEmail);
+    const endedInMs = await terminatedSessionIsEnded(address, integrators[0], receiver, terminated.id);
+    log(
+      `a session whose workflow was terminated: recorded cancelled, session_cancelled delivered ` +
+        `${(endedInMs / 1000).toFixed(1)} s after the terminate`,
+    );
     let signedPdfs = 0;
     for (const [i, id] of sessions.entries()) {
       const documents = await integrators[i % 2].call('GET', `/api/integrationsv2/sessions/${id}/documents`);
@@ -196,6 +205,45 @@ async function main() {
     await stopAll();
   }
   removeAfterPass(dir, options.keep, log);
+}
+
+/**
+ * An operator terminates a ready session's workflow; the `stranded-sessions` Schedule, through this
+ * server's visibility store (SQL), records it cancelled and publishes `session_cancelled`. Visibility
+ * learns of the terminate a moment later, so the Schedule is asked again until a run has ended it.
+ */
+async function terminatedSessionIsEnded(
+  address: string,
+  integrator: Integrator,
+  receiver: SignatureCheckingReceiver,
+  id: string,
+): Promise<number> {
+  const connection = await Connection.connect({ address });
+  try {
+    const client = new Client({ connection, namespace: NAMESPACE });
+    const terminatedAt = Date.now();
+    await client.workflow.getHandle(`session-${id}`).terminate('verify: an operator terminates a session');
+    const schedule = client.schedule.getHandle(STRANDED_SESSIONS_SCHEDULE);
+    let askedAt = 0;
+    await waitUntil(
+      'the terminated session recorded cancelled, session_cancelled delivered',
+      async () => {
+        if (Date.now() - askedAt > 2_000) {
+          askedAt = Date.now();
+          await schedule.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+        }
+        const delivered = receiver.receipts.some(
+          (r) => r.sessionId === id && r.event === 'session_cancelled',
+        );
+        const session = await integrator.call('GET', `/api/integrationsv2/sessions/${id}`);
+        return delivered && session.body.status === 'cancelled';
+      },
+      60_000,
+    );
+    return Date.now() - terminatedAt;
+  } finally {
+    await connection.close();
+  }
 }
 
 main().catch((err: unknown) => {
