@@ -52,11 +52,15 @@ export async function runNotaryAction(
   session: SessionRow,
   action: NotaryAction,
   actor: Actor,
-  /**
-   * The action's own conditions on data the workflow does not hold (a notary's commission), checked
-   * once the session is known to be open; answers the update's arguments.
-   */
-  prepare: () => Promise<unknown[]>,
+  steps: {
+    /**
+     * The action's own conditions on data the workflow does not hold (a notary's commission), checked
+     * once the session is known to be open; answers the update's arguments.
+     */
+    prepare: () => Promise<unknown[]>;
+    /** The session's row read again, for what its workflow recorded before closing. */
+    reread: () => Promise<SessionRow>;
+  },
 ): Promise<ActionResult> {
   throwIfRefused(
     judgeActor(
@@ -67,7 +71,7 @@ export async function runNotaryAction(
   );
   const recorded = recordedResult(session);
   if (hasEnded(recorded)) return answerFromRecord(session, action);
-  const args = await prepare();
+  const args = await steps.prepare();
   const deadline = Date.now() + DEADLINE_MS;
   try {
     return action === 'cancel'
@@ -86,7 +90,7 @@ export async function runNotaryAction(
       return recorded;
     }
     // Closed since the row was read: what it recorded before closing is its last state.
-    if (err instanceof WorkflowNotFoundError) return answerFromRecord(session, action);
+    if (err instanceof WorkflowNotFoundError) return answerFromRecord(await steps.reread(), action);
     if (isUnavailable(err)) throw unavailable('The session could not be reached in time; retry the request');
     throw err;
   }

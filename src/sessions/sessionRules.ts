@@ -6,7 +6,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { conflict, refused, type DomainError } from '../domain/errors';
 import { ALREADY_DONE, REFUSED, type ActionResult, type Refusal } from '../../workflows/sessionDefinitions';
-import { isFinal, type SessionPlan, type SessionState, type Verdict } from '../../workflows/sessionMachine';
+import type { SessionPlan, SessionState, Verdict } from '../../workflows/sessionMachine';
 import type { SessionRow } from './presenter';
 
 export function errorOfRefusal(refusal: Refusal): DomainError {
@@ -21,13 +21,16 @@ export function throwIfRefused(verdict: Verdict): void {
 }
 
 /**
- * For a session whose workflow has closed. Every workflow that runs its course records a final status
- * before it closes; an unfinished record means its workflow was stopped outside it (an operator
- * terminated it, and the stranded-sessions sweep has yet to record it cancelled): nothing can act on it.
+ * For a session whose workflow has closed. A workflow closes once its session has ended (`hasEnded`),
+ * having recorded so; a record short of that means its workflow was stopped outside its course (an
+ * operator terminated it; the stranded-sessions sweep records an unfinished one cancelled): nothing can
+ * act on it any more.
  */
-export function throwIfWorkflowStopped(row: Pick<SessionRow, 'status'>): void {
-  if (!isFinal(row.status))
-    throw conflict(`Session has ended: its workflow was stopped while it was ${row.status}`);
+export function throwIfWorkflowStopped(row: SessionRow): void {
+  const { status, documentsStatus } = recordedResult(row);
+  if (hasEnded({ status, documentsStatus })) return;
+  const stage = status === 'completed' ? `completed, its documents ${documentsStatus}` : status;
+  throw conflict(`Session has ended: its workflow was stopped while it was ${stage}`);
 }
 
 /** The machine's verdict that a workflow's validator answered an update with, if it answered one. */

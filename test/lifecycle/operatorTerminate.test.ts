@@ -34,6 +34,27 @@ async function sweep(): Promise<string[]> {
   return (result as { cancelled: string[] }).cancelled;
 }
 
+/** An operator's reset of the workflow to the end of its last workflow task; answers the new run's id. */
+async function resetToLastTask(workflowId: string): Promise<string> {
+  const tasks = await eventually(
+    async () =>
+      (await client().workflow.getHandle(workflowId).fetchHistory()).events!.filter(
+        (e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED,
+      ),
+    (completed) => completed.length > 0,
+    'a workflow task completed, to reset to',
+  );
+  const lastTask = tasks.at(-1)!;
+  const { runId } = await client().workflowService.resetWorkflowExecution({
+    namespace: client().options.namespace,
+    workflowExecution: { workflowId },
+    workflowTaskFinishEventId: lastTask.eventId,
+    reason: 'test: an operator runs the session again from its last task',
+    requestId: crypto.randomUUID(),
+  });
+  return runId!;
+}
+
 describe('a session whose workflow an operator terminated', () => {
   const suite = receiverForSuite();
   const { receiver } = suite;
@@ -112,40 +133,51 @@ describe('a session whose workflow an operator terminated', () => {
     assert.equal(received.filter((r) => r.json.bn_session_id === id).length, 1);
   });
 
-  it('is left to the run a reset started, and a completed session is left as it is', async function () {
+  it('is left to the run a reset started (a reset terminates the run it replaces)', async function () {
     this.timeout(60_000);
-    const reset = await teamNotarySession();
-    const completed = await teamNotarySession({ final_documents_delivery_mode: 'notary_manual' });
-    await waitForSession(reset.account.api_key, reset.id, (s) => s.status === 'ready');
-    await waitForSession(completed.account.api_key, completed.id, (s) => s.status === 'ready');
-    assert.equal((await joinSession(completed.created.body.bn_signing_url)).status, 200);
-    assert.equal((await action(completed.account.api_key, completed.id, 'start')).status, 200);
-    assert.equal((await action(completed.account.api_key, completed.id, 'complete')).status, 200);
-    await waitForSession(completed.account.api_key, completed.id, (s) => s.documents_status === 'held');
+    const { account, id } = await teamNotarySession();
+    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
 
-    // A reset terminates the run it replaces: the session goes on in the new run.
-    const workflowId = `session-${reset.id}`;
-    const { events } = await client().workflow.getHandle(workflowId).fetchHistory();
-    const lastTask = events!
-      .filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)
-      .at(-1)!;
-    const { runId } = await client().workflowService.resetWorkflowExecution({
-      namespace: client().options.namespace,
-      workflowExecution: { workflowId },
-      workflowTaskFinishEventId: lastTask.eventId,
-      reason: 'test: an operator runs the session again from its last task',
-      requestId: crypto.randomUUID(),
+    const runId = await resetToLastTask(`session-${id}`);
+    const cancelled = await sweep();
+
+    assert.ok(!cancelled.includes(id), cancelled.join());
+    assert.equal(
+      (await client().workflow.getHandle(`session-${id}`, runId).describe()).status.name,
+      'RUNNING',
+    );
+    const goesOn = await action(account.api_key, id, 'cancel');
+    assert.equal(goesOn.status, 200, goesOn.text);
+    assert.equal(goesOn.body.status, 'cancelled');
+  });
+
+  it('completed with its documents held, is left as it is; its release waits for an operator’s reset', async function () {
+    this.timeout(60_000);
+    const { account, created, id } = await teamNotarySession({
+      final_documents_delivery_mode: 'notary_manual',
     });
-    await client().workflow.getHandle(`session-${completed.id}`).terminate('test: terminated once completed');
+    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    assert.equal((await joinSession(created.body.bn_signing_url)).status, 200);
+    assert.equal((await action(account.api_key, id, 'start')).status, 200);
+    assert.equal((await action(account.api_key, id, 'complete')).status, 200);
+    await waitForSession(account.api_key, id, (s) => s.documents_status === 'held');
+    await client().workflow.getHandle(`session-${id}`).terminate('test: terminated once completed');
 
     const cancelled = await sweep();
 
-    assert.ok(!cancelled.includes(reset.id) && !cancelled.includes(completed.id), cancelled.join());
-    assert.equal((await client().workflow.getHandle(workflowId, runId).describe()).status.name, 'RUNNING');
-    const goesOn = await action(reset.account.api_key, reset.id, 'cancel');
-    assert.equal(goesOn.status, 200, goesOn.text);
-    assert.equal(goesOn.body.status, 'cancelled');
-    const left = await waitForSession(completed.account.api_key, completed.id, () => true);
+    assert.ok(!cancelled.includes(id), cancelled.join());
+    const left = await waitForSession(account.api_key, id, () => true);
     assert.deepEqual([left.status, left.documents_status], ['completed', 'held']);
+    const refused = await action(account.api_key, id, 'release_documents');
+    assert.equal(refused.status, 409, refused.text);
+    assert.equal(
+      refused.body.response_message,
+      'Session has ended: its workflow was stopped while it was completed, its documents held',
+    );
+
+    await resetToLastTask(`session-${id}`);
+    const released = await action(account.api_key, id, 'release_documents');
+    assert.equal(released.status, 200, released.text);
+    await waitForSession(account.api_key, id, (s) => s.documents_status === 'released');
   });
 });

@@ -197,13 +197,15 @@ export function registerSessionRoutes(
       },
       handler: async (ctx, { params, body }) => {
         const actor = actorOf(ctx);
-        const session =
+        const find = () =>
           actor.kind === 'network_notary'
-            ? await sessions.findRowForNetworkNotary(actor.notaryId, params.id)
-            : await sessions.findRow(principalOf(ctx).accountId, params.id);
-        const result = await runNotaryAction(temporal, session, action, actor, () =>
-          sessions.notaryActionArguments(session, action, body),
-        );
+            ? sessions.findRowForNetworkNotary(actor.notaryId, params.id)
+            : sessions.findRow(principalOf(ctx).accountId, params.id);
+        const session = await find();
+        const result = await runNotaryAction(temporal, session, action, actor, {
+          prepare: () => sessions.notaryActionArguments(session, action, body),
+          reread: find,
+        });
         ctx.body = {
           response: 'Pass',
           bn_session_id: session.id,
