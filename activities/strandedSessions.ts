@@ -24,7 +24,8 @@ export interface StrandedSession {
 export function strandedSessionActivities({
   sequelize,
   temporal,
-}: Pick<ActivityDependencies, 'sequelize' | 'temporal'>) {
+  logger,
+}: Pick<ActivityDependencies, 'sequelize' | 'temporal' | 'logger'>) {
   const isRunning = async (workflowId: string): Promise<boolean> => {
     try {
       return (await temporal.workflow.getHandle(workflowId).describe()).status.name === 'RUNNING';
@@ -48,9 +49,14 @@ export function strandedSessionActivities({
         Context.current().heartbeat();
       }
       if (!sessionIds.size) return [];
-      const rows = await queryRows<{ id: string; workflow_id: string; documents_status: DocumentsStatus }>(
+      const rows = await queryRows<{
+        id: string;
+        workflow_id: string;
+        status: string;
+        documents_status: DocumentsStatus;
+      }>(
         sequelize,
-        `SELECT s.id, s.workflow_id, s.documents_status FROM sessions s
+        `SELECT s.id, s.workflow_id, s.status, s.documents_status FROM sessions s
           WHERE s.id = ANY ($1::uuid[])
             AND (NOT ${sessionEndedSql('s')}
                  OR (s.status = 'cancelled' AND NOT EXISTS (
@@ -63,6 +69,10 @@ export function strandedSessionActivities({
         if (stranded.length === SESSIONS_PER_SWEEP) break;
         Context.current().heartbeat();
         if (await isRunning(row.workflow_id)) continue;
+        logger.warn(
+          { sessionId: row.id, workflowId: row.workflow_id, status: row.status },
+          'session workflow was terminated with the session unfinished: ending it as cancelled',
+        );
         stranded.push({ sessionId: row.id, documentsStatus: row.documents_status });
       }
       return stranded;
