@@ -34,8 +34,8 @@ export async function publishSessionEvent(
     } catch (err) {
       // Its workflow is already carrying the delivery on: this event was published before, by a run an
       // operator has since reset to an earlier point (the run again keeps the event's id, and the old
-      // run's children outlive it), or by a sweep that did not finish. Left uncaught, this would fail
-      // the session.
+      // run's children outlive it), or by another sweep at the same moment. Left uncaught, this would
+      // fail the workflow that publishes.
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     }
   }
