@@ -9,7 +9,7 @@ export interface ActivityDependencies {
   config: Config;
   logger: Logger;
   sequelize: Sequelize;
-  /** For what the worker asks Temporal itself (the sessions whose workflow was terminated). */
+  /** For what the worker asks Temporal itself (the workflows an operator terminated). */
   temporal: Client;
   finalization: NotarizationThreads;
   /** Without SMTP_URL, none: e-mails stay `pending` in the outbox. */

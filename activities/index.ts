@@ -7,7 +7,7 @@ import { mailActivities } from './mail';
 import { housekeepingActivities } from './housekeeping';
 import { documentActivities } from './documents';
 import { networkActivities } from './network';
-import { strandedSessionActivities } from './strandedSessions';
+import { terminatedWorkflowActivities } from './terminatedWorkflows';
 
 export type { ActivityDependencies };
 
@@ -25,7 +25,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...housekeepingActivities(deps),
     ...documentActivities(deps),
     ...networkActivities(deps),
-    ...strandedSessionActivities(deps),
+    ...terminatedWorkflowActivities(deps),
   };
 }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, Connection, ScheduleOverlapPolicy } from '@temporalio/client';
 import { loadConfig } from '../src/config';
-import { STRANDED_SESSIONS_SCHEDULE } from '../src/temporal/schedules';
+import { TERMINATED_WORKFLOW_SWEEP_SCHEDULE } from '../src/temporal/schedules';
 import { PRODUCTION_PROCESS_ENV } from '../src/process';
 import { embeddedSqlEndpoint, startEmbeddedPostgres } from '../src/infra/embeddedPostgres';
 import { loadSigningIdentity } from '../src/signing/identity';
@@ -28,7 +28,7 @@ import {
  * up by its SQL tool and the namespace created before the apps start; two API and two worker processes
  * from their production entry points. Sessions run end to end through both APIs with a receiver that
  * checks every webhook's signature; then one worker is SIGKILLed and more sessions run on the other, and
- * an operator terminates one more session's workflow, which the `stranded-sessions` Schedule ends.
+ * an operator terminates one more session's workflow, which the `terminated-workflow-sweep` Schedule ends.
  */
 const ROOT = path.join(__dirname, '..');
 const SESSIONS_PER_ROUND = 6;
@@ -208,7 +208,7 @@ async function main() {
 }
 
 /**
- * An operator terminates a ready session's workflow; the `stranded-sessions` Schedule, through this
+ * An operator terminates a ready session's workflow; the `terminated-workflow-sweep` Schedule, through this
  * server's visibility store (SQL), records it cancelled and publishes `session_cancelled`. Visibility
  * learns of the terminate a moment later, so the Schedule is asked again until a run has ended it.
  */
@@ -223,7 +223,7 @@ async function terminatedSessionIsEnded(
     const client = new Client({ connection, namespace: NAMESPACE });
     const terminatedAt = Date.now();
     await client.workflow.getHandle(`session-${id}`).terminate('verify: an operator terminates a session');
-    const schedule = client.schedule.getHandle(STRANDED_SESSIONS_SCHEDULE);
+    const schedule = client.schedule.getHandle(TERMINATED_WORKFLOW_SWEEP_SCHEDULE);
     let askedAt = 0;
     await waitUntil(
       'the terminated session recorded cancelled, session_cancelled delivered',

@@ -2,4 +2,4 @@ export { sessionWorkflow } from './session';
 export { webhookDeliveryWorkflow } from './webhookDelivery';
 export { loginLinkCleanupWorkflow } from './loginLinkCleanup';
 export { housekeepingWorkflow } from './housekeeping';
-export { strandedSessionSweepWorkflow } from './strandedSessions';
+export { terminatedWorkflowSweepWorkflow } from './terminatedWorkflowSweep';

@@ -23,7 +23,7 @@ export function throwIfRefused(verdict: Verdict): void {
 /**
  * For a session whose workflow has closed. A workflow closes once its session has ended (`hasEnded`),
  * having recorded so; a record short of that means its workflow was stopped outside its course (an
- * operator terminated it; the stranded-sessions sweep records an unfinished one cancelled): nothing can
+ * operator terminated it; the terminated-workflow sweep records an unfinished one cancelled): nothing can
  * act on it any more.
  */
 export function throwIfWorkflowStopped(row: SessionRow): void {

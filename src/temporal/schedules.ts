@@ -3,7 +3,7 @@ import type { Config } from '../config';
 
 export const LOGIN_LINK_CLEANUP_SCHEDULE = 'login-link-cleanup';
 export const HOUSEKEEPING_SCHEDULE = 'housekeeping';
-export const STRANDED_SESSIONS_SCHEDULE = 'stranded-sessions';
+export const TERMINATED_WORKFLOW_SWEEP_SCHEDULE = 'terminated-workflow-sweep';
 
 interface ScheduleDefinition {
   scheduleId: string;
@@ -31,11 +31,11 @@ export async function ensureSchedules(client: Client, config: Config): Promise<v
       description: 'Deletes expired idempotency keys and refresh tokens',
     },
     {
-      scheduleId: STRANDED_SESSIONS_SCHEDULE,
-      workflowType: 'strandedSessionSweepWorkflow',
+      scheduleId: TERMINATED_WORKFLOW_SWEEP_SCHEDULE,
+      workflowType: 'terminatedWorkflowSweepWorkflow',
       everyMs: 60 * 1000,
       description:
-        'Ends the sessions whose workflow was terminated: recorded cancelled, session_cancelled published',
+        'Ends what terminated workflows left unfinished: sessions recorded cancelled (session_cancelled published), webhook deliveries recorded failed',
     },
   ];
   for (const schedule of schedules) await ensureSchedule(client, config, schedule);

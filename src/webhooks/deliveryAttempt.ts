@@ -20,6 +20,21 @@ interface DeliveryRow {
 }
 
 /**
+ * Records a delivery whose retries were stopped (an operator cancelled or terminated its workflow) as given
+ * up, as after its last attempt: the integrator then sees it failed and may ask for it again, rather than
+ * wait on one that no workflow carries. A delivery an attempt delivered meanwhile stays delivered. True
+ * when it was still pending.
+ */
+export async function giveUpDelivery(sequelize: Sequelize, deliveryId: string): Promise<boolean> {
+  const updated = await execute(
+    sequelize,
+    `UPDATE webhook_deliveries SET status = 'failed', updated_at = now() WHERE id = $1 AND status = 'pending'`,
+    { bind: [deliveryId] },
+  );
+  return updated > 0;
+}
+
+/**
  * One signed POST of an event to an endpoint (Standard Webhooks). 2xx delivers; 410 Gone disables the
  * endpoint; anything else is for the delivery's schedule to retry. Every attempt is recorded; a delivery
  * already delivered is not sent again.

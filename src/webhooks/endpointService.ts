@@ -165,7 +165,11 @@ export class WebhookEndpointService {
       },
     );
     await this.temporal.client.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
-      workflowId: `webhook-redelivery-${deliveryId}-${Date.now()}`,
+      // One workflow id per delivery, so whether a workflow carries it is one question to Temporal (the
+      // terminated-workflow sweep asks it). A run still retrying is replaced by this one: a fresh schedule,
+      // its first attempt now.
+      workflowId: `webhook-delivery-${deliveryId}`,
+      workflowIdConflictPolicy: 'TERMINATE_EXISTING',
       taskQueue: this.config.taskQueue,
       args: [{ deliveryId, retryDelaysMs: this.config.webhookRetryDelaysMs }],
     });

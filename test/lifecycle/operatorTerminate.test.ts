@@ -2,24 +2,37 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { ScheduleOverlapPolicy } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { action, joinSession, teamNotarySession, waitForSession } from '../support/sessions';
+import {
+  action,
+  createSession,
+  joinSession,
+  sessionBody,
+  teamNotarySession,
+  waitForSession,
+} from '../support/sessions';
+import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { receiverForSuite, subscribe } from '../support/webhookReceiver';
 import { testEnvironment } from '../support/environment';
 import { eventually } from '../support/eventually';
 import { request } from '../support/http';
 import { b64, pdfBytes } from '../support/documents';
-import { STRANDED_SESSIONS_SCHEDULE } from '../../src/temporal/schedules';
+import { TERMINATED_WORKFLOW_SWEEP_SCHEDULE } from '../../src/temporal/schedules';
 
 const { EventType } = temporal.api.enums.v1;
 
 const client = () => testEnvironment().runtime.temporal.client;
 
+interface SweepResult {
+  cancelledSessions: string[];
+  failedDeliveries: string[];
+}
+
 /**
- * Runs the `stranded-sessions` Schedule now, beside any run of its own, and answers what that run
- * ended: a run that finished after the moment asked about has considered every session as it was then.
+ * Runs the `terminated-workflow-sweep` Schedule now, beside any run of its own, and answers what that
+ * run settled: a run that finished after the moment asked about has considered everything as it was then.
  */
-async function sweep(): Promise<string[]> {
-  const schedule = client().schedule.getHandle(STRANDED_SESSIONS_SCHEDULE);
+async function sweep(): Promise<SweepResult> {
+  const schedule = client().schedule.getHandle(TERMINATED_WORKFLOW_SWEEP_SCHEDULE);
   const before = (await schedule.describe()).info.recentActions.length;
   const asked = Date.now();
   await schedule.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
@@ -30,8 +43,7 @@ async function sweep(): Promise<string[]> {
   );
   const taken = actions.filter((a) => a.takenAt.getTime() >= asked - 1_000).at(-1)!;
   const { workflowId, firstExecutionRunId } = taken.action.workflow;
-  const result = await client().workflow.getHandle(workflowId, firstExecutionRunId).result();
-  return (result as { cancelled: string[] }).cancelled;
+  return client().workflow.getHandle(workflowId, firstExecutionRunId).result() as Promise<SweepResult>;
 }
 
 /** An operator's reset of the workflow to the end of its last workflow task; answers the new run's id. */
@@ -55,18 +67,20 @@ async function resetToLastTask(workflowId: string): Promise<string> {
   return runId!;
 }
 
-describe('a session whose workflow an operator terminated', () => {
-  const suite = receiverForSuite();
-  const { receiver } = suite;
-
+describe('the terminated-workflow sweep', () => {
   it('is a Temporal Schedule operators see', async () => {
-    const schedule = await client().schedule.getHandle(STRANDED_SESSIONS_SCHEDULE).describe();
+    const schedule = await client().schedule.getHandle(TERMINATED_WORKFLOW_SWEEP_SCHEDULE).describe();
     assert.equal(schedule.action.type, 'startWorkflow');
     assert.equal(
       schedule.action.type === 'startWorkflow' && schedule.action.workflowType,
-      'strandedSessionSweepWorkflow',
+      'terminatedWorkflowSweepWorkflow',
     );
   });
+});
+
+describe('a session whose workflow an operator terminated', () => {
+  const suite = receiverForSuite();
+  const { receiver } = suite;
 
   it('is ended as a cancel ends it: recorded cancelled, session_cancelled published once, its links closed', async function () {
     this.timeout(60_000);
@@ -102,7 +116,7 @@ describe('a session whose workflow an operator terminated', () => {
       ours.map((r) => [r.json.event, r.json.status]),
       [['session_cancelled', 'cancelled']],
     );
-    assert.deepEqual(await sweep(), [], 'a sweep run again finds nothing left to end');
+    assert.ok(!(await sweep()).cancelledSessions.includes(id), 'a sweep run again finds nothing left to end');
     assert.equal(receiver.received.filter((r) => r.json.bn_session_id === id).length, 1);
 
     const join = await joinSession(created.body.bn_signing_url);
@@ -139,7 +153,7 @@ describe('a session whose workflow an operator terminated', () => {
     await waitForSession(account.api_key, id, (s) => s.status === 'ready');
 
     const runId = await resetToLastTask(`session-${id}`);
-    const cancelled = await sweep();
+    const { cancelledSessions: cancelled } = await sweep();
 
     assert.ok(!cancelled.includes(id), cancelled.join());
     assert.equal(
@@ -163,7 +177,7 @@ describe('a session whose workflow an operator terminated', () => {
     await waitForSession(account.api_key, id, (s) => s.documents_status === 'held');
     await client().workflow.getHandle(`session-${id}`).terminate('test: terminated once completed');
 
-    const cancelled = await sweep();
+    const { cancelledSessions: cancelled } = await sweep();
 
     assert.ok(!cancelled.includes(id), cancelled.join());
     const left = await waitForSession(account.api_key, id, () => true);
@@ -179,5 +193,69 @@ describe('a session whose workflow an operator terminated', () => {
     const released = await action(account.api_key, id, 'release_documents');
     assert.equal(released.status, 200, released.text);
     await waitForSession(account.api_key, id, (s) => s.documents_status === 'released');
+  });
+});
+
+describe('a webhook delivery whose workflow an operator terminated', () => {
+  const suite = receiverForSuite();
+  const { receiver } = suite;
+  afterEach(() => {
+    receiver.unanswered = undefined;
+  });
+
+  /** A session whose session_created goes unanswered, so its delivery workflow is retrying. */
+  async function retryingDelivery() {
+    receiver.unanswered = (webhook) => webhook.json.event === 'session_created';
+    const account = await createTestAccount();
+    const endpointId = await subscribe(account.api_key, suite.url, ['session_created']);
+    const notary = await addTeamNotary(account.account_id);
+    await createSession(account.api_key, await sessionBody({ session_notary_email: notary.email }));
+    const list = () =>
+      request(`/api/integrationsv2/webhooks/${endpointId}/deliveries`, { auth: account.api_key }).then(
+        (res) => res.body.data as Array<{ delivery_id: string; status: string }>,
+      );
+    const [delivery] = await eventually(list, (rows) => rows.length === 1, 'the delivery recorded');
+    const handle = client().workflow.getHandle(`webhook-delivery-${delivery.delivery_id}`);
+    const { runId } = await eventually(
+      () => handle.describe().catch(() => undefined),
+      (described) => described?.status.name === 'RUNNING',
+      'the delivery workflow to be retrying',
+    ).then((described) => described!);
+    const statusOf = async () => (await list())[0].status;
+    const redeliver = () =>
+      request(`/api/integrationsv2/webhooks/deliveries/${delivery.delivery_id}/redeliver`, {
+        auth: account.api_key,
+        body: {},
+      });
+    return { deliveryId: delivery.delivery_id, handle, runId, statusOf, redeliver };
+  }
+
+  it('is recorded failed, and redelivers on request', async function () {
+    this.timeout(60_000);
+    const { deliveryId, handle, statusOf, redeliver } = await retryingDelivery();
+
+    await handle.terminate('test: an operator terminates a delivery');
+    const { failedDeliveries } = await sweep();
+
+    assert.ok(failedDeliveries.includes(deliveryId), failedDeliveries.join());
+    assert.equal(await statusOf(), 'failed');
+    receiver.unanswered = undefined;
+    assert.equal((await redeliver()).status, 202);
+    assert.equal(await eventually(statusOf, (s) => s === 'delivered', 'the redelivery'), 'delivered');
+  });
+
+  it('is left to a redelivery, whose run replaces one still retrying', async function () {
+    this.timeout(60_000);
+    const { deliveryId, handle, runId, statusOf, redeliver } = await retryingDelivery();
+
+    assert.equal((await redeliver()).status, 202);
+    const replaced = client().workflow.getHandle(handle.workflowId, runId);
+    assert.equal((await replaced.describe()).status.name, 'TERMINATED');
+    const { failedDeliveries } = await sweep();
+
+    assert.ok(!failedDeliveries.includes(deliveryId), failedDeliveries.join());
+    assert.equal(await statusOf(), 'pending');
+    receiver.unanswered = undefined;
+    assert.equal(await eventually(statusOf, (s) => s === 'delivered', 'the redelivery'), 'delivered');
   });
 });

@@ -125,7 +125,8 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
                 .valid('pending', 'delivered', 'failed', 'disabled')
                 .description(
                   '`pending`: attempted on the schedule; `delivered`: a 2xx came back; `failed`: the schedule was ' +
-                    'spent, or an operator stopped its retries (redeliver sends it again); `disabled`: its endpoint ' +
+                    'spent, or an operator stopped its retries (cancelled or terminated their workflow; redeliver sends it ' +
+                    'again); `disabled`: its endpoint ' +
                     'was disabled or deleted.',
                 ),
               attempt_count: Joi.number().integer(),
@@ -158,6 +159,9 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
     path: '/webhooks/deliveries/{delivery_id}/redeliver',
     operationId: 'redeliverWebhook',
     summary: 'Deliver an event to its endpoint again',
+    description:
+      'Attempts the delivery now, on a fresh retry schedule, with the same `webhook-id` and body. A delivery still ' +
+      'being retried is taken over: its old schedule stops.',
     tags: ['Webhooks'],
     auth: 'api',
     params: Joi.object({ delivery_id: Joi.string() }),
