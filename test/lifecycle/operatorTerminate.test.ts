@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { ScheduleOverlapPolicy } from '@temporalio/client';
+import { ScheduleOverlapPolicy, type ScheduleExecutionResult } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import {
   action,
@@ -33,16 +33,19 @@ interface SweepResult {
  */
 async function sweep(): Promise<SweepResult> {
   const schedule = client().schedule.getHandle(TERMINATED_WORKFLOW_SWEEP_SCHEDULE);
-  const before = (await schedule.describe()).info.recentActions.length;
+  const runIdOf = (action: ScheduleExecutionResult) => action.action.workflow.firstExecutionRunId;
+  // The Schedule keeps its last few actions only: a new one is told by its run, not by their count.
+  const seen = new Set((await schedule.describe()).info.recentActions.map(runIdOf));
   const asked = Date.now();
   await schedule.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+  const isNew = (action: ScheduleExecutionResult) =>
+    !seen.has(runIdOf(action)) && action.takenAt.getTime() >= asked;
   const actions = await eventually(
     async () => (await schedule.describe()).info.recentActions,
-    (recent) => recent.length > before && recent.some((a) => a.takenAt.getTime() >= asked - 1_000),
+    (recent) => recent.some(isNew),
     'the sweep asked for to start',
   );
-  const taken = actions.filter((a) => a.takenAt.getTime() >= asked - 1_000).at(-1)!;
-  const { workflowId, firstExecutionRunId } = taken.action.workflow;
+  const { workflowId, firstExecutionRunId } = actions.find(isNew)!.action.workflow;
   return client().workflow.getHandle(workflowId, firstExecutionRunId).result() as Promise<SweepResult>;
 }
 
