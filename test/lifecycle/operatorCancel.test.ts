@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { temporal } from '@temporalio/proto';
 import type { WorkflowHandle } from '@temporalio/client';
-import { action, joinSession, signer, teamNotarySession, waitForSession } from '../support/sessions';
+import {
+  action,
+  joinSession,
+  joinedSessionWithHook,
+  signer,
+  teamNotarySession,
+  waitForSession,
+} from '../support/sessions';
 import { receiverForSuite, subscribe } from '../support/webhookReceiver';
 import { testEnvironment } from '../support/environment';
 import { recordHistory } from '../support/histories';
@@ -28,10 +35,7 @@ describe('a cancellation requested in Temporal (the UI’s Request Cancellation,
 
   it('ends an unfinished session as the integrator’s cancel does: recorded, published once, the workflow completed', async function () {
     this.timeout(60_000);
-    const { account, created, id } = await teamNotarySession();
-    await subscribe(account.api_key, suite.url, ['session_cancelled']);
-    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
-    assert.equal((await joinSession(created.body.bn_signing_url)).status, 200);
+    const { account, id } = await joinedSessionWithHook(suite.url, ['session_cancelled']);
     const handle = testEnvironment().runtime.temporal.client.workflow.getHandle(`session-${id}`);
 
     await handle.cancel();

@@ -6,6 +6,7 @@ import {
   action,
   createSession,
   joinSession,
+  joinedSessionWithHook,
   sessionBody,
   teamNotarySession,
   waitForSession,
@@ -87,10 +88,7 @@ describe('a session whose workflow an operator terminated', () => {
 
   it('is ended as a cancel ends it: recorded cancelled, session_cancelled published once, its links closed', async function () {
     this.timeout(60_000);
-    const { account, created, id } = await teamNotarySession();
-    await subscribe(account.api_key, suite.url, ['session_cancelled']);
-    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
-    assert.equal((await joinSession(created.body.bn_signing_url)).status, 200);
+    const { account, created, id } = await joinedSessionWithHook(suite.url, ['session_cancelled']);
     const handle = client().workflow.getHandle(`session-${id}`);
 
     await handle.terminate('test: an operator terminates the session');

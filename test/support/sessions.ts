@@ -3,6 +3,7 @@ import { b64, pdfBytes } from './documents';
 import { request, type ApiResponse } from './http';
 import { addTeamNotary, createTestAccount } from './accounts';
 import { eventually } from './eventually';
+import { subscribe } from './webhookReceiver';
 
 /**
  * A signer whose identity check is waived (`skip`) unless `extra` asks for one: the tests of identity
@@ -83,4 +84,14 @@ export async function teamNotarySession(overrides: Record<string, unknown> = {})
     await sessionBody({ session_notary_email: notary.email, ...overrides }),
   );
   return { account, notary, created, id: created.body.bn_session_id as string };
+}
+
+/** A ready team-notary session whose signer has joined, its account subscribed to `events` at `hookUrl`. */
+export async function joinedSessionWithHook(hookUrl: string, events: string[]) {
+  const session = await teamNotarySession();
+  await subscribe(session.account.api_key, hookUrl, events);
+  await waitForSession(session.account.api_key, session.id, (s) => s.status === 'ready');
+  const joined = await joinSession(session.created.body.bn_signing_url);
+  if (joined.status !== 200) throw new Error(`the signer could not join: ${joined.status} ${joined.text}`);
+  return session;
 }
