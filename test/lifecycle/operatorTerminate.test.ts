@@ -210,7 +210,11 @@ describe('a webhook delivery whose workflow an operator terminated', () => {
     const account = await createTestAccount();
     const endpointId = await subscribe(account.api_key, suite.url, ['session_created']);
     const notary = await addTeamNotary(account.account_id);
-    await createSession(account.api_key, await sessionBody({ session_notary_email: notary.email }));
+    const created = await createSession(
+      account.api_key,
+      await sessionBody({ session_notary_email: notary.email }),
+    );
+    const sessionId = created.body.bn_session_id as string;
     const list = () =>
       request(`/api/integrationsv2/webhooks/${endpointId}/deliveries`, { auth: account.api_key }).then(
         (res) => res.body.data as Array<{ delivery_id: string; status: string }>,
@@ -228,12 +232,24 @@ describe('a webhook delivery whose workflow an operator terminated', () => {
         auth: account.api_key,
         body: {},
       });
-    return { deliveryId: delivery.delivery_id, handle, runId, statusOf, redeliver };
+    // The session that started the delivery's workflow as its child is not disturbed by what happens to it.
+    const sessionUndisturbed = async () => {
+      const { events } = await client().workflow.getHandle(`session-${sessionId}`).fetchHistory();
+      const types = events!.map((e) => e.eventType);
+      assert.ok(
+        types.includes(EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_TERMINATED),
+        'it saw the terminate',
+      );
+      assert.ok(!types.includes(EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED), 'no workflow task failed on it');
+      const cancel = await action(account.api_key, sessionId, 'cancel');
+      assert.equal(cancel.status, 200, cancel.text);
+    };
+    return { deliveryId: delivery.delivery_id, handle, runId, statusOf, redeliver, sessionUndisturbed };
   }
 
   it('is recorded failed, and redelivers on request', async function () {
     this.timeout(60_000);
-    const { deliveryId, handle, statusOf, redeliver } = await retryingDelivery();
+    const { deliveryId, handle, statusOf, redeliver, sessionUndisturbed } = await retryingDelivery();
 
     await handle.terminate('test: an operator terminates a delivery');
     const { failedDeliveries } = await sweep();
@@ -243,11 +259,12 @@ describe('a webhook delivery whose workflow an operator terminated', () => {
     receiver.unanswered = undefined;
     assert.equal((await redeliver()).status, 202);
     assert.equal(await eventually(statusOf, (s) => s === 'delivered', 'the redelivery'), 'delivered');
+    await sessionUndisturbed();
   });
 
   it('is left to a redelivery, whose run replaces one still retrying', async function () {
     this.timeout(60_000);
-    const { deliveryId, handle, runId, statusOf, redeliver } = await retryingDelivery();
+    const { deliveryId, handle, runId, statusOf, redeliver, sessionUndisturbed } = await retryingDelivery();
 
     assert.equal((await redeliver()).status, 202);
     const replaced = client().workflow.getHandle(handle.workflowId, runId);
@@ -258,5 +275,6 @@ describe('a webhook delivery whose workflow an operator terminated', () => {
     assert.equal(await statusOf(), 'pending');
     receiver.unanswered = undefined;
     assert.equal(await eventually(statusOf, (s) => s === 'delivered', 'the redelivery'), 'delivered');
+    await sessionUndisturbed();
   });
 });
