@@ -1,13 +1,17 @@
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { ActivityDependencies } from './dependencies';
-import type { DocumentsStatus } from '../workflows/sessionDefinitions';
+import { workflowIdOf, type DocumentsStatus } from '../workflows/sessionDefinitions';
+import { deliveryWorkflowIdOf } from '../workflows/webhookDeliveryDefinitions';
 import { queryRows } from '../src/db/query';
+import { isUuid } from '../src/ids';
 import { sessionEndedSql } from '../src/sessions/statusSql';
 import { giveUpDelivery } from '../src/webhooks/deliveryAttempt';
 
 /** At most this many sessions, and as many deliveries, are settled per sweep; the next takes the rest. */
 const PER_SWEEP = 100;
+
+const UUID_LENGTH = 36;
 
 /**
  * Workflows Temporal closed without their last steps: an operator terminated them, or a limit of
@@ -15,10 +19,6 @@ const PER_SWEEP = 100;
  */
 const closedOutsideTheirCourse = (workflowType: string) =>
   `WorkflowType = '${workflowType}' AND ExecutionStatus IN ('Terminated', 'TimedOut')`;
-
-const UUID = '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
-const SESSION_WORKFLOW_ID = new RegExp(`^session-${UUID}$`);
-const DELIVERY_WORKFLOW_ID = new RegExp(`^webhook-delivery-${UUID}$`);
 
 export interface StrandedSession {
   sessionId: string;
@@ -44,12 +44,12 @@ export function terminatedWorkflowActivities({
     }
   };
 
-  /** The ids (the pattern's group) of the workflows of this type closed outside their course. */
-  const closedIds = async (workflowType: string, pattern: RegExp): Promise<string[]> => {
+  /** The ids whose workflow (`idOf` names it) of this type was closed outside its course. */
+  const closedIds = async (workflowType: string, idOf: (id: string) => string): Promise<string[]> => {
     const ids = new Set<string>();
     for await (const execution of temporal.workflow.list({ query: closedOutsideTheirCourse(workflowType) })) {
-      const id = pattern.exec(execution.workflowId)?.[1];
-      if (id) ids.add(id);
+      const id = execution.workflowId.slice(-UUID_LENGTH);
+      if (isUuid(id) && idOf(id) === execution.workflowId) ids.add(id);
       Context.current().heartbeat();
     }
     return [...ids];
@@ -61,7 +61,7 @@ export function terminatedWorkflowActivities({
      * recorded cancelled without publishing `session_cancelled`.
      */
     async findStrandedSessions(): Promise<StrandedSession[]> {
-      const sessionIds = await closedIds('sessionWorkflow', SESSION_WORKFLOW_ID);
+      const sessionIds = await closedIds('sessionWorkflow', workflowIdOf);
       if (!sessionIds.length) return [];
       const rows = await queryRows<{
         id: string;
@@ -98,7 +98,7 @@ export function terminatedWorkflowActivities({
      * rather than wait on one no workflow carries. Answers their ids.
      */
     async giveUpStrandedDeliveries(): Promise<string[]> {
-      const deliveryIds = await closedIds('webhookDeliveryWorkflow', DELIVERY_WORKFLOW_ID);
+      const deliveryIds = await closedIds('webhookDeliveryWorkflow', deliveryWorkflowIdOf);
       if (!deliveryIds.length) return [];
       const pending = await queryRows<{ id: string }>(
         sequelize,
@@ -109,7 +109,7 @@ export function terminatedWorkflowActivities({
       for (const { id } of pending) {
         if (givenUp.length === PER_SWEEP) break;
         Context.current().heartbeat();
-        if (await isRunning(`webhook-delivery-${id}`)) continue;
+        if (await isRunning(deliveryWorkflowIdOf(id))) continue;
         if (!(await giveUpDelivery(sequelize, id))) continue;
         logger.warn({ deliveryId: id }, 'webhook delivery workflow was terminated: delivery recorded failed');
         givenUp.push(id);

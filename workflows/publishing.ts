@@ -5,6 +5,7 @@ import type { DatabaseSteps } from './sessionActivities';
 import type { EventData, EventName } from './events';
 import { eventId } from './eventIds';
 import { webhookDeliveryWorkflow } from './webhookDelivery';
+import { deliveryWorkflowIdOf } from './webhookDeliveryDefinitions';
 
 /**
  * Records a session's event and hands each delivery its first attempt could not finish to a delivery
@@ -26,7 +27,7 @@ export async function publishSessionEvent(
   for (const delivery of deliveries) {
     try {
       await startChild(webhookDeliveryWorkflow, {
-        workflowId: `webhook-delivery-${delivery.deliveryId}`,
+        workflowId: deliveryWorkflowIdOf(delivery.deliveryId),
         args: [delivery],
         // A slow or dead receiver must never hold the session back, nor die with it.
         parentClosePolicy: ParentClosePolicy.ABANDON,

@@ -11,3 +11,8 @@ export interface WebhookDeliveryInput {
 }
 
 export type WebhookDeliveryOutcome = 'delivered' | 'failed' | 'disabled';
+
+/** The one workflow a delivery has at a time: its first, or a redelivery that replaced it. */
+export function deliveryWorkflowIdOf(deliveryId: string): string {
+  return `webhook-delivery-${deliveryId}`;
+}

@@ -7,6 +7,7 @@ import type { Config } from '../config';
 import { invalid, notFound, conflict } from '../domain/errors';
 import { assertAllowedTarget, ForbiddenTargetError } from './targetPolicy';
 import type { webhookDeliveryWorkflow } from '../../workflows/webhookDelivery';
+import { deliveryWorkflowIdOf } from '../../workflows/webhookDeliveryDefinitions';
 import { execute, queryRows } from '../db/query';
 import { pageOf } from '../db/pagination';
 
@@ -168,7 +169,7 @@ export class WebhookEndpointService {
       // One workflow id per delivery, so whether a workflow carries it is one question to Temporal (the
       // terminated-workflow sweep asks it). A run still retrying is replaced by this one: a fresh schedule,
       // its first attempt now.
-      workflowId: `webhook-delivery-${deliveryId}`,
+      workflowId: deliveryWorkflowIdOf(deliveryId),
       workflowIdConflictPolicy: 'TERMINATE_EXISTING',
       taskQueue: this.config.taskQueue,
       args: [{ deliveryId, retryDelaysMs: this.config.webhookRetryDelaysMs }],
