@@ -11,6 +11,7 @@ import { startWorker } from '../../worker/createWorker';
 import { startWorkerProcess, type WorkerProcess } from '../support/workerProcess';
 import { participantJoinedSignal } from '../../workflows/sessionDefinitions';
 import type { sessionWorkflow } from '../../workflows/session';
+import { untilRunning } from '../support/workflows';
 import { eventually, letTimePass } from '../support/eventually';
 import { rowExists } from '../../src/db/query';
 import { temporal } from '@temporalio/proto';
@@ -270,11 +271,7 @@ describe('a session reset by an operator', () => {
         'session_created to be published',
       );
       const retrying = client.client.workflow.getHandle(`webhook-delivery-${delivery.id}`);
-      await eventually(
-        async () => (await retrying.describe().catch(() => undefined))?.status.name,
-        (status) => status === 'RUNNING',
-        'the delivery workflow of session_created to be retrying',
-      );
+      await untilRunning(retrying, 'the delivery workflow of session_created to be retrying');
 
       // The reset point an operator picks to run the session's first steps again: the end of the task
       // whose local steps recorded the first event (the markers that follow it in the history).

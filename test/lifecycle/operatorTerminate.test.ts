@@ -14,6 +14,7 @@ import {
 import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { receiverForSuite, subscribe } from '../support/webhookReceiver';
 import { testEnvironment } from '../support/environment';
+import { untilRunning } from '../support/workflows';
 import { eventually } from '../support/eventually';
 import { request } from '../support/http';
 import { b64, pdfBytes } from '../support/documents';
@@ -221,11 +222,7 @@ describe('a webhook delivery whose workflow an operator terminated', () => {
       );
     const [delivery] = await eventually(list, (rows) => rows.length === 1, 'the delivery recorded');
     const handle = client().workflow.getHandle(`webhook-delivery-${delivery.delivery_id}`);
-    const { runId } = await eventually(
-      () => handle.describe().catch(() => undefined),
-      (described) => described?.status.name === 'RUNNING',
-      'the delivery workflow to be retrying',
-    ).then((described) => described!);
+    const { runId } = await untilRunning(handle, 'the delivery workflow to be retrying');
     const statusOf = async () => (await list())[0].status;
     const redeliver = () =>
       request(`/api/integrationsv2/webhooks/deliveries/${delivery.delivery_id}/redeliver`, {

@@ -8,6 +8,7 @@ import { createSession, sessionBody, waitForSession } from '../support/sessions'
 import { subscribe, WebhookReceiver } from '../support/webhookReceiver';
 import { recordHistory } from '../support/histories';
 import { testEnvironment } from '../support/environment';
+import { untilRunning } from '../support/workflows';
 import { eventually, letTimePass } from '../support/eventually';
 
 async function sessionWithHook(events: string[], receiverUrl: string) {
@@ -189,11 +190,7 @@ describe('webhook deliveries', () => {
     const retrying = testEnvironment().runtime.temporal.client.workflow.getHandle(
       `webhook-delivery-${pending.delivery_id}`,
     );
-    await eventually(
-      async () => (await retrying.describe().catch(() => undefined))?.status.name,
-      (status) => status === 'RUNNING',
-      'the delivery workflow to be retrying',
-    );
+    await untilRunning(retrying, 'the delivery workflow to be retrying');
 
     await retrying.cancel();
 
