@@ -53,7 +53,9 @@ async function readJson(ctx: AppContext, limitBytes: number, uploads: boolean) {
     if (!started && piece.startsWith('\uFEFF')) piece = piece.slice(1);
     started = true;
     hash.update(piece);
-    if (blank && !/^\s*$/.test(piece)) blank = false;
+    // JSON's whitespace only (RFC 8259 §2): JavaScript's `\s` also takes a form feed or a no-break space,
+    // and a body of one would pass for an empty body.
+    if (blank && !/^[ \t\n\r]*$/.test(piece)) blank = false;
     if (invalid) return;
     if (!streaming && text.length + piece.length <= STREAMED_BODY_BYTES) {
       text += piece;
