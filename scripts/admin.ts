@@ -16,6 +16,7 @@ import {
 import type { Sequelize } from 'sequelize';
 import { readAuditTrail, verifyChain } from '../src/audit/auditChain';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import { DomainError } from '../src/domain/errors';
 import { databaseSetupError, operatorLine } from '../src/setupErrors';
 import { addNetworkWitness, createNetworkLoginLink } from '../src/network/networkPeople';
@@ -297,6 +298,11 @@ program
       ).catch((err: unknown) => {
         if (err instanceof WorkflowUpdateFailedError)
           throw new ConflictError((err.cause as Error | undefined)?.message ?? err.message);
+        // Temporal's own words ("workflow execution already completed") do not say what the operator can do.
+        if (err instanceof WorkflowNotFoundError)
+          throw new ConflictError(
+            `The session's workflow ${workflowId} is not running (terminated, or failed): reset it to its last workflow task (temporal workflow reset --type LastWorkflowTask), then retry`,
+          );
         throw err;
       });
       print({ bn_session_id: opts.session, status: result.status, documents_status: result.documentsStatus });
