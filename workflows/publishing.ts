@@ -1,9 +1,9 @@
-import { ParentClosePolicy, startChild, uuid4 } from '@temporalio/workflow';
+import { ParentClosePolicy, startChild } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { SessionStatus } from './sessionDefinitions';
 import type { DatabaseSteps } from './sessionActivities';
 import type { EventData, EventName } from './events';
-import { eventId } from './eventIds';
+import { eventId, type Occurrence } from './eventIds';
 import { webhookDeliveryWorkflow } from './webhookDelivery';
 import { deliveryWorkflowIdOf } from './webhookDeliveryDefinitions';
 
@@ -14,11 +14,17 @@ import { deliveryWorkflowIdOf } from './webhookDeliveryDefinitions';
  */
 export async function publishSessionEvent(
   db: Pick<DatabaseSteps, 'publishEvent'>,
-  published: { sessionId: string; status: SessionStatus; event: EventName; data: EventData[EventName] },
+  published: {
+    sessionId: string;
+    status: SessionStatus;
+    event: EventName;
+    data: EventData[EventName];
+    occurrence: Occurrence;
+  },
 ): Promise<void> {
-  const { sessionId, status, event, data } = published;
+  const { sessionId, status, event, data, occurrence } = published;
   const { deliveries } = await db.publishEvent({
-    eventId: eventId(sessionId, uuid4(), event, data),
+    eventId: eventId(sessionId, event, data, occurrence),
     sessionId,
     event,
     status,

@@ -86,6 +86,8 @@ async function session(
     input.sessionId,
     input.resume ? 'awaiting_notary' : initialStatus(plan, Date.now(), readyAtOnce),
     input.expiresAt ? Date.parse(input.expiresAt) : undefined,
+    // A run older code continued as new had published with random ids: any generation but 0 is its own.
+    input.resume ? (input.resume.generation ?? 1) : 0,
   );
   if (input.resume) run.restoreParticipants(input.resume);
   run.waitingSince = input.resume?.waitingSince;
@@ -356,6 +358,7 @@ async function session(
         waitingSince: run.waitingSince,
         verified: [...run.verified],
         recordedChecks: [...run.recordedChecks],
+        generation: run.generation + 1,
       },
     });
   }

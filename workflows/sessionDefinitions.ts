@@ -62,6 +62,8 @@ export interface ResumedSession {
   verified?: ParticipantKey[];
   /** Identity checks already recorded, so a retried report records nothing twice. */
   recordedChecks?: string[];
+  /** The run's place in the session's chain of runs (the first is 0); absent from older runs' hand-over. */
+  generation?: number;
 }
 
 export interface ParticipantKey {

@@ -49,6 +49,8 @@ export class SessionRun {
   actNotary?: NotaryAtTheAct;
   /** Handlers may not run activities; they queue events for the main flow to publish. */
   private readonly pendingEvents: Array<[EventName, EventData[EventName]]> = [];
+  /** How many times this run published each event with each data: the occurrence in their ids. */
+  private readonly published = new Map<string, number>();
 
   constructor(
     /** The workflow's database steps, for its other parts too (one choice per run, see databaseSteps). */
@@ -56,6 +58,8 @@ export class SessionRun {
     private readonly sessionId: string,
     public status: SessionStatus,
     private readonly expiresAt: number | undefined,
+    /** The run's place in its chain of runs continued as new. */
+    readonly generation: number,
   ) {}
 
   /** What the session knew of its participants before it continued as new. */
@@ -130,7 +134,16 @@ export class SessionRun {
 
   // Not async: one more promise on the publish's path would reorder recorded histories' commands.
   private deliver(event: EventName, data: EventData[EventName]): Promise<void> {
-    return publishSessionEvent(this.db, { sessionId: this.sessionId, status: this.status, event, data });
+    const key = `${event}\n${JSON.stringify(data)}`;
+    const nth = (this.published.get(key) ?? 0) + 1;
+    this.published.set(key, nth);
+    return publishSessionEvent(this.db, {
+      sessionId: this.sessionId,
+      status: this.status,
+      event,
+      data,
+      occurrence: { generation: this.generation, nth },
+    });
   }
 
   async flushEvents(): Promise<void> {

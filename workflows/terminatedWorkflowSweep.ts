@@ -27,7 +27,14 @@ export async function terminatedWorkflowSweepWorkflow(): Promise<{
   const stranded = await findStrandedSessions();
   for (const { sessionId, documentsStatus } of stranded) {
     await db.recordStatus({ sessionId, status: 'cancelled', documentsStatus });
-    await publishSessionEvent(db, { sessionId, status: 'cancelled', event: 'session_cancelled', data: {} });
+    await publishSessionEvent(db, {
+      sessionId,
+      status: 'cancelled',
+      event: 'session_cancelled',
+      data: {},
+      // Published once in a session's life: its id is the session's and the event's alone.
+      occurrence: { generation: 0, nth: 1 },
+    });
   }
   const failedDeliveries = await giveUpStrandedDeliveries();
   return { cancelledSessions: stranded.map((s) => s.sessionId), failedDeliveries };

@@ -327,6 +327,65 @@ describe('a session reset by an operator', () => {
       receiver.unanswered = undefined;
     }
   });
+
+  it('to a task before a participant joined: the join the reset run meets again is the same event, not another', async function () {
+    this.timeout(60_000);
+    const { sequelize, temporal: client } = testEnvironment().runtime;
+    const { account, notary } = await teamWithHook(suite.url, ['join_session', 'session_cancelled']);
+    const created = await createSession(
+      account.api_key,
+      await sessionBody({ session_notary_email: notary.email }),
+    );
+    const id = created.body.bn_session_id;
+    const workflowId = `session-${id}`;
+    const session = await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    const joins = () =>
+      receiver.received.filter((r) => r.json.bn_session_id === id && r.json.event === 'join_session');
+    const { role, index, email } = session.participants[0];
+    await client.client.workflow
+      .getHandle(workflowId)
+      .signal(participantJoinedSignal, { role, index, email });
+    await receiver.waitFor(() => joins().length > 0);
+
+    // The reset point: the end of the last task before the join. Temporal gives the run the reset
+    // starts the join again (a reset reapplies the signals after its point).
+    const { events: history } = await client.client.workflow.getHandle(workflowId).fetchHistory();
+    const { EventType } = temporal.api.enums.v1;
+    const joined = history!.findIndex(
+      (e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED,
+    );
+    const taskEnd = history!
+      .slice(0, joined)
+      .reverse()
+      .find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)!;
+    const { runId } = await client.client.workflowService.resetWorkflowExecution({
+      namespace: client.client.options.namespace,
+      workflowExecution: { workflowId },
+      workflowTaskFinishEventId: taskEnd.eventId,
+      reason: 'test: an operator runs the session again from before its join',
+      requestId: crypto.randomUUID(),
+    });
+    const reset = client.client.workflow.getHandle(workflowId, runId);
+
+    const cancelled = await action(account.api_key, id, 'cancel');
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.equal(await reset.result(), 'cancelled');
+    const { events: again } = await reset.fetchHistory();
+    assert.ok(
+      again!
+        .slice(Number(taskEnd.eventId))
+        .some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED),
+      'the reset run met the join again',
+    );
+    await untilDelivered(id);
+    const [published] = (await sequelize.query(
+      `SELECT id FROM events WHERE session_id = $1 AND event = 'join_session'`,
+      { bind: [id] },
+    )) as [Array<{ id: string }>, unknown];
+    assert.equal(published.length, 1);
+    assert.deepEqual([...new Set(joins().map((r) => r.headers['webhook-id']))], [published[0].id]);
+    await recordHistory('session-reset-before-join', workflowId);
+  });
 });
 
 describe('a session whose rows are not committed yet', () => {

@@ -49,6 +49,7 @@ const EXPECTED = [
   // Reset by an operator to the task that published session_created, whose delivery workflow was
   // still retrying: the run again met that workflow running (a child start that failed) and went on.
   'session-reset-while-delivery-retried',
+  'session-reset-before-join',
   // A cancellation requested in Temporal, taken as the integrator's cancel; and declined by a completed
   // session holding its documents, which went on to release them.
   'session-cancel-requested-in-temporal',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { temporal } from '@temporalio/proto';
 import type { Activities } from '../../activities';
 import { sessionWorkflow } from '../../workflows/session';
 import { webhookDeliveryWorkflow } from '../../workflows/webhookDelivery';
@@ -355,11 +356,24 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
 
       // Each run's first event names the run it continued from: walk back from the last.
       const lengths: number[] = [];
+      const generations: number[] = [];
       for (let runId: string | undefined = (await handle.describe()).runId; runId;) {
-        const { events } = await env.client.workflow.getHandle(handle.workflowId, runId).fetchHistory();
-        lengths.push(events!.length);
-        runId = events![0].workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+        const history: temporal.api.history.v1.IHistory = await env.client.workflow
+          .getHandle(handle.workflowId, runId)
+          .fetchHistory();
+        const events = history.events!;
+        lengths.push(events.length);
+        const started: temporal.api.history.v1.IWorkflowExecutionStartedEventAttributes =
+          events[0].workflowExecutionStartedEventAttributes!;
+        const [input] = started.input!.payloads!.map((p) => JSON.parse(Buffer.from(p.data!).toString()));
+        generations.unshift(input.resume?.generation ?? 0);
+        runId = started.continuedExecutionRunId || undefined;
       }
+      // Each run names its events apart from the others' (their ids count publishes per run).
+      assert.deepEqual(
+        generations,
+        generations.map((_, i) => i),
+      );
       assert.ok(
         lengths.length >= 2,
         `continued as new: ${lengths.length} runs of ${lengths.join(', ')} events`,

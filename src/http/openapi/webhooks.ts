@@ -7,7 +7,7 @@ import { toSchema, type JsonSchema } from './jsonSchema';
 const SIGNATURE_HEADERS = [
   [
     'webhook-id',
-    `The event’s id (\`evt_…\`): the same on every attempt, so a receiver can drop repeats. A session publishes each of ${ONCE_PER_SESSION_EVENTS.map((e) => `\`${e}\``).join(', ')} at most once, under an id made from the session and the event alone (a later attempt of it carries the same id)`,
+    `The event’s id (\`evt_…\`): the same on every attempt, so a receiver can drop repeats. A session publishes each of ${ONCE_PER_SESSION_EVENTS.map((e) => `\`${e}\``).join(', ')} at most once, under an id made from the session and the event alone (a later attempt of it carries the same id); any other event’s id is made from its data and how many times the session had published the same before, so a step the session runs again after a fault or an operator’s reset publishes it under the id it had`,
   ],
   ['webhook-timestamp', 'Seconds since the epoch when this attempt was signed'],
   [
