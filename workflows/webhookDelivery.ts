@@ -1,6 +1,16 @@
-import { CancellationScope, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  condition,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { WebhookDeliveryInput, WebhookDeliveryOutcome } from './webhookDeliveryDefinitions';
+import {
+  redeliverSignal,
+  type WebhookDeliveryInput,
+  type WebhookDeliveryOutcome,
+} from './webhookDeliveryDefinitions';
 
 // One HTTP attempt per activity: the retry schedule is the business rule below, not Temporal's backoff.
 // The receiver's answer, or its silence, is a value the activity returns. What Temporal retries is the
@@ -12,14 +22,47 @@ const { attemptWebhookDelivery, giveUpWebhookDelivery } = proxyActivities<Activi
 });
 
 /**
+ * A redelivery the integrator asked for while this workflow carries the delivery. It is taken here
+ * rather than by a workflow of its own replacing this one: a terminated run is work for the
+ * terminated-workflow sweep, and one an integrator could make at will.
+ */
+class Redeliveries {
+  /** The schedule of the one asked for last and not yet taken. */
+  private asked?: number[];
+
+  constructor() {
+    setHandler(redeliverSignal, ({ retryDelaysMs }) => {
+      this.asked = retryDelaysMs;
+    });
+  }
+
+  pending(): boolean {
+    return this.asked !== undefined;
+  }
+
+  /** The schedule of the one asked for since the last `take`, which answers it. */
+  take(): number[] | undefined {
+    const asked = this.asked;
+    this.asked = undefined;
+    return asked;
+  }
+
+  /** Waits `ms`, or less when one is asked for meanwhile. */
+  async wait(ms: number): Promise<void> {
+    await condition(() => this.pending(), ms);
+  }
+}
+
+/**
  * At-least-once delivery of one event to one endpoint, as its own workflow so that a slow or dead
  * receiver never delays the session: attempt, and on failure wait the next step of the schedule. The
  * publisher usually made the first attempt already (src/webhooks/firstAttempts.ts); then this workflow
- * exists only when that attempt did not deliver, and starts at the schedule's next step.
+ * exists only when that attempt did not deliver, and starts at the schedule's next step. A redelivery
+ * asked for meanwhile is attempted at once, and the schedule starts again from it.
  */
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryOutcome> {
   try {
-    return await deliver(input);
+    return await deliver(input, new Redeliveries());
   } catch (err) {
     // An operator stopped the retries (Temporal's cancellation): the delivery is recorded as given up
     // before the workflow ends cancelled, or it would read pending with nothing left to carry it.
@@ -29,13 +72,21 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   }
 }
 
-async function deliver(input: WebhookDeliveryInput): Promise<WebhookDeliveryOutcome> {
-  if (input.firstAttemptAfterMs !== undefined) await sleep(input.firstAttemptAfterMs);
+async function deliver(
+  input: WebhookDeliveryInput,
+  redeliveries: Redeliveries,
+): Promise<WebhookDeliveryOutcome> {
+  if (input.firstAttemptAfterMs !== undefined) await redeliveries.wait(input.firstAttemptAfterMs);
+  let schedule = input.retryDelaysMs;
   for (let attempt = 0; ; attempt++) {
-    const isLastAttempt = attempt >= input.retryDelaysMs.length;
+    const redelivery = redeliveries.take();
+    if (redelivery) [schedule, attempt] = [redelivery, 0];
+    const isLastAttempt = attempt >= schedule.length;
     const outcome = await attemptWebhookDelivery({ deliveryId: input.deliveryId, isLastAttempt });
+    // Asked for during the attempt: whatever it answered, the integrator asked for one more.
+    if (redeliveries.pending()) continue;
     if (outcome !== 'retry') return outcome;
     if (isLastAttempt) return 'failed';
-    await sleep(input.retryDelaysMs[attempt]);
+    await redeliveries.wait(schedule[attempt]);
   }
 }

@@ -1,3 +1,5 @@
+import { defineSignal } from '@temporalio/workflow';
+
 /** What a webhook delivery workflow is started with: shared by the session workflow and the activity that publishes events. */
 export interface WebhookDeliveryInput {
   deliveryId: string;
@@ -12,7 +14,10 @@ export interface WebhookDeliveryInput {
 
 export type WebhookDeliveryOutcome = 'delivered' | 'failed' | 'disabled';
 
-/** The one workflow a delivery has at a time: its first, or a redelivery that replaced it. */
+/** The one workflow a delivery has at a time: its first, or a redelivery's once an earlier one had closed. */
 export function deliveryWorkflowIdOf(deliveryId: string): string {
   return `webhook-delivery-${deliveryId}`;
 }
+
+/** The integrator's redeliver, to the workflow carrying the delivery: attempt now, then wait these steps. */
+export const redeliverSignal = defineSignal<[{ retryDelaysMs: number[] }]>('redeliver');

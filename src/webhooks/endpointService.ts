@@ -7,7 +7,7 @@ import type { Config } from '../config';
 import { invalid, notFound, conflict } from '../domain/errors';
 import { assertAllowedTarget, ForbiddenTargetError } from './targetPolicy';
 import type { webhookDeliveryWorkflow } from '../../workflows/webhookDelivery';
-import { deliveryWorkflowIdOf } from '../../workflows/webhookDeliveryDefinitions';
+import { deliveryWorkflowIdOf, redeliverSignal } from '../../workflows/webhookDeliveryDefinitions';
 import { execute, queryRows } from '../db/query';
 import { pageOf } from '../db/pagination';
 
@@ -158,21 +158,26 @@ export class WebhookEndpointService {
     );
     if (!rows.length) throw notFound('Delivery not found');
     if (rows[0].disabled_at) throw conflict('The endpoint is disabled');
+    // Reopened before Temporal is asked: an attempt must not read it as it was (a delivered one would
+    // not be sent).
     await execute(
       this.sequelize,
       `UPDATE webhook_deliveries SET status = 'pending', updated_at = now() WHERE id = $1`,
-      {
-        bind: [deliveryId],
-      },
+      { bind: [deliveryId] },
     );
-    await this.temporal.client.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
-      // One workflow id per delivery, so whether a workflow carries it is one question to Temporal (the
-      // terminated-workflow sweep asks it). A run still retrying is replaced by this one: a fresh schedule,
-      // its first attempt now.
+    // One workflow id per delivery, so whether a workflow carries it is one question to Temporal (the
+    // terminated-workflow sweep asks it). A workflow still retrying takes the redelivery itself: it
+    // attempts now, and starts its schedule again.
+    const retryDelaysMs = this.config.webhookRetryDelaysMs;
+    await this.temporal.client.workflow.signalWithStart<
+      typeof webhookDeliveryWorkflow,
+      [{ retryDelaysMs: number[] }]
+    >('webhookDeliveryWorkflow', {
       workflowId: deliveryWorkflowIdOf(deliveryId),
-      workflowIdConflictPolicy: 'TERMINATE_EXISTING',
       taskQueue: this.config.taskQueue,
-      args: [{ deliveryId, retryDelaysMs: this.config.webhookRetryDelaysMs }],
+      args: [{ deliveryId, retryDelaysMs }],
+      signal: redeliverSignal,
+      signalArgs: [{ retryDelaysMs }],
     });
     return { response: 'Pass', delivery_id: deliveryId, status: 'pending' };
   }

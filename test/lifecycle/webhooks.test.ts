@@ -10,6 +10,7 @@ import { recordHistory } from '../support/histories';
 import { testEnvironment } from '../support/environment';
 import { untilRunning } from '../support/workflows';
 import { eventually, letTimePass } from '../support/eventually';
+import { temporal } from '@temporalio/proto';
 
 async function sessionWithHook(events: string[], receiverUrl: string) {
   const account = await createTestAccount();
@@ -210,6 +211,52 @@ describe('webhook deliveries', () => {
     );
     assert.equal(redeliver.status, 202, redeliver.text);
     await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'delivered');
+  });
+
+  it('a redelivery of a delivery still being retried is taken by the workflow retrying it: one more attempt, a fresh schedule, nothing terminated', async function () {
+    this.timeout(60_000);
+    // Unanswered attempts (2 s each) keep the delivery's workflow retrying while it is asked to redeliver.
+    receiver.unanswered = (webhook) => webhook.json.event === 'session_created';
+    const { account, endpointId } = await sessionWithHook(['session_created'], url);
+    // The publisher's first attempt has timed out and is recorded; the workflow carries the rest.
+    const pending = await waitForDelivery(
+      account.api_key,
+      endpointId,
+      (d) => d.status === 'pending' && d.attempts.length > 0,
+    );
+    const retrying = testEnvironment().runtime.temporal.client.workflow.getHandle(
+      `webhook-delivery-${pending.delivery_id}`,
+    );
+    const { runId } = await untilRunning(retrying, 'the delivery workflow to be retrying');
+
+    const before = (await deliveries(account.api_key, endpointId))[0].attempts.length;
+    const redeliver = await request(
+      `/api/integrationsv2/webhooks/deliveries/${pending.delivery_id}/redeliver`,
+      { auth: account.api_key, body: {} },
+    );
+    assert.equal(redeliver.status, 202, redeliver.text);
+    receiver.unanswered = undefined;
+    receiver.fallbackStatus = 500;
+
+    const failed = await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'failed');
+    // The whole schedule again from the redelivery (the tests' 1s,1s,1s: four attempts), where the first
+    // schedule had at most three left.
+    assert.ok(
+      failed.attempts.length - before >= 4,
+      `${failed.attempts.length - before} attempts after the ${before} before the redelivery`,
+    );
+    const described = await retrying.describe();
+    assert.equal(described.runId, runId, 'the same run carried it');
+    assert.equal(described.status.name, 'COMPLETED');
+    assert.equal(await retrying.result(), 'failed');
+    const { events } = await retrying.fetchHistory();
+    assert.ok(
+      events!.some(
+        (e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED,
+      ),
+      'it took the redelivery as a signal',
+    );
+    await recordHistory('webhook-delivery-redelivered-while-retrying', retrying.workflowId);
   });
 
   it('disables the endpoint when the receiver answers 410 Gone', async () => {

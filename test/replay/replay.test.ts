@@ -50,6 +50,7 @@ const EXPECTED = [
   // still retrying: the run again met that workflow running (a child start that failed) and went on.
   'session-reset-while-delivery-retried',
   'session-reset-before-join',
+  'webhook-delivery-redelivered-while-retrying',
   // A cancellation requested in Temporal, taken as the integrator's cancel; and declined by a completed
   // session holding its documents, which went on to release them.
   'session-cancel-requested-in-temporal',

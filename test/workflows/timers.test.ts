@@ -5,6 +5,7 @@ import type { temporal } from '@temporalio/proto';
 import type { Activities } from '../../activities';
 import { sessionWorkflow } from '../../workflows/session';
 import { webhookDeliveryWorkflow } from '../../workflows/webhookDelivery';
+import { redeliverSignal } from '../../workflows/webhookDeliveryDefinitions';
 import {
   acceptOfferUpdate,
   cancelUpdate,
@@ -403,6 +404,29 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
       gaps.forEach((gap, i) =>
         assert.ok(gap >= schedule[i] && gap < schedule[i] + 60_000, `gap ${i}: ${gap} ms`),
       );
+    });
+  });
+
+  it('a redelivery asked for while a delivery waits is attempted at once, then on the schedule it brings', async () => {
+    const { activities, record } = mockActivities(env, neverANotary);
+    await withMockedWorker(env, taskQueue, activities, async () => {
+      const handle = await env.client.workflow.start(webhookDeliveryWorkflow, {
+        taskQueue,
+        workflowId: `webhook-delivery-${crypto.randomUUID()}`,
+        args: [{ deliveryId: crypto.randomUUID(), retryDelaysMs: [6 * HOUR, 6 * HOUR] }],
+      });
+      await eventually(
+        async () => record.webhookAttemptsAt.length,
+        (n) => n === 1,
+        'the first attempt',
+      );
+      const asked = await env.currentTimeMs();
+      await handle.signal(redeliverSignal, { retryDelaysMs: [5 * 60_000] });
+      assert.equal(await handle.result(), 'failed');
+      const [, now, next] = record.webhookAttemptsAt;
+      assert.equal(record.webhookAttemptsAt.length, 3);
+      assert.ok(now - asked < 60_000, `attempted ${now - asked} ms after it was asked for`);
+      assert.ok(next - now >= 5 * 60_000 && next - now < 6 * 60_000, `then after ${next - now} ms`);
     });
   });
 

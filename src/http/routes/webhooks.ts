@@ -161,7 +161,8 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
     summary: 'Deliver an event to its endpoint again',
     description:
       'Attempts the delivery now, on a fresh retry schedule, with the same `webhook-id` and body. A delivery still ' +
-      'being retried is taken over: its old schedule stops.',
+      'being retried is attempted now by the retries carrying it, whose schedule then starts again (an attempt ' +
+      'under way finishes first).',
     tags: ['Webhooks'],
     auth: 'api',
     params: Joi.object({ delivery_id: Joi.string() }),
