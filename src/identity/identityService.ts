@@ -2,7 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { executeUpdate } from '../temporal/updates';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { IdentityPolicy } from '../config';
-import type { TemporalHandle } from '../temporal/client';
+import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
 import { conflict, invalid, notFound, unavailable } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
 import { execute, queryRows } from '../db/query';
@@ -112,8 +112,6 @@ interface ParticipantRow {
   witness_auth: boolean;
   host_joined: boolean;
 }
-
-const TEMPORAL_DEADLINE_MS = 10_000;
 
 /**
  * Identity proofing between joining and being admitted: attempts are judged by the identity rules,

@@ -5,7 +5,7 @@ import type { Sequelize } from 'sequelize';
 import type { BeforeCommit } from '../db/beforeCommit';
 import type { Config } from '../config';
 import type { DocumentPool } from '../documents/documentPool';
-import type { TemporalHandle } from '../temporal/client';
+import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
 import { conflict, unavailable, DomainError, UNAVAILABLE_MESSAGE } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
 import { queueInvitations } from '../mail/invitations';
@@ -39,7 +39,7 @@ import {
   refusingBadDocuments,
 } from './documentIntake';
 import { sessionOptions, workflowInputOf } from './creationPlan';
-import { startSessionWorkflow, TEMPORAL_DEADLINE_MS, terminateQuietly } from './sessionWorkflows';
+import { startSessionWorkflow, terminateQuietly } from './sessionWorkflows';
 import { insertParticipants, participantsOf, signingPath, type NewParticipant } from './participants';
 import { findAccountNotary } from './notaries';
 import { networkNotarySession } from '../network/workQueue';

@@ -1,4 +1,4 @@
-import type { TemporalHandle } from '../temporal/client';
+import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
 import type { sessionWorkflow } from '../../workflows/session';
 import type { SessionStatus, SessionWorkflowInput } from '../../workflows/sessionDefinitions';
 import {
@@ -6,8 +6,6 @@ import {
   SessionIdAttribute,
   SessionStatusAttribute,
 } from '../../workflows/searchAttributes';
-
-export const TEMPORAL_DEADLINE_MS = 10_000;
 
 /** Starts a session's workflow with its search attributes, bounded by a deadline. */
 export async function startSessionWorkflow(

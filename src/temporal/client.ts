@@ -1,6 +1,9 @@
 import { Client, Connection } from '@temporalio/client';
 import { namespaceMissing, temporalUnreachable } from '../setupErrors';
 
+/** How long a request waits on one call to Temporal before it answers 503: an outage is not waited out. */
+export const TEMPORAL_DEADLINE_MS = 10_000;
+
 export interface TemporalHandle {
   connection: Connection;
   client: Client;

@@ -2,7 +2,7 @@ import { isUuid } from '../ids';
 import crypto from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import type { BeforeCommit } from '../db/beforeCommit';
-import type { TemporalHandle } from '../temporal/client';
+import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
 import type { Config } from '../config';
 import { invalid, notFound, conflict } from '../domain/errors';
 import { assertAllowedTarget, ForbiddenTargetError } from './targetPolicy';
@@ -160,25 +160,40 @@ export class WebhookEndpointService {
     if (rows[0].disabled_at) throw conflict('The endpoint is disabled');
     // Reopened before Temporal is asked: an attempt must not read it as it was (a delivered one would
     // not be sent).
-    await execute(
+    const [{ previous }] = await queryRows<{ previous: string }>(
       this.sequelize,
-      `UPDATE webhook_deliveries SET status = 'pending', updated_at = now() WHERE id = $1`,
+      `UPDATE webhook_deliveries d SET status = 'pending', updated_at = now()
+         FROM webhook_deliveries before WHERE d.id = $1 AND before.id = d.id
+       RETURNING before.status AS previous`,
       { bind: [deliveryId] },
     );
     // One workflow id per delivery, so whether a workflow carries it is one question to Temporal (the
     // terminated-workflow sweep asks it). A workflow still retrying takes the redelivery itself: it
     // attempts now, and starts its schedule again.
     const retryDelaysMs = this.config.webhookRetryDelaysMs;
-    await this.temporal.client.workflow.signalWithStart<
-      typeof webhookDeliveryWorkflow,
-      [{ retryDelaysMs: number[] }]
-    >('webhookDeliveryWorkflow', {
-      workflowId: deliveryWorkflowIdOf(deliveryId),
-      taskQueue: this.config.taskQueue,
-      args: [{ deliveryId, retryDelaysMs }],
-      signal: redeliverSignal,
-      signalArgs: [{ retryDelaysMs }],
-    });
+    try {
+      await this.temporal.connection.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
+        this.temporal.client.workflow.signalWithStart<
+          typeof webhookDeliveryWorkflow,
+          [{ retryDelaysMs: number[] }]
+        >('webhookDeliveryWorkflow', {
+          workflowId: deliveryWorkflowIdOf(deliveryId),
+          taskQueue: this.config.taskQueue,
+          args: [{ deliveryId, retryDelaysMs }],
+          signal: redeliverSignal,
+          signalArgs: [{ retryDelaysMs }],
+        }),
+      );
+    } catch (err) {
+      // Temporal did not take it (the caller gets a 503 and may retry): the delivery reads as it was, not
+      // pending with no workflow to carry it.
+      await execute(
+        this.sequelize,
+        `UPDATE webhook_deliveries SET status = $2, updated_at = now() WHERE id = $1 AND status = 'pending'`,
+        { bind: [deliveryId, previous] },
+      );
+      throw err;
+    }
     return { response: 'Pass', delivery_id: deliveryId, status: 'pending' };
   }
 }

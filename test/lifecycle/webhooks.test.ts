@@ -1,4 +1,6 @@
+import { Client, Connection } from '@temporalio/client';
 import { startSecondApp } from '../support/secondApp';
+import { freePort } from '../support/freePort';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -180,6 +182,42 @@ describe('webhook deliveries', () => {
       ).status,
       404,
     );
+  });
+
+  it('a redelivery Temporal cannot take is a 503 with Retry-After, and leaves the delivery as it was', async () => {
+    receiver.fallbackStatus = 500;
+    const { account, endpointId } = await sessionWithHook(['session_created'], url);
+    const failed = await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'failed');
+    // A Temporal address where nothing listens: every call fails as a real outage would.
+    const connection = await Connection.lazy({
+      address: `127.0.0.1:${await freePort()}`,
+      connectTimeout: 500,
+    });
+    const cut = await startSecondApp({}, { temporal: { connection, client: new Client({ connection }) } });
+    try {
+      const refused = await fetch(
+        `${cut.url}/api/integrationsv2/webhooks/deliveries/${failed.delivery_id}/redeliver`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' },
+          body: '{}',
+        },
+      );
+      assert.equal(refused.status, 503, await refused.clone().text());
+      assert.ok(refused.headers.get('retry-after'));
+    } finally {
+      await cut.close();
+      await connection.close();
+    }
+    assert.equal((await deliveries(account.api_key, endpointId))[0].status, 'failed');
+
+    receiver.fallbackStatus = 204;
+    const retried = await request(`/api/integrationsv2/webhooks/deliveries/${failed.delivery_id}/redeliver`, {
+      auth: account.api_key,
+      body: {},
+    });
+    assert.equal(retried.status, 202, retried.text);
+    await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'delivered');
   });
 
   it('a delivery whose retries an operator cancels in Temporal is given up as failed, and redelivers on request', async function () {
