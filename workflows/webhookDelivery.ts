@@ -83,7 +83,8 @@ async function deliver(
     if (redelivery) [schedule, attempt] = [redelivery, 0];
     const isLastAttempt = attempt >= schedule.length;
     const outcome = await attemptWebhookDelivery({ deliveryId: input.deliveryId, isLastAttempt });
-    // Asked for during the attempt: whatever it answered, the integrator asked for one more.
+    // Asked for during the attempt: one more, on the new schedule, whatever this one answered (a delivery
+    // it delivered is not sent again: the next attempt finds it delivered).
     if (redeliveries.pending()) continue;
     if (outcome !== 'retry') return outcome;
     if (isLastAttempt) return 'failed';

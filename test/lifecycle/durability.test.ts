@@ -11,7 +11,7 @@ import { startWorker } from '../../worker/createWorker';
 import { startWorkerProcess, type WorkerProcess } from '../support/workerProcess';
 import { participantJoinedSignal } from '../../workflows/sessionDefinitions';
 import type { sessionWorkflow } from '../../workflows/session';
-import { untilRunning } from '../support/workflows';
+import { lastTaskBefore, resetTo, untilRunning } from '../support/workflows';
 import { eventually, letTimePass } from '../support/eventually';
 import { rowExists } from '../../src/db/query';
 import { temporal } from '@temporalio/proto';
@@ -278,19 +278,12 @@ describe('a session reset by an operator', () => {
       const original = client.client.workflow.getHandle(workflowId);
       const { events: history } = await original.fetchHistory();
       const { EventType } = temporal.api.enums.v1;
-      const firstMarker = history!.findIndex((e) => e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED);
-      const taskEnd = history!
-        .slice(0, firstMarker)
-        .reverse()
-        .find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)!;
-      const { runId } = await client.client.workflowService.resetWorkflowExecution({
-        namespace: client.client.options.namespace,
-        workflowExecution: { workflowId },
-        workflowTaskFinishEventId: taskEnd.eventId,
-        reason: 'test: an operator runs the session again from its first steps',
-        requestId: crypto.randomUUID(),
-      });
-      const reset = client.client.workflow.getHandle(workflowId, runId);
+      const taskEnd = lastTaskBefore(history!, (e) => e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED);
+      const reset = await resetTo(
+        workflowId,
+        taskEnd,
+        'an operator runs the session again from its first steps',
+      );
       // The run again publishes session_created under the same id and finds its delivery pending, with
       // the old run's delivery workflow still carrying it.
       await eventually(
@@ -351,21 +344,15 @@ describe('a session reset by an operator', () => {
     // starts the join again (a reset reapplies the signals after its point).
     const { events: history } = await client.client.workflow.getHandle(workflowId).fetchHistory();
     const { EventType } = temporal.api.enums.v1;
-    const joined = history!.findIndex(
+    const taskEnd = lastTaskBefore(
+      history!,
       (e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED,
     );
-    const taskEnd = history!
-      .slice(0, joined)
-      .reverse()
-      .find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)!;
-    const { runId } = await client.client.workflowService.resetWorkflowExecution({
-      namespace: client.client.options.namespace,
-      workflowExecution: { workflowId },
-      workflowTaskFinishEventId: taskEnd.eventId,
-      reason: 'test: an operator runs the session again from before its join',
-      requestId: crypto.randomUUID(),
-    });
-    const reset = client.client.workflow.getHandle(workflowId, runId);
+    const reset = await resetTo(
+      workflowId,
+      taskEnd,
+      'an operator runs the session again from before its join',
+    );
 
     const cancelled = await action(account.api_key, id, 'cancel');
     assert.equal(cancelled.status, 200, cancelled.text);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import crypto from 'node:crypto';
-import { ScheduleOverlapPolicy, type ScheduleExecutionResult } from '@temporalio/client';
+import { ScheduleOverlapPolicy, type ScheduleExecutionResult, type WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import {
   action,
@@ -14,7 +13,7 @@ import {
 import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { receiverForSuite, subscribe } from '../support/webhookReceiver';
 import { testEnvironment } from '../support/environment';
-import { untilRunning } from '../support/workflows';
+import { resetTo, untilIdle, untilRunning } from '../support/workflows';
 import { eventually } from '../support/eventually';
 import { request } from '../support/http';
 import { admin } from '../support/adminCli';
@@ -52,8 +51,8 @@ async function sweep(): Promise<SweepResult> {
   return client().workflow.getHandle(workflowId, firstExecutionRunId).result() as Promise<SweepResult>;
 }
 
-/** An operator's reset of the workflow to the end of its last workflow task; answers the new run's id. */
-async function resetToLastTask(workflowId: string): Promise<string> {
+/** An operator’s reset of the workflow to the end of its last workflow task; answers the run it starts. */
+async function resetToLastTask(workflowId: string): Promise<WorkflowHandle> {
   const tasks = await eventually(
     async () =>
       (await client().workflow.getHandle(workflowId).fetchHistory()).events!.filter(
@@ -62,15 +61,7 @@ async function resetToLastTask(workflowId: string): Promise<string> {
     (completed) => completed.length > 0,
     'a workflow task completed, to reset to',
   );
-  const lastTask = tasks.at(-1)!;
-  const { runId } = await client().workflowService.resetWorkflowExecution({
-    namespace: client().options.namespace,
-    workflowExecution: { workflowId },
-    workflowTaskFinishEventId: lastTask.eventId,
-    reason: 'test: an operator runs the session again from its last task',
-    requestId: crypto.randomUUID(),
-  });
-  return runId!;
+  return resetTo(workflowId, tasks.at(-1)!, 'an operator runs the session again from its last task');
 }
 
 describe('the terminated-workflow sweep', () => {
@@ -155,14 +146,11 @@ describe('a session whose workflow an operator terminated', () => {
     const { account, id } = await teamNotarySession();
     await waitForSession(account.api_key, id, (s) => s.status === 'ready');
 
-    const runId = await resetToLastTask(`session-${id}`);
+    const reset = await resetToLastTask(`session-${id}`);
     const { cancelledSessions: cancelled } = await sweep();
 
     assert.ok(!cancelled.includes(id), cancelled.join());
-    assert.equal(
-      (await client().workflow.getHandle(`session-${id}`, runId).describe()).status.name,
-      'RUNNING',
-    );
+    assert.equal((await reset.describe()).status.name, 'RUNNING');
     const goesOn = await action(account.api_key, id, 'cancel');
     assert.equal(goesOn.status, 200, goesOn.text);
     assert.equal(goesOn.body.status, 'cancelled');
@@ -213,9 +201,11 @@ describe('a session whose workflow an operator terminated', () => {
     await sequelize.query(`UPDATE blobs SET content = 'not a PDF' WHERE id = $1`, { bind: [stored.id] });
     assert.equal((await action(account.api_key, id, 'complete')).status, 200);
     await waitForSession(account.api_key, id, (s) => s.documents_status === 'failed');
-    await client()
-      .workflow.getHandle(`session-${id}`)
-      .terminate('test: terminated with its documents failed');
+    // Recorded inside a task that may still be running: the task the operator resets to is the one that
+    // left the session waiting for the retry, not one before it that would notarize again on its own.
+    const handle = client().workflow.getHandle(`session-${id}`);
+    await untilIdle(handle, 'the workflow to wait for the operator’s retry');
+    await handle.terminate('test: terminated with its documents failed');
 
     const refused = await admin(['retry-finalization', '--session', id]);
     assert.equal(refused.code, 1);
