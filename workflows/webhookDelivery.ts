@@ -30,9 +30,13 @@ class Redeliveries {
   /** The schedule of the one asked for last and not yet taken. */
   private asked?: number[];
 
-  constructor() {
-    setHandler(redeliverSignal, ({ retryDelaysMs }) => {
-      this.asked = retryDelaysMs;
+  constructor(schedule: number[]) {
+    setHandler(redeliverSignal, (asked) => {
+      const steps = asked?.retryDelaysMs;
+      // A signal's input is not checked on its way in: a malformed one must not fail the workflow's task.
+      const wellFormed =
+        Array.isArray(steps) && steps.every((ms) => typeof ms === 'number' && Number.isFinite(ms) && ms >= 0);
+      this.asked = wellFormed ? steps : schedule;
     });
   }
 
@@ -62,7 +66,7 @@ class Redeliveries {
  */
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryOutcome> {
   try {
-    return await deliver(input, new Redeliveries());
+    return await deliver(input, new Redeliveries(input.retryDelaysMs));
   } catch (err) {
     // An operator stopped the retries (Temporal's cancellation): the delivery is recorded as given up
     // before the workflow ends cancelled, or it would read pending with nothing left to carry it.

@@ -19,5 +19,8 @@ export function deliveryWorkflowIdOf(deliveryId: string): string {
   return `webhook-delivery-${deliveryId}`;
 }
 
-/** The integrator's redeliver, to the workflow carrying the delivery: attempt now, then wait these steps. */
-export const redeliverSignal = defineSignal<[{ retryDelaysMs: number[] }]>('redeliver');
+/**
+ * The integrator's redeliver, to the workflow carrying the delivery: attempt now, then wait these steps.
+ * An operator may send it from the Temporal UI without them: the workflow's own schedule then.
+ */
+export const redeliverSignal = defineSignal<[{ retryDelaysMs?: number[] }?]>('redeliver');

@@ -175,7 +175,7 @@ export class WebhookEndpointService {
       await this.temporal.connection.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
         this.temporal.client.workflow.signalWithStart<
           typeof webhookDeliveryWorkflow,
-          [{ retryDelaysMs: number[] }]
+          [{ retryDelaysMs?: number[] }?]
         >('webhookDeliveryWorkflow', {
           workflowId: deliveryWorkflowIdOf(deliveryId),
           taskQueue: this.config.taskQueue,

@@ -430,6 +430,31 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
     });
   });
 
+  it('a redelivery an operator signals without a schedule, or with a malformed one, attempts at once on the workflow’s own', async () => {
+    for (const input of [[], [{ retryDelaysMs: ['soon'] }]] as unknown[][]) {
+      const { activities, record } = mockActivities(env, neverANotary);
+      await withMockedWorker(env, taskQueue, activities, async () => {
+        const handle = await env.client.workflow.start(webhookDeliveryWorkflow, {
+          taskQueue,
+          workflowId: `webhook-delivery-${crypto.randomUUID()}`,
+          args: [{ deliveryId: crypto.randomUUID(), retryDelaysMs: [6 * HOUR] }],
+        });
+        await eventually(
+          async () => record.webhookAttemptsAt.length,
+          (n) => n === 1,
+          'the first attempt',
+        );
+        const asked = await env.currentTimeMs();
+        await handle.signal('redeliver', ...input);
+        assert.equal(await handle.result(), 'failed');
+        const [, now, next] = record.webhookAttemptsAt;
+        assert.equal(record.webhookAttemptsAt.length, 3, JSON.stringify(input));
+        assert.ok(now - asked < 60_000, `attempted ${now - asked} ms after it was asked for`);
+        assert.ok(next - now >= 6 * HOUR && next - now < 6 * HOUR + 60_000, `then after ${next - now} ms`);
+      });
+    }
+  });
+
   it('a delivery handed over after the publisher’s first attempt waits before its own', async () => {
     const { activities, record } = mockActivities(env, neverANotary);
     await withMockedWorker(env, taskQueue, activities, async () => {
