@@ -1,6 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
-import { startSecondApp } from '../support/secondApp';
-import { freePort } from '../support/freePort';
+import { startAppWithTemporalDown, startSecondApp } from '../support/secondApp';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -188,12 +186,7 @@ describe('webhook deliveries', () => {
     receiver.fallbackStatus = 500;
     const { account, endpointId } = await sessionWithHook(['session_created'], url);
     const failed = await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'failed');
-    // A Temporal address where nothing listens: every call fails as a real outage would.
-    const connection = await Connection.lazy({
-      address: `127.0.0.1:${await freePort()}`,
-      connectTimeout: 500,
-    });
-    const cut = await startSecondApp({}, { temporal: { connection, client: new Client({ connection }) } });
+    const cut = await startAppWithTemporalDown();
     try {
       const refused = await fetch(
         `${cut.url}/api/integrationsv2/webhooks/deliveries/${failed.delivery_id}/redeliver`,
@@ -207,7 +200,6 @@ describe('webhook deliveries', () => {
       assert.ok(refused.headers.get('retry-after'));
     } finally {
       await cut.close();
-      await connection.close();
     }
     assert.equal((await deliveries(account.api_key, endpointId))[0].status, 'failed');
 

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { createSession, sessionBody, teamNotarySession } from '../support/sessions';
-import { startSecondApp } from '../support/secondApp';
+import { startAppWithTemporalDown, startSecondApp } from '../support/secondApp';
 import { testEnvironment } from '../support/environment';
-import { freePort } from '../support/freePort';
 import { eventually } from '../support/eventually';
 
 const UNAVAILABLE = {
@@ -54,12 +53,7 @@ describe('sessions and workflows never disagree (create consistency)', function 
   it('Temporal unreachable: a clean 503, no session rows, and a retry succeeds', async () => {
     const account = await createTestAccount();
     const notary = await addTeamNotary(account.account_id);
-    // A Temporal address where nothing listens: every call fails as a real outage would.
-    const connection = await Connection.lazy({
-      address: `127.0.0.1:${await freePort()}`,
-      connectTimeout: 500,
-    });
-    const app = await startSecondApp({}, { temporal: { connection, client: new Client({ connection }) } });
+    const app = await startAppWithTemporalDown();
     try {
       const body = await createUnavailable(app.url, account.api_key, notary.email);
       const [documents] = await testEnvironment().runtime.sequelize.query(
@@ -73,7 +67,6 @@ describe('sessions and workflows never disagree (create consistency)', function 
       assert.equal((await sessionRows(body.notarization_id)).length, 1);
     } finally {
       await app.close();
-      await connection.close();
     }
   });
 

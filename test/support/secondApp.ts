@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Client, Connection } from '@temporalio/client';
 import { Registry } from 'prom-client';
 import type { Sequelize } from 'sequelize';
 import type { Config } from '../../src/config';
@@ -9,6 +10,7 @@ import { TokenService } from '../../src/auth/tokens';
 import type { TemporalHandle } from '../../src/temporal/client';
 import { testEnvironment } from './environment';
 import { startWorker } from '../../worker/createWorker';
+import { freePort } from './freePort';
 
 export interface SecondApp {
   url: string;
@@ -47,6 +49,19 @@ export async function startSecondApp(
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.close();
+    },
+  };
+}
+
+/** Another API whose Temporal address is one where nothing listens: every call fails as a real outage would. */
+export async function startAppWithTemporalDown(): Promise<SecondApp> {
+  const connection = await Connection.lazy({ address: `127.0.0.1:${await freePort()}`, connectTimeout: 500 });
+  const app = await startSecondApp({}, { temporal: { connection, client: new Client({ connection }) } });
+  return {
+    url: app.url,
+    close: async () => {
+      await app.close();
+      await connection.close();
     },
   };
 }
