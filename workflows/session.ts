@@ -18,6 +18,7 @@ import {
   identityOutcomeUpdate,
   joinUpdate,
   participantJoinedSignal,
+  isParticipantRef,
   pretaggedUpdate,
   refusedFailure,
   releaseDocumentsUpdate,
@@ -123,7 +124,11 @@ async function session(
     joined: [...run.joined],
     offeredTo: run.openOffer?.notaryId,
   }));
-  setHandler(participantJoinedSignal, (participant) => run.recordJoin(participant));
+  // Sent by the API before the join update, now only from the Temporal UI: a malformed one would fail every
+  // workflow task from here on (and a reset would give it to the new run again).
+  setHandler(participantJoinedSignal, (participant) => {
+    if (isParticipantRef(participant)) run.recordJoin(participant);
+  });
   setHandler(
     joinUpdate,
     (joiner) => {

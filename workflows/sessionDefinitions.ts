@@ -75,6 +75,17 @@ export interface ParticipantRef extends ParticipantKey {
   email: string;
 }
 
+/** Whether a signal's input, which Temporal does not check on its way in, is a participant. */
+export function isParticipantRef(value: unknown): value is ParticipantRef {
+  const ref = value as Partial<ParticipantRef> | undefined;
+  return (
+    (ref?.role === 'signer' || ref?.role === 'witness') &&
+    Number.isInteger(ref.index) &&
+    (ref.index as number) >= 0 &&
+    typeof ref.email === 'string'
+  );
+}
+
 /** A participant asking to join, with what their link says about same-device signing. */
 export interface Joiner extends ParticipantRef {
   sameDeviceAll: boolean;

@@ -122,3 +122,23 @@ describe('a cancellation requested in Temporal (the UI’s Request Cancellation,
     await recordHistory('session-cancel-declined-once-completed', `session-${id}`);
   });
 });
+
+describe('a participantJoined signal an operator sends from the UI (the join of histories before the join update)', () => {
+  it('malformed, is ignored: no workflow task fails on it and the session goes on', async function () {
+    this.timeout(60_000);
+    const { account, created, id } = await teamNotarySession();
+    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    const handle = testEnvironment().runtime.temporal.client.workflow.getHandle(`session-${id}`);
+    for (const input of [[], [{}], [{ role: 'signer', index: 'first', email: 42 }]] as unknown[][])
+      await handle.signal('participantJoined', ...input);
+
+    assert.equal((await joinSession(created.body.bn_signing_url)).status, 200);
+    const started = await action(account.api_key, id, 'start');
+    assert.equal(started.status, 200, started.text);
+    const { events } = await handle.fetchHistory();
+    assert.ok(
+      !events!.some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED),
+      'no workflow task failed',
+    );
+  });
+});
