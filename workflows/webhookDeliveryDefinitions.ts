@@ -19,8 +19,11 @@ export function deliveryWorkflowIdOf(deliveryId: string): string {
   return `webhook-delivery-${deliveryId}`;
 }
 
+/** What the redeliver signal carries: the schedule to wait after the attempt it asks for. */
+export type RedeliverArgs = [{ retryDelaysMs?: number[] }?];
+
 /**
  * The integrator's redeliver, to the workflow carrying the delivery: attempt now, then wait these steps.
  * An operator may send it from the Temporal UI without them: the workflow's own schedule then.
  */
-export const redeliverSignal = defineSignal<[{ retryDelaysMs?: number[] }?]>('redeliver');
+export const redeliverSignal = defineSignal<RedeliverArgs>('redeliver');

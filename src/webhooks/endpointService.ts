@@ -7,7 +7,11 @@ import type { Config } from '../config';
 import { invalid, notFound, conflict } from '../domain/errors';
 import { assertAllowedTarget, ForbiddenTargetError } from './targetPolicy';
 import type { webhookDeliveryWorkflow } from '../../workflows/webhookDelivery';
-import { deliveryWorkflowIdOf, redeliverSignal } from '../../workflows/webhookDeliveryDefinitions';
+import {
+  deliveryWorkflowIdOf,
+  redeliverSignal,
+  type RedeliverArgs,
+} from '../../workflows/webhookDeliveryDefinitions';
 import { execute, queryRows } from '../db/query';
 import { pageOf } from '../db/pagination';
 
@@ -173,16 +177,16 @@ export class WebhookEndpointService {
     const retryDelaysMs = this.config.webhookRetryDelaysMs;
     try {
       await this.temporal.connection.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
-        this.temporal.client.workflow.signalWithStart<
-          typeof webhookDeliveryWorkflow,
-          [{ retryDelaysMs?: number[] }?]
-        >('webhookDeliveryWorkflow', {
-          workflowId: deliveryWorkflowIdOf(deliveryId),
-          taskQueue: this.config.taskQueue,
-          args: [{ deliveryId, retryDelaysMs }],
-          signal: redeliverSignal,
-          signalArgs: [{ retryDelaysMs }],
-        }),
+        this.temporal.client.workflow.signalWithStart<typeof webhookDeliveryWorkflow, RedeliverArgs>(
+          'webhookDeliveryWorkflow',
+          {
+            workflowId: deliveryWorkflowIdOf(deliveryId),
+            taskQueue: this.config.taskQueue,
+            args: [{ deliveryId, retryDelaysMs }],
+            signal: redeliverSignal,
+            signalArgs: [{ retryDelaysMs }],
+          },
+        ),
       );
     } catch (err) {
       // Temporal did not take it (the caller gets a 503 and may retry): the delivery reads as it was, not
