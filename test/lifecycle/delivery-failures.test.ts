@@ -7,6 +7,7 @@ import { action, createSession, sessionBody, signer, tokenOf, waitForSession } f
 import { subscribe, WebhookReceiver } from '../support/webhookReceiver';
 import { recordHistory } from '../support/histories';
 import { eventually } from '../support/eventually';
+import { damageStoredPdf } from '../support/damagedDocuments';
 import { downloadAll, pdftotext, removeTempFiles, squash } from '../documents/helpers';
 
 const receiver = new WebhookReceiver();
@@ -116,13 +117,7 @@ describe('delivery failures', function () {
     );
     assert.equal((await action(account.api_key, id, 'start')).status, 200);
 
-    // The stored PDF is damaged between upload and completion.
-    const { sequelize } = testEnvironment().runtime;
-    const [blobs] = (await sequelize.query(
-      `SELECT b.id, b.content FROM blobs b JOIN documents d ON b.id = coalesce(d.pdf_blob_id, d.blob_id) WHERE d.session_id = $1`,
-      { bind: [id] },
-    )) as [Array<{ id: string; content: Buffer }>, unknown];
-    await sequelize.query(`UPDATE blobs SET content = 'not a PDF' WHERE id = $1`, { bind: [blobs[0].id] });
+    const repair = await damageStoredPdf(id);
 
     assert.equal((await action(account.api_key, id, 'complete')).status, 200);
     const failed = await waitForSession(account.api_key, id, (s) => s.documents_status === 'failed');
@@ -143,14 +138,12 @@ describe('delivery failures', function () {
 
     // The notary renews (a new number, a later expiry) before the operator's retry: the certificate still
     // states the commission of the act.
-    await sequelize.query(
+    await testEnvironment().runtime.sequelize.query(
       `UPDATE notary_commissions SET commission_number = 'TX-RENEWED', commission_expires_on = '2039-12-31'
         WHERE user_id = $1`,
       { bind: [notary.userId] },
     );
-    await sequelize.query('UPDATE blobs SET content = $2 WHERE id = $1', {
-      bind: [blobs[0].id, blobs[0].content],
-    });
+    await repair();
     const retried = await admin(['retry-finalization', '--session', id]);
     assert.equal(retried.code, 0, retried.stderr);
     assert.equal(retried.json.bn_session_id, id);

@@ -17,6 +17,7 @@ import { resetTo, untilIdle, untilRunning } from '../support/workflows';
 import { eventually } from '../support/eventually';
 import { request } from '../support/http';
 import { admin } from '../support/adminCli';
+import { damageStoredPdf } from '../support/damagedDocuments';
 import { b64, pdfBytes } from '../support/documents';
 import { TERMINATED_WORKFLOW_SWEEP_SCHEDULE } from '../../src/temporal/schedules';
 
@@ -192,13 +193,7 @@ describe('a session whose workflow an operator terminated', () => {
     await waitForSession(account.api_key, id, (s) => s.status === 'ready');
     assert.equal((await joinSession(created.body.bn_signing_url)).status, 200);
     assert.equal((await action(account.api_key, id, 'start')).status, 200);
-    const { sequelize } = testEnvironment().runtime;
-    const [[stored]] = (await sequelize.query(
-      `SELECT b.id, b.content FROM blobs b JOIN documents d ON b.id = coalesce(d.pdf_blob_id, d.blob_id)
-        WHERE d.session_id = $1`,
-      { bind: [id] },
-    )) as [Array<{ id: string; content: Buffer }>, unknown];
-    await sequelize.query(`UPDATE blobs SET content = 'not a PDF' WHERE id = $1`, { bind: [stored.id] });
+    const repair = await damageStoredPdf(id);
     assert.equal((await action(account.api_key, id, 'complete')).status, 200);
     await waitForSession(account.api_key, id, (s) => s.documents_status === 'failed');
     // Recorded inside a task that may still be running: the task the operator resets to is the one that
@@ -214,9 +209,7 @@ describe('a session whose workflow an operator terminated', () => {
       `The session's workflow session-${id} is not running (terminated, or failed): reset it to its last workflow task (temporal workflow reset --type LastWorkflowTask), then retry`,
     );
 
-    await sequelize.query('UPDATE blobs SET content = $2 WHERE id = $1', {
-      bind: [stored.id, stored.content],
-    });
+    await repair();
     await resetToLastTask(`session-${id}`);
     const retried = await admin(['retry-finalization', '--session', id]);
     assert.equal(retried.code, 0, retried.stderr);
