@@ -1,9 +1,12 @@
 import {
   CancellationScope,
   condition,
+  continueAsNew,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import {
@@ -20,6 +23,13 @@ const { attemptWebhookDelivery, giveUpWebhookDelivery } = proxyActivities<Activi
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
 });
+
+/**
+ * A delivery's own life is tens of events; redeliveries an integrator keeps asking for while it is
+ * retried add about ten each, which would reach Temporal's history limit (and its termination of the
+ * workflow) within minutes at the API's rate limit.
+ */
+const HISTORY_LIMIT = 1_000;
 
 /**
  * A redelivery the integrator asked for while this workflow carries the delivery. It is taken here
@@ -62,11 +72,12 @@ class Redeliveries {
  * receiver never delays the session: attempt, and on failure wait the next step of the schedule. The
  * publisher usually made the first attempt already (src/webhooks/firstAttempts.ts); then this workflow
  * exists only when that attempt did not deliver, and starts at the schedule's next step. A redelivery
- * asked for meanwhile is attempted at once, and the schedule starts again from it.
+ * asked for meanwhile is attempted at once, and the schedule starts again from it. A run whose history
+ * grew long continues as new where it was on its schedule, as the publisher's hand-over does.
  */
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryOutcome> {
   try {
-    return await deliver(input, new Redeliveries(input.retryDelaysMs));
+    return await deliver(input, new Redeliveries(input.startedOnRetryDelaysMs ?? input.retryDelaysMs));
   } catch (err) {
     // An operator stopped the retries (Temporal's cancellation): the delivery is recorded as given up
     // before the workflow ends cancelled, or it would read pending with nothing left to carry it.
@@ -92,6 +103,22 @@ async function deliver(
     if (redeliveries.pending()) continue;
     if (outcome !== 'retry') return outcome;
     if (isLastAttempt) return 'failed';
+    if (historyIsLong())
+      return continueAsNew<typeof webhookDeliveryWorkflow>({
+        deliveryId: input.deliveryId,
+        retryDelaysMs: schedule.slice(attempt + 1),
+        firstAttemptAfterMs: schedule[attempt],
+        startedOnRetryDelaysMs: input.startedOnRetryDelaysMs ?? input.retryDelaysMs,
+      });
     await redeliveries.wait(schedule[attempt]);
   }
+}
+
+/** The patch is asked for only past the limit, so the deliveries that never reach it carry no marker. */
+function historyIsLong(): boolean {
+  const info = workflowInfo();
+  return (
+    (info.continueAsNewSuggested || info.historyLength > HISTORY_LIMIT) &&
+    patched('delivery-continues-as-new')
+  );
 }

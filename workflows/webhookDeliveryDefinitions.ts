@@ -10,6 +10,12 @@ export interface WebhookDeliveryInput {
    * attempt. Absent (as in every delivery started before publishers attempted first): attempt at once.
    */
   firstAttemptAfterMs?: number;
+  /**
+   * Set when an earlier run of this delivery continued as new: the schedule its first run was started on,
+   * which a redelivery asked for without one follows (`retryDelaysMs` is then what was left of the
+   * schedule that run was on).
+   */
+  startedOnRetryDelaysMs?: number[];
 }
 
 export type WebhookDeliveryOutcome = 'delivered' | 'failed' | 'disabled';

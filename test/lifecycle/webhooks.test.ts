@@ -290,6 +290,56 @@ describe('webhook deliveries', () => {
     await recordHistory('webhook-delivery-redelivered-while-retrying', retrying.workflowId);
   });
 
+  it('a delivery redelivered over and over while it is retried continues in a fresh run, and still delivers', async function () {
+    this.timeout(120_000);
+    receiver.fallbackStatus = 500;
+    const { account, endpointId } = await sessionWithHook(['session_created'], url);
+    const pending = await waitForDelivery(
+      account.api_key,
+      endpointId,
+      (d) => d.status === 'pending' && d.attempts.length > 0,
+    );
+    const retrying = testEnvironment().runtime.temporal.client.workflow.getHandle(
+      `webhook-delivery-${pending.delivery_id}`,
+    );
+    const first = await untilRunning(retrying, 'the delivery workflow to be retrying');
+
+    // Each redelivery asked for once the one before was attempted: about a dozen history events each.
+    let redeliveries = 0;
+    for (let run = first.runId; run === first.runId; run = (await retrying.describe()).runId) {
+      assert.ok(redeliveries < 150, `still one run after ${redeliveries} redeliveries`);
+      const sent = receiver.events('session_created').length;
+      const redeliver = await request(
+        `/api/integrationsv2/webhooks/deliveries/${pending.delivery_id}/redeliver`,
+        { auth: account.api_key, body: {} },
+      );
+      assert.equal(redeliver.status, 202, redeliver.text);
+      redeliveries++;
+      await eventually(
+        async () => receiver.events('session_created').length,
+        (received) => received > sent,
+        `redelivery ${redeliveries} attempted`,
+      );
+    }
+    const { events } = await testEnvironment()
+      .runtime.temporal.client.workflow.getHandle(retrying.workflowId, first.runId)
+      .fetchHistory();
+    assert.ok(
+      events!.length <= 1_050,
+      `the first run closed at ${events!.length} events, after ${redeliveries} redeliveries`,
+    );
+    assert.equal(
+      events!.at(-1)!.eventType,
+      temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW,
+    );
+    await recordHistory('webhook-delivery-continued-as-new', retrying.workflowId, first.runId);
+
+    receiver.fallbackStatus = 200;
+    assert.equal(await retrying.result(), 'delivered');
+    const delivered = await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'delivered');
+    assert.equal(delivered.attempts.length, receiver.events('session_created').length);
+  });
+
   it('disables the endpoint when the receiver answers 410 Gone', async () => {
     // A first failure, so session_created's delivery goes on in its workflow, which finds the endpoint
     // disabled by the 410 answered to it or to notary_assigned's first attempt.

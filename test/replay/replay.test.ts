@@ -51,6 +51,8 @@ const EXPECTED = [
   'session-reset-while-delivery-retried',
   'session-reset-before-join',
   'webhook-delivery-redelivered-while-retrying',
+  // Redelivered over and over while retrying: the run continued as new (`delivery-continues-as-new`).
+  'webhook-delivery-continued-as-new',
   // A cancellation requested in Temporal, taken as the integrator's cancel; and declined by a completed
   // session holding its documents, which went on to release them.
   'session-cancel-requested-in-temporal',

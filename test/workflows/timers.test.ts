@@ -45,6 +45,7 @@ function mockActivities(
     events: [] as string[],
     networkAttemptsAt: [] as number[],
     webhookAttemptsAt: [] as number[],
+    webhookLastAttempts: [] as boolean[],
     closedOffers: [] as string[],
     released: 0,
   };
@@ -86,8 +87,9 @@ function mockActivities(
     },
     listDocumentsToFinalize: async () => [],
     recordJournal: async () => undefined,
-    attemptWebhookDelivery: async () => {
+    attemptWebhookDelivery: async ({ isLastAttempt }) => {
       record.webhookAttemptsAt.push(await now());
+      record.webhookLastAttempts.push(isLastAttempt);
       return 'retry';
     },
   };
@@ -114,6 +116,25 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
   beforeEach(() => {
     taskQueue = `timers-${crypto.randomUUID()}`;
   });
+
+  /** Each run of a workflow that continued as new, first to last: its history's length and its input. */
+  async function runsOf(workflowId: string): Promise<Array<{ events: number; input: unknown }>> {
+    const runs: Array<{ events: number; input: unknown }> = [];
+    // Each run's first event names the run it continued from: walk back from the last.
+    const latest = await env.client.workflow.getHandle(workflowId).describe();
+    for (let runId: string | undefined = latest.runId; runId;) {
+      const history: temporal.api.history.v1.IHistory = await env.client.workflow
+        .getHandle(workflowId, runId)
+        .fetchHistory();
+      const events = history.events!;
+      const started: temporal.api.history.v1.IWorkflowExecutionStartedEventAttributes =
+        events[0].workflowExecutionStartedEventAttributes!;
+      const [input] = started.input!.payloads!.map((p) => JSON.parse(Buffer.from(p.data!).toString()));
+      runs.unshift({ events: events.length, input });
+      runId = started.continuedExecutionRunId || undefined;
+    }
+    return runs;
+  }
 
   async function start(input: Partial<SessionWorkflowInput>) {
     const sessionId = crypto.randomUUID();
@@ -355,21 +376,9 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
       assert.equal(await handle.result(), 'completed');
       assert.equal(record.networkAttemptsAt.length, attempts);
 
-      // Each run's first event names the run it continued from: walk back from the last.
-      const lengths: number[] = [];
-      const generations: number[] = [];
-      for (let runId: string | undefined = (await handle.describe()).runId; runId;) {
-        const history: temporal.api.history.v1.IHistory = await env.client.workflow
-          .getHandle(handle.workflowId, runId)
-          .fetchHistory();
-        const events = history.events!;
-        lengths.push(events.length);
-        const started: temporal.api.history.v1.IWorkflowExecutionStartedEventAttributes =
-          events[0].workflowExecutionStartedEventAttributes!;
-        const [input] = started.input!.payloads!.map((p) => JSON.parse(Buffer.from(p.data!).toString()));
-        generations.unshift(input.resume?.generation ?? 0);
-        runId = started.continuedExecutionRunId || undefined;
-      }
+      const runs = await runsOf(handle.workflowId);
+      const lengths = runs.map((run) => run.events);
+      const generations = runs.map((run) => (run.input as SessionWorkflowInput).resume?.generation ?? 0);
       // Each run names its events apart from the others' (their ids count publishes per run).
       assert.deepEqual(
         generations,
@@ -448,6 +457,50 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
       assert.ok(now < 60_000, `attempted ${now} ms after it was asked for`);
       assert.ok(next - now >= 6 * HOUR && next - now < 6 * HOUR + 60_000, `then after ${next - now} ms`);
     }
+  });
+
+  it('a delivery redelivered over and over while it is retried continues as new, keeps its history bounded and its schedule', async function () {
+    this.timeout(180_000);
+    const { activities, record } = mockActivities(env, neverANotary);
+    const ownSchedule = [6 * HOUR, 6 * HOUR];
+    const redeliveries = 120;
+    await withMockedWorker(env, taskQueue, activities, async () => {
+      const handle = await env.client.workflow.start(webhookDeliveryWorkflow, {
+        taskQueue,
+        workflowId: `webhook-delivery-${crypto.randomUUID()}`,
+        args: [{ deliveryId: crypto.randomUUID(), retryDelaysMs: ownSchedule }],
+      });
+      let asked = 0;
+      for (let n = 1; n <= redeliveries; n++) {
+        await eventually(
+          async () => record.webhookAttemptsAt.length,
+          (attempts) => attempts === n,
+          `attempt ${n}`,
+        );
+        asked = await env.currentTimeMs();
+        // The last without a schedule, as an operator may send it: the schedule the delivery started on.
+        await handle.signal(redeliverSignal.name, ...(n < redeliveries ? [{ retryDelaysMs: [HOUR] }] : []));
+      }
+      assert.equal(await handle.result(), 'failed');
+
+      assert.equal(record.webhookAttemptsAt.length, 1 + redeliveries + ownSchedule.length);
+      const [now, next, last] = record.webhookAttemptsAt.slice(redeliveries).map((at) => at - asked);
+      assert.ok(now < 60_000, `the last redelivery attempted ${now} ms after it was asked for`);
+      assert.ok(next - now >= 6 * HOUR && next - now < 6 * HOUR + 60_000, `then after ${next - now} ms`);
+      assert.ok(last - next >= 6 * HOUR && last - next < 6 * HOUR + 60_000, `then after ${last - next} ms`);
+      assert.deepEqual(
+        record.webhookLastAttempts,
+        [...Array(record.webhookAttemptsAt.length - 1).fill(false), true],
+        'only the last attempt is told it is the last',
+      );
+      const lengths = (await runsOf(handle.workflowId)).map((run) => run.events);
+      assert.ok(
+        lengths.length >= 2,
+        `continued as new: ${lengths.length} runs of ${lengths.join(', ')} events`,
+      );
+      for (const length of lengths)
+        assert.ok(length <= 1_050, `a run's history stays bounded: ${length} events`);
+    });
   });
 
   it('a delivery handed over after the publisher’s first attempt waits before its own', async () => {
