@@ -28,7 +28,8 @@ interface DeliveryRow {
 export async function giveUpDelivery(sequelize: Sequelize, deliveryId: string): Promise<boolean> {
   const updated = await execute(
     sequelize,
-    `UPDATE webhook_deliveries SET status = 'failed', updated_at = now() WHERE id = $1 AND status = 'pending'`,
+    `UPDATE webhook_deliveries SET status = 'failed', failure_reason = 'stopped_by_operator', updated_at = now()
+      WHERE id = $1 AND status = 'pending'`,
     { bind: [deliveryId] },
   );
   return updated > 0;
@@ -65,12 +66,14 @@ export function deliveryAttempts({
   }
 
   // An attempt still in flight when its delivery was given up (an operator stopped its retries) does not
-  // reopen it: only a redelivery does, and a success is recorded as one.
+  // reopen it, nor say its schedule ran out: only a redelivery reopens it, and a success is recorded as one.
   async function finish(deliveryId: string, status: string, statusCode: number | null) {
     await execute(
       sequelize,
       `UPDATE webhook_deliveries
           SET status = CASE WHEN status = 'failed' AND $2 = 'pending' THEN status ELSE $2 END,
+              failure_reason = CASE WHEN status = 'failed' AND $2 IN ('pending', 'failed') THEN failure_reason
+                                    WHEN $2 = 'failed' THEN 'retries_exhausted' END,
               last_status_code = $3, attempt_count = attempt_count + 1,
               delivered_at = CASE WHEN $2 = 'delivered' THEN now() ELSE delivered_at END, updated_at = now()
         WHERE id = $1`,

@@ -43,6 +43,7 @@ interface DeliveryRow {
   event: string;
   session_id: string;
   status: string;
+  failure_reason: string | null;
   attempt_count: number;
   last_status_code: number | null;
   delivered_at: Date | null;
@@ -130,7 +131,7 @@ export class WebhookEndpointService {
     const { rows, pagination } = await pageOf<DeliveryRow>(
       this.sequelize,
       {
-        columns: `d.id, d.event_id, ev.event, ev.session_id, d.status, d.attempt_count, d.last_status_code,
+        columns: `d.id, d.event_id, ev.event, ev.session_id, d.status, d.failure_reason, d.attempt_count, d.last_status_code,
                   d.delivered_at, d.created_at,
                   coalesce((SELECT json_agg(json_build_object('attempted_at', a.attempted_at, 'status_code', a.status_code,
                                      'latency_ms', a.latency_ms, 'error', a.error, 'success', a.success) ORDER BY a.attempted_at)
@@ -164,11 +165,11 @@ export class WebhookEndpointService {
     if (rows[0].disabled_at) throw conflict('The endpoint is disabled');
     // Reopened before Temporal is asked: an attempt must not read it as it was (a delivered one would
     // not be sent).
-    const [{ previous }] = await queryRows<{ previous: string }>(
+    const [previous] = await queryRows<{ status: string; failure_reason: string | null }>(
       this.sequelize,
-      `UPDATE webhook_deliveries d SET status = 'pending', updated_at = now()
+      `UPDATE webhook_deliveries d SET status = 'pending', failure_reason = NULL, updated_at = now()
          FROM webhook_deliveries before WHERE d.id = $1 AND before.id = d.id
-       RETURNING before.status AS previous`,
+       RETURNING before.status, before.failure_reason`,
       { bind: [deliveryId] },
     );
     // One workflow id per delivery, so whether a workflow carries it is one question to Temporal (the
@@ -193,8 +194,9 @@ export class WebhookEndpointService {
       // pending with no workflow to carry it.
       await execute(
         this.sequelize,
-        `UPDATE webhook_deliveries SET status = $2, updated_at = now() WHERE id = $1 AND status = 'pending'`,
-        { bind: [deliveryId, previous] },
+        `UPDATE webhook_deliveries SET status = $2, failure_reason = $3, updated_at = now()
+          WHERE id = $1 AND status = 'pending'`,
+        { bind: [deliveryId, previous.status, previous.failure_reason] },
       );
       throw err;
     }

@@ -338,7 +338,10 @@ describe('migrations', () => {
         VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-00000000000a', 'completed', 'ron',
                 'gnw', 'notarize_now', '{}', 'session-00000000-0000-4000-8000-0000000000c1', now());`);
 
-      assert.deepEqual(await migrate(db), ['0011-the-act-keeps-its-notary']);
+      assert.deepEqual(
+        (await createMigrator(db).up({ to: '0011-the-act-keeps-its-notary' })).map((m) => m.name),
+        ['0011-the-act-keeps-its-notary'],
+      );
 
       // A session completed before keeps no notary: its certificate reads them as on file, as before.
       assert.deepEqual(await rows('SELECT status, act_notary FROM sessions'), [
@@ -348,6 +351,39 @@ describe('migrations', () => {
       assert.deepEqual(await rows("SELECT act_notary->>'commission_number' AS n FROM sessions"), [
         { n: 'TX-1' },
       ]);
+    });
+  });
+
+  it('0012 lets a failed delivery say why, from the 0011 schema with rows', async () => {
+    await withScratchDatabase('migrate_0012', async (db) => {
+      const rows = async (sql: string) => ((await db.query(sql)) as [any[], unknown])[0];
+      await createMigrator(db).up({ to: '0011-the-act-keeps-its-notary' });
+      await db.query(`
+        INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A');
+        INSERT INTO webhook_endpoints (id, account_id, url, secret, events)
+        VALUES ('00000000-0000-4000-8000-0000000000e1', '00000000-0000-4000-8000-00000000000a',
+                'https://receiver.example.com/hook', 'whsec_c2VjcmV0', '{}');
+        INSERT INTO sessions (id, account_id, status, signing_type, session_type, notarization_timing_type, options,
+                              workflow_id)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-00000000000a', 'ready', 'ron',
+                'gnw', 'notarize_now', '{}', 'session-00000000-0000-4000-8000-0000000000c1');
+        INSERT INTO events (id, account_id, session_id, event, payload)
+        VALUES ('evt_1', '00000000-0000-4000-8000-00000000000a', '00000000-0000-4000-8000-0000000000c1',
+                'session_created', '{}');
+        INSERT INTO webhook_deliveries (endpoint_id, event_id, status)
+        VALUES ('00000000-0000-4000-8000-0000000000e1', 'evt_1', 'failed');`);
+
+      assert.deepEqual(await migrate(db), ['0012-a-failed-delivery-says-why']);
+
+      // A delivery that failed before says neither reason: which one it was is not known.
+      assert.deepEqual(await rows('SELECT status, failure_reason FROM webhook_deliveries'), [
+        { status: 'failed', failure_reason: null },
+      ]);
+      await db.query(`UPDATE webhook_deliveries SET failure_reason = 'stopped_by_operator'`);
+      await assert.rejects(
+        db.query(`UPDATE webhook_deliveries SET failure_reason = 'bored'`),
+        /failure_reason_check/,
+      );
     });
   });
 });

@@ -237,7 +237,8 @@ describe('a webhook delivery whose workflow an operator terminated', () => {
     const sessionId = created.body.bn_session_id as string;
     const list = () =>
       request(`/api/integrationsv2/webhooks/${endpointId}/deliveries`, { auth: account.api_key }).then(
-        (res) => res.body.data as Array<{ delivery_id: string; status: string }>,
+        (res) =>
+          res.body.data as Array<{ delivery_id: string; status: string; failure_reason: string | null }>,
       );
     const [delivery] = await eventually(list, (rows) => rows.length === 1, 'the delivery recorded');
     const handle = client().workflow.getHandle(`webhook-delivery-${delivery.delivery_id}`);
@@ -260,18 +261,19 @@ describe('a webhook delivery whose workflow an operator terminated', () => {
       const cancel = await action(account.api_key, sessionId, 'cancel');
       assert.equal(cancel.status, 200, cancel.text);
     };
-    return { deliveryId: delivery.delivery_id, handle, statusOf, redeliver, sessionUndisturbed };
+    return { deliveryId: delivery.delivery_id, handle, list, statusOf, redeliver, sessionUndisturbed };
   }
 
   it('is recorded failed, and redelivers on request', async function () {
     this.timeout(60_000);
-    const { deliveryId, handle, statusOf, redeliver, sessionUndisturbed } = await retryingDelivery();
+    const { deliveryId, handle, list, statusOf, redeliver, sessionUndisturbed } = await retryingDelivery();
 
     await handle.terminate('test: an operator terminates a delivery');
     const { failedDeliveries } = await sweep();
 
     assert.ok(failedDeliveries.includes(deliveryId), failedDeliveries.join());
-    assert.equal(await statusOf(), 'failed');
+    const [failed] = await list();
+    assert.deepEqual([failed.status, failed.failure_reason], ['failed', 'stopped_by_operator']);
     receiver.unanswered = undefined;
     assert.equal((await redeliver()).status, 202);
     assert.equal(await eventually(statusOf, (s) => s === 'delivered', 'the redelivery'), 'delivered');

@@ -161,6 +161,7 @@ describe('webhook deliveries', () => {
     const { account, endpointId } = await sessionWithHook(['session_created'], url);
     const failed = await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'failed');
     assert.equal(failed.attempt_count, 4);
+    assert.equal(failed.failure_reason, 'retries_exhausted');
     receiver.fallbackStatus = 204;
     const redeliver = await request(
       `/api/integrationsv2/webhooks/deliveries/${failed.delivery_id}/redeliver`,
@@ -169,6 +170,7 @@ describe('webhook deliveries', () => {
     assert.equal(redeliver.status, 202);
     const delivered = await waitForDelivery(account.api_key, endpointId, (d) => d.status === 'delivered');
     assert.equal(delivered.attempts.at(-1).status_code, 204);
+    assert.equal(delivered.failure_reason, null);
     assert.equal(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size, 1);
     const other = await createTestAccount();
     assert.equal(
@@ -201,7 +203,8 @@ describe('webhook deliveries', () => {
     } finally {
       await cut.close();
     }
-    assert.equal((await deliveries(account.api_key, endpointId))[0].status, 'failed');
+    const putBack = (await deliveries(account.api_key, endpointId))[0];
+    assert.deepEqual([putBack.status, putBack.failure_reason], ['failed', 'retries_exhausted']);
 
     receiver.fallbackStatus = 204;
     const retried = await request(`/api/integrationsv2/webhooks/deliveries/${failed.delivery_id}/redeliver`, {
@@ -233,6 +236,11 @@ describe('webhook deliveries', () => {
     const failed = await waitForDelivery(account.api_key, endpointId, (d) => d.attempts.length === sent());
     assert.equal(failed.delivery_id, pending.delivery_id);
     assert.equal(failed.status, 'failed');
+    assert.equal(
+      failed.failure_reason,
+      'stopped_by_operator',
+      'the attempt in flight did not say the schedule ran out',
+    );
     await recordHistory('webhook-delivery-cancelled-by-operator', `webhook-delivery-${pending.delivery_id}`);
     receiver.unanswered = undefined;
     const redeliver = await request(

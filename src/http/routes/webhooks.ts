@@ -129,6 +129,14 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
                     'again); `disabled`: its endpoint ' +
                     'was disabled or deleted.',
                 ),
+              failure_reason: Joi.string()
+                .valid('retries_exhausted', 'stopped_by_operator')
+                .allow(null)
+                .description(
+                  'Why a `failed` delivery failed: `retries_exhausted`, its last attempt on the schedule did not ' +
+                    'deliver; `stopped_by_operator`, an operator cancelled or terminated the workflow retrying it. ' +
+                    'Null for any other status, and for deliveries that failed before 2026-11-26.',
+                ),
               attempt_count: Joi.number().integer(),
               last_status_code: Joi.number().integer().allow(null),
               delivered_at: Joi.string().isoDate().allow(null),
