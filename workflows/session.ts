@@ -56,6 +56,9 @@ export type SessionOutcome = SessionStatus | 'abandoned';
 /** The patch under which a session publishes its last events in a task before the one that closes it. */
 const CLOSES_IN_A_TASK_OF_ITS_OWN = 'closes-in-a-task-of-its-own';
 
+/** The patch under which a participantJoined signal is held to the join's rules. */
+const LEGACY_JOIN_JUDGED = 'legacy-join-judged';
+
 /**
  * One notarization session, from creation to its end:
  *   [awaiting_pretag] → [scheduled] → awaiting_notary → ready → in_progress → completed
@@ -125,9 +128,23 @@ async function session(
     offeredTo: run.openOffer?.notaryId,
   }));
   // Sent by the API before the join update, now only from the Temporal UI: a malformed one would fail every
-  // workflow task from here on (and a reset would give it to the new run again).
+  // workflow task from here on (and a reset would give it to the new run again). One sent now is held to
+  // the join's rules as the update is (but for same-device signing, which it cannot tell); the histories
+  // that carry the API's took it as it came.
   setHandler(participantJoinedSignal, (participant) => {
-    if (isParticipantRef(participant)) run.recordJoin(participant);
+    if (!isParticipantRef(participant)) return;
+    if (patched(LEGACY_JOIN_JUDGED)) {
+      const joiner = { ...participant, sameDeviceAll: false, isHost: false };
+      if (judgeJoin(run.state(), joiner, startAt, Date.now()).outcome !== 'allowed') {
+        log.warn('participantJoined signal declined: the join update would refuse it', {
+          role: participant.role,
+          index: participant.index,
+          status: run.status,
+        });
+        return;
+      }
+    }
+    run.recordJoin(participant);
   });
   setHandler(
     joinUpdate,

@@ -14,6 +14,8 @@ import { receiverForSuite, subscribe } from '../support/webhookReceiver';
 import { testEnvironment } from '../support/environment';
 import { recordHistory } from '../support/histories';
 import { eventually } from '../support/eventually';
+import { untilIdle } from '../support/workflows';
+import { participantJoinedSignal, snapshotQuery } from '../../workflows/sessionDefinitions';
 
 const { EventType } = temporal.api.enums.v1;
 
@@ -140,5 +142,24 @@ describe('a participantJoined signal an operator sends from the UI (the join of 
       !events!.some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED),
       'no workflow task failed',
     );
+  });
+
+  it('well-formed, is held to the join’s rules: declined while the session is not open, taken once it is', async function () {
+    this.timeout(60_000);
+    const { account, id } = await teamNotarySession({ send_invite_after_pretagging: true });
+    const held = await waitForSession(account.api_key, id, (s) => s.status === 'awaiting_pretag');
+    const { role, index, email } = held.participants[0];
+    const handle = testEnvironment().runtime.temporal.client.workflow.getHandle(`session-${id}`);
+    const signalledJoin = async () => {
+      await handle.signal(participantJoinedSignal, { role, index, email });
+      await untilIdle(handle, 'the workflow to take the signal');
+      const { status, joined } = await handle.query(snapshotQuery);
+      return { status, joined };
+    };
+
+    assert.deepEqual(await signalledJoin(), { status: 'awaiting_pretag', joined: [] });
+    assert.equal((await action(account.api_key, id, 'pretagged')).status, 200);
+    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    assert.deepEqual(await signalledJoin(), { status: 'ready', joined: [{ role, index, email }] });
   });
 });
