@@ -38,6 +38,24 @@ async function waitForDelivery(apiKey: string, endpointId: string, predicate: (d
   return all.find(predicate);
 }
 
+/**
+ * A session whose session_created went to a receiver that did not take it: the publisher's first attempt
+ * is recorded, and the delivery's workflow carries the rest.
+ */
+async function retryingDelivery(receiverUrl: string) {
+  const { account, endpointId } = await sessionWithHook(['session_created'], receiverUrl);
+  const pending = await waitForDelivery(
+    account.api_key,
+    endpointId,
+    (d) => d.status === 'pending' && d.attempts.length > 0,
+  );
+  const retrying = testEnvironment().runtime.temporal.client.workflow.getHandle(
+    `webhook-delivery-${pending.delivery_id}`,
+  );
+  const { runId } = await untilRunning(retrying, 'the delivery workflow to be retrying');
+  return { account, endpointId, pending, retrying, runId };
+}
+
 describe('webhook deliveries', () => {
   let receiver: WebhookReceiver;
   let url: string;
@@ -255,17 +273,7 @@ describe('webhook deliveries', () => {
     this.timeout(60_000);
     // Unanswered attempts (2 s each) keep the delivery's workflow retrying while it is asked to redeliver.
     receiver.unanswered = (webhook) => webhook.json.event === 'session_created';
-    const { account, endpointId } = await sessionWithHook(['session_created'], url);
-    // The publisher's first attempt has timed out and is recorded; the workflow carries the rest.
-    const pending = await waitForDelivery(
-      account.api_key,
-      endpointId,
-      (d) => d.status === 'pending' && d.attempts.length > 0,
-    );
-    const retrying = testEnvironment().runtime.temporal.client.workflow.getHandle(
-      `webhook-delivery-${pending.delivery_id}`,
-    );
-    const { runId } = await untilRunning(retrying, 'the delivery workflow to be retrying');
+    const { account, endpointId, pending, retrying, runId } = await retryingDelivery(url);
 
     const before = (await deliveries(account.api_key, endpointId))[0].attempts.length;
     const redeliver = await request(
@@ -301,20 +309,11 @@ describe('webhook deliveries', () => {
   it('a delivery redelivered over and over while it is retried continues in a fresh run, and still delivers', async function () {
     this.timeout(120_000);
     receiver.fallbackStatus = 500;
-    const { account, endpointId } = await sessionWithHook(['session_created'], url);
-    const pending = await waitForDelivery(
-      account.api_key,
-      endpointId,
-      (d) => d.status === 'pending' && d.attempts.length > 0,
-    );
-    const retrying = testEnvironment().runtime.temporal.client.workflow.getHandle(
-      `webhook-delivery-${pending.delivery_id}`,
-    );
-    const first = await untilRunning(retrying, 'the delivery workflow to be retrying');
+    const { account, endpointId, pending, retrying, runId: firstRunId } = await retryingDelivery(url);
 
     // Each redelivery asked for once the one before was attempted: about a dozen history events each.
     let redeliveries = 0;
-    for (let run = first.runId; run === first.runId; run = (await retrying.describe()).runId) {
+    for (let run = firstRunId; run === firstRunId; run = (await retrying.describe()).runId) {
       assert.ok(redeliveries < 150, `still one run after ${redeliveries} redeliveries`);
       const sent = receiver.events('session_created').length;
       const redeliver = await request(
@@ -330,7 +329,7 @@ describe('webhook deliveries', () => {
       );
     }
     const { events } = await testEnvironment()
-      .runtime.temporal.client.workflow.getHandle(retrying.workflowId, first.runId)
+      .runtime.temporal.client.workflow.getHandle(retrying.workflowId, firstRunId)
       .fetchHistory();
     assert.ok(
       events!.length <= 1_050,
@@ -340,7 +339,7 @@ describe('webhook deliveries', () => {
       events!.at(-1)!.eventType,
       temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW,
     );
-    await recordHistory('webhook-delivery-continued-as-new', retrying.workflowId, first.runId);
+    await recordHistory('webhook-delivery-continued-as-new', retrying.workflowId, firstRunId);
 
     receiver.fallbackStatus = 200;
     assert.equal(await retrying.result(), 'delivered');
