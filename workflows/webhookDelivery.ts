@@ -26,7 +26,7 @@ const { attemptWebhookDelivery, giveUpWebhookDelivery } = proxyActivities<Activi
 
 /**
  * A delivery's own life is tens of events; redeliveries an integrator keeps asking for while it is
- * retried add about ten each, which would reach Temporal's history limit (and its termination of the
+ * retried add about a dozen each, which would reach Temporal's history limit (and its termination of the
  * workflow) within minutes at the API's rate limit.
  */
 const HISTORY_LIMIT = 1_000;

@@ -135,7 +135,7 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
                 .description(
                   'Why a `failed` delivery failed: `retries_exhausted`, its last attempt on the schedule did not ' +
                     'deliver; `stopped_by_operator`, an operator cancelled or terminated the workflow retrying it. ' +
-                    'Null for any other status, and for deliveries that failed before 2026-11-26.',
+                    'Null for any other status, and for deliveries that failed before this field existed.',
                 ),
               attempt_count: Joi.number().integer(),
               last_status_code: Joi.number().integer().allow(null),
