@@ -7,7 +7,6 @@ import {
   log,
   patched,
   setHandler,
-  workflowInfo,
 } from '@temporalio/workflow';
 import {
   acceptOfferUpdate,
@@ -26,6 +25,7 @@ import {
   snapshotQuery,
   startUpdate,
   type CompleteRequest,
+  type Joiner,
   type SessionStatus,
   type SessionWorkflowInput,
 } from './sessionDefinitions';
@@ -46,6 +46,7 @@ import {
 } from './sessionMachine';
 import { confirmSessionRecorded, databaseSteps, failureType, finalize, mail } from './sessionActivities';
 import { SessionRun } from './sessionRun';
+import { historyPast } from './history';
 import { dispatchToNetwork, staffNetworkWitnesses } from './networkDispatch';
 
 /** Far under Temporal's 50,000-event limit: a waiting session continues as new past it. */
@@ -104,6 +105,7 @@ async function session(
   };
   const judged = (request: SessionRequest) => (_request?: unknown) =>
     enforce(judgeRequest(run.state(), plan, request, Date.now()));
+  const judgedJoin = (joiner: Joiner) => judgeJoin(run.state(), joiner, startAt, Date.now());
 
   /**
    * An update's handler waits for the session's steps. Handlers run in the workflow's root scope, which
@@ -134,8 +136,7 @@ async function session(
   setHandler(participantJoinedSignal, (participant) => {
     if (!isParticipantRef(participant)) return;
     if (patched(LEGACY_JOIN_JUDGED)) {
-      const joiner = { ...participant, sameDeviceAll: false, isHost: false };
-      if (judgeJoin(run.state(), joiner, startAt, Date.now()).outcome !== 'allowed') {
+      if (judgedJoin({ ...participant, sameDeviceAll: false, isHost: false }).outcome !== 'allowed') {
         log.warn('participantJoined signal declined: the join update would refuse it', {
           role: participant.role,
           index: participant.index,
@@ -152,7 +153,7 @@ async function session(
       run.recordJoin(joiner);
       return run.result();
     },
-    { validator: (joiner) => enforce(judgeJoin(run.state(), joiner, startAt, Date.now()), 'refuse') },
+    { validator: (joiner) => enforce(judgedJoin(joiner), 'refuse') },
   );
   setHandler(
     identityOutcomeUpdate,
@@ -386,11 +387,7 @@ async function session(
   }
 
   function historyIsLong(): boolean {
-    const info = workflowInfo();
-    return (
-      patched('network-wait-continues-as-new') &&
-      (info.continueAsNewSuggested || info.historyLength > HISTORY_LIMIT)
-    );
+    return patched('network-wait-continues-as-new') && historyPast(HISTORY_LIMIT);
   }
 
   /**

@@ -6,9 +6,9 @@ import {
   patched,
   proxyActivities,
   setHandler,
-  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { historyPast } from './history';
 import {
   redeliverSignal,
   type WebhookDeliveryInput,
@@ -40,13 +40,14 @@ class Redeliveries {
   /** The schedule of the one asked for last and not yet taken. */
   private asked?: number[];
 
-  constructor(schedule: number[]) {
+  /** @param ownSchedule the schedule the delivery was started on: a redelivery asked for without one follows it. */
+  constructor(readonly ownSchedule: number[]) {
     setHandler(redeliverSignal, (asked) => {
       const steps = asked?.retryDelaysMs;
       // A signal's input is not checked on its way in: a malformed one must not fail the workflow's task.
       const wellFormed =
         Array.isArray(steps) && steps.every((ms) => typeof ms === 'number' && Number.isFinite(ms) && ms >= 0);
-      this.asked = wellFormed ? steps : schedule;
+      this.asked = wellFormed ? steps : ownSchedule;
     });
   }
 
@@ -108,7 +109,7 @@ async function deliver(
         deliveryId: input.deliveryId,
         retryDelaysMs: schedule.slice(attempt + 1),
         firstAttemptAfterMs: schedule[attempt],
-        startedOnRetryDelaysMs: input.startedOnRetryDelaysMs ?? input.retryDelaysMs,
+        startedOnRetryDelaysMs: redeliveries.ownSchedule,
       });
     await redeliveries.wait(schedule[attempt]);
   }
@@ -116,9 +117,5 @@ async function deliver(
 
 /** The patch is asked for only past the limit, so the deliveries that never reach it carry no marker. */
 function historyIsLong(): boolean {
-  const info = workflowInfo();
-  return (
-    (info.continueAsNewSuggested || info.historyLength > HISTORY_LIMIT) &&
-    patched('delivery-continues-as-new')
-  );
+  return historyPast(HISTORY_LIMIT) && patched('delivery-continues-as-new');
 }

@@ -14,7 +14,7 @@ import { receiverForSuite, subscribe } from '../support/webhookReceiver';
 import { testEnvironment } from '../support/environment';
 import { recordHistory } from '../support/histories';
 import { eventually } from '../support/eventually';
-import { untilIdle } from '../support/workflows';
+import { assertNoWorkflowTaskFailed, untilIdle } from '../support/workflows';
 import { participantJoinedSignal, snapshotQuery } from '../../workflows/sessionDefinitions';
 
 const { EventType } = temporal.api.enums.v1;
@@ -85,11 +85,7 @@ describe('a cancellation requested in Temporal (the UI’s Request Cancellation,
       received.filter((r) => r.json.bn_session_id === id).map((r) => r.json.event),
       ['session_cancelled'],
     );
-    const { events } = await handle.fetchHistory();
-    assert.ok(
-      !events!.some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED),
-      'no workflow task failed on the way',
-    );
+    await assertNoWorkflowTaskFailed(handle, 'no workflow task failed on the way');
   });
 
   it('is declined by a completed session, which goes on to release its documents', async function () {
@@ -137,11 +133,7 @@ describe('a participantJoined signal an operator sends from the UI (the join of 
     assert.equal((await joinSession(created.body.bn_signing_url)).status, 200);
     const started = await action(account.api_key, id, 'start');
     assert.equal(started.status, 200, started.text);
-    const { events } = await handle.fetchHistory();
-    assert.ok(
-      !events!.some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED),
-      'no workflow task failed',
-    );
+    await assertNoWorkflowTaskFailed(handle, 'no workflow task failed');
   });
 
   it('well-formed, is held to the join’s rules: declined while the session is not open, taken once it is', async function () {

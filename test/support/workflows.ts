@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -38,6 +39,15 @@ export async function untilIdle(handle: WorkflowHandle, what: string): Promise<v
         ?.eventType,
     (last) => last === temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED,
     what,
+  );
+}
+
+/** Asserts that no task of the workflow's history failed (a failing task stalls the workflow). */
+export async function assertNoWorkflowTaskFailed(handle: WorkflowHandle, message: string): Promise<void> {
+  const { events } = await handle.fetchHistory();
+  assert.ok(
+    !events!.some((e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED),
+    message,
   );
 }
 
