@@ -1,10 +1,13 @@
 import { Sequelize } from 'sequelize';
 
+/** Connections each process keeps to PostgreSQL at most. */
+export const DATABASE_POOL_MAX = 10;
+
 export function createDatabase(databaseUrl: string): Sequelize {
   const sequelize = new Sequelize(databaseUrl, {
     dialect: 'postgres',
     logging: false,
-    pool: { max: 10, min: 0, idle: 10_000, acquire: 10_000 },
+    pool: { max: DATABASE_POOL_MAX, min: 0, idle: 10_000, acquire: 10_000 },
   });
   return sequelize;
 }

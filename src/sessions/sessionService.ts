@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
+import pLimit from 'p-limit';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { executeUpdate } from '../temporal/updates';
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import type { BeforeCommit } from '../db/beforeCommit';
 import type { Config } from '../config';
 import type { DocumentPool } from '../documents/documentPool';
@@ -39,7 +40,7 @@ import {
   refusingBadDocuments,
 } from './documentIntake';
 import { sessionOptions, workflowInputOf } from './creationPlan';
-import { startSessionWorkflow, terminateQuietly } from './sessionWorkflows';
+import { refuseWhileTemporalUnreachable, startSessionWorkflow, terminateQuietly } from './sessionWorkflows';
 import { insertParticipants, participantsOf, signingPath, type NewParticipant } from './participants';
 import { findAccountNotary } from './notaries';
 import { networkNotarySession } from '../network/workQueue';
@@ -61,6 +62,7 @@ import {
   verdictOfUpdateFailure,
 } from './sessionRules';
 import { execute, queryRows } from '../db/query';
+import { DATABASE_POOL_MAX } from '../db/database';
 import { IdentityService } from '../identity/identityService';
 
 interface SigningUrl {
@@ -99,6 +101,23 @@ export class SessionService {
   ) {}
 
   /**
+   * The transactions that call Temporal before they commit (a create, an addition of documents) hold their
+   * connection through the call, so they take at most all but two of the process's: while Temporal is slow
+   * or unreachable, requests that need only PostgreSQL still have two to run on.
+   */
+  private readonly throughTemporal = pLimit(DATABASE_POOL_MAX - 2);
+
+  /** A transaction that calls Temporal before it commits; refused at once while Temporal is known down. */
+  private transactionThroughTemporal<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
+    return this.throughTemporal(() =>
+      this.sequelize.transaction(async (transaction) => {
+        refuseWhileTemporalUnreachable(this.temporal);
+        return work(transaction);
+      }),
+    );
+  }
+
+  /**
    * Creates the session's rows and starts its workflow as one unit: the workflow is started inside the
    * open transaction, so a Temporal failure rolls the rows back, and a failed commit terminates the
    * workflow (which also ends itself when it cannot find its session). Either way the caller gets a
@@ -129,7 +148,7 @@ export class SessionService {
     );
     let workflowStarted = false;
     try {
-      return await this.sequelize.transaction(async (transaction) => {
+      return await this.transactionThroughTemporal(async (transaction) => {
         // The transaction's id (the workflow confirms it committed) and the account's signing base URL
         // come back with the insert: one round trip fewer each.
         const [inserted] = await queryRows<{ transaction_id: string; white_label_base_url: string | null }>(
@@ -201,6 +220,8 @@ export class SessionService {
           })),
           transaction,
         );
+        // Again: this request may have waited in its transaction (on another's lock of the same blob).
+        refuseWhileTemporalUnreachable(this.temporal);
         await startSessionWorkflow(
           this.temporal,
           this.config.taskQueue,
@@ -308,7 +329,7 @@ export class SessionService {
       prepareUploads(this.sequelize, accountId, uploads, this.documents),
     );
     try {
-      return await this.sequelize.transaction(async (transaction) => {
+      return await this.transactionThroughTemporal(async (transaction) => {
         // A lock of the session's own orders concurrent additions, so positions and the cap hold under a
         // burst. Not the session's row: this transaction waits for the workflow's update below, and the
         // workflow's database steps (local activities, which hold its task) write that row.
@@ -334,6 +355,8 @@ export class SessionService {
           notaryCanEditAll,
           transaction,
         );
+        // Again: this request may have waited in its transaction (on the session's lock) while Temporal went.
+        refuseWhileTemporalUnreachable(this.temporal);
         await executeUpdate(
           this.temporal,
           session.workflow_id,

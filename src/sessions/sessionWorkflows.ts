@@ -1,4 +1,5 @@
 import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
+import { unavailable, UNAVAILABLE_MESSAGE } from '../domain/errors';
 import type { sessionWorkflow } from '../../workflows/session';
 import type { SessionStatus, SessionWorkflowInput } from '../../workflows/sessionDefinitions';
 import {
@@ -6,6 +7,14 @@ import {
   SessionIdAttribute,
   SessionStatusAttribute,
 } from '../../workflows/searchAttributes';
+
+/**
+ * For a request that holds a database transaction through its call to Temporal: refused at once (503)
+ * while this process's calls find Temporal unreachable, so an outage does not hold the pool's connections.
+ */
+export function refuseWhileTemporalUnreachable(temporal: TemporalHandle): void {
+  if (temporal.reachability.knownUnreachable()) throw unavailable(UNAVAILABLE_MESSAGE);
+}
 
 /** Starts a session's workflow with its search attributes, bounded by a deadline. */
 export async function startSessionWorkflow(

@@ -92,7 +92,7 @@ describe('sessions and workflows never disagree (create consistency)', function 
       'the new namespace to answer',
       { timeoutMs: 30_000, intervalMs: 250 },
     );
-    const app = await startSecondApp({}, { temporal: { connection, client } });
+    const app = await startSecondApp({}, { temporal: { ...testEnvironment().runtime.temporal, client } });
     try {
       await createUnavailable(app.url, account.api_key, notary.email);
     } finally {
@@ -105,7 +105,7 @@ describe('sessions and workflows never disagree (create consistency)', function 
     // What a deleted namespace answers: the same Temporal server, a namespace it does not know.
     const { connection } = testEnvironment().runtime.temporal;
     const client = new Client({ connection, namespace: `gone-${crypto.randomUUID()}` });
-    const app = await startSecondApp({}, { temporal: { connection, client } });
+    const app = await startSecondApp({}, { temporal: { ...testEnvironment().runtime.temporal, client } });
     try {
       await createUnavailable(app.url, account.api_key, notary.email);
       const cancelled = await fetch(`${app.url}/api/integrationsv2/sessions/${id}/cancel`, {

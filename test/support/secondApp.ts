@@ -1,13 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, Connection } from '@temporalio/client';
 import { Registry } from 'prom-client';
 import type { Sequelize } from 'sequelize';
 import type { Config } from '../../src/config';
 import { createApp } from '../../src/http/app';
 import { createLogger, type Logger } from '../../src/logger';
 import { TokenService } from '../../src/auth/tokens';
-import type { TemporalHandle } from '../../src/temporal/client';
+import { temporalHandle, type TemporalHandle } from '../../src/temporal/client';
 import { testEnvironment } from './environment';
 import { startWorker } from '../../worker/createWorker';
 import { freePort } from './freePort';
@@ -54,14 +53,17 @@ export async function startSecondApp(
 }
 
 /** Another API whose Temporal address is one where nothing listens: every call fails as a real outage would. */
-export async function startAppWithTemporalDown(): Promise<SecondApp> {
-  const connection = await Connection.lazy({ address: `127.0.0.1:${await freePort()}`, connectTimeout: 500 });
-  const app = await startSecondApp({}, { temporal: { connection, client: new Client({ connection }) } });
+export async function startAppWithTemporalDown(services: { sequelize?: Sequelize } = {}): Promise<SecondApp> {
+  const temporal = temporalHandle(
+    `127.0.0.1:${await freePort()}`,
+    testEnvironment().config.temporalNamespace,
+  );
+  const app = await startSecondApp({}, { ...services, temporal });
   return {
     url: app.url,
     close: async () => {
       await app.close();
-      await connection.close();
+      await temporal.connection.close();
     },
   };
 }
