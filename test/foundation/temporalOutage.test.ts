@@ -27,16 +27,13 @@ describe('a Temporal outage', function () {
     url.searchParams.set('application_name', 'temporal-outage-test');
     const pool = createDatabase(url.toString());
     const app = await startAppWithTemporalDown({ sequelize: pool });
+    const headers = { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' };
     const create = async () => {
+      const body = JSON.stringify(await sessionBody({ session_notary_email: notary.email }));
       const sent = performance.now();
-      const res = await fetch(`${app.url}/api/integrationsv2/sessions`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(await sessionBody({ session_notary_email: notary.email })),
-      });
+      const res = await fetch(`${app.url}/api/integrationsv2/sessions`, { method: 'POST', headers, body });
       return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json(), sent };
     };
-    const headers = { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' };
     try {
       const started = performance.now();
       // Twice the pool: each holds its transaction through its call until Temporal is known down (5 s).
@@ -56,7 +53,8 @@ describe('a Temporal outage', function () {
       const readMs = performance.now() - readSent;
       assert.equal(read.status, 200, await read.clone().text());
       assert.ok(readMs < 1_000, `a read while creates held their transactions took ${readMs.toFixed(0)} ms`);
-      assert.equal(await inTransactions(), 8, 'the creates took at most 8 of the 10 connections');
+      const holding = await inTransactions();
+      assert.ok(holding <= 8, `the creates held ${holding} of the 10 connections`);
 
       for (const answer of await Promise.all(creates)) {
         assert.equal(answer.status, 503);
