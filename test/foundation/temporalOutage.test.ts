@@ -7,15 +7,10 @@ import { createDatabase } from '../../src/db/database';
 import { startTemporalDevServer } from '../../src/infra/temporalDevServer';
 import { temporalHandle } from '../../src/temporal/client';
 import { sessionBody, teamNotarySession } from '../support/sessions';
-import { startAppWithTemporalDown, startSecondApp } from '../support/secondApp';
+import { startAppWithTemporalDown, startSecondApp, UNAVAILABLE_ANSWER } from '../support/secondApp';
 import { testEnvironment } from '../support/environment';
 import { eventually, letTimePass } from '../support/eventually';
 import { freePort } from '../support/freePort';
-
-const UNAVAILABLE = {
-  response: 'Fail',
-  response_message: 'The service is temporarily unavailable; retry the request',
-};
 
 describe('a Temporal outage', function () {
   this.timeout(120_000);
@@ -59,7 +54,7 @@ describe('a Temporal outage', function () {
       for (const answer of await Promise.all(creates)) {
         assert.equal(answer.status, 503);
         assert.equal(answer.retryAfter, '5');
-        assert.deepEqual(answer.body, UNAVAILABLE);
+        assert.deepEqual(answer.body, UNAVAILABLE_ANSWER);
       }
       const all = performance.now() - started;
       // Before: the last answered after 137 s, each waiting on the one before (the same document's blob)

@@ -4,14 +4,9 @@ import { Client } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { createSession, sessionBody, teamNotarySession } from '../support/sessions';
-import { startAppWithTemporalDown, startSecondApp } from '../support/secondApp';
+import { startAppWithTemporalDown, startSecondApp, UNAVAILABLE_ANSWER } from '../support/secondApp';
 import { testEnvironment } from '../support/environment';
 import { eventually } from '../support/eventually';
-
-const UNAVAILABLE = {
-  response: 'Fail',
-  response_message: 'The service is temporarily unavailable; retry the request',
-};
 
 async function sessionRows(notarizationId: string) {
   const [rows] = await testEnvironment().runtime.sequelize.query(
@@ -42,7 +37,7 @@ async function createUnavailable(appUrl: string, apiKey: string, notaryEmail: st
   });
   assert.equal(res.status, 503, await res.clone().text());
   assert.equal(res.headers.get('retry-after'), '5');
-  assert.deepEqual(await res.json(), UNAVAILABLE);
+  assert.deepEqual(await res.json(), UNAVAILABLE_ANSWER);
   assert.deepEqual(await sessionRows(body.notarization_id), []);
   return body;
 }
@@ -142,7 +137,7 @@ describe('sessions and workflows never disagree (create consistency)', function 
     try {
       const res = await createSession(account.api_key, body);
       assert.equal(res.status, 503, res.text);
-      assert.deepEqual(res.body, UNAVAILABLE);
+      assert.deepEqual(res.body, UNAVAILABLE_ANSWER);
     } finally {
       await sequelize.query(
         'DROP TRIGGER refuse_commit_for_test ON sessions; DROP FUNCTION refuse_commit_for_test();',

@@ -52,6 +52,12 @@ export async function startSecondApp(
   };
 }
 
+/** The spec's body of the 503 an unreachable PostgreSQL or Temporal answers. */
+export const UNAVAILABLE_ANSWER = {
+  response: 'Fail',
+  response_message: 'The service is temporarily unavailable; retry the request',
+};
+
 /** Another API whose Temporal address is one where nothing listens: every call fails as a real outage would. */
 export async function startAppWithTemporalDown(services: { sequelize?: Sequelize } = {}): Promise<SecondApp> {
   const temporal = temporalHandle(
