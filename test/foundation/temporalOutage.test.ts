@@ -57,9 +57,10 @@ describe('a Temporal outage', function () {
         assert.deepEqual(answer.body, UNAVAILABLE_ANSWER);
       }
       const all = performance.now() - started;
-      // Before: the last answered after 137 s, each waiting on the one before (the same document's blob)
-      // while its call ran to the 10 s deadline.
-      assert.ok(all < 10_000, `the 20 creates took ${all.toFixed(0)} ms`);
+      // The first ones may run to their call's 10 s deadline (a retry jittered to just before the 5 s mark
+      // waits ~4 s more); the rest are answered at once. Before: the last answered after 137 s, each waiting
+      // on the one before (the same document's blob) while its call ran to the deadline.
+      assert.ok(all < 15_000, `the 20 creates took ${all.toFixed(0)} ms`);
       const next = await create();
       const nextMs = performance.now() - next.sent;
       assert.equal(next.status, 503);
