@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import { ParseSpeeds, PDFDocument } from 'pdf-lib';
 import { DocumentError } from './documentError';
+import { plainPdfPageCount } from './pdfStructure';
 import type { Base64Upload } from './base64Upload';
 import {
   assertImageWithinLimits,
@@ -51,17 +52,33 @@ const LABELS: Record<string, string> = {
   png: 'a PNG image',
 };
 
-async function pdfPageCount(bytes: Buffer, label: string): Promise<number> {
+/**
+ * The page count pdf-lib finds, as the PDF will later be notarized through pdf-lib: read from the page tree
+ * alone when the file is plainly well-formed, else by pdf-lib's own load.
+ */
+export async function pdfPageCount(bytes: Uint8Array, label: string): Promise<number> {
+  const plain = await plainPdfPageCount(bytes);
+  if (plain !== undefined) return plain;
   let pdf: PDFDocument;
   try {
     // A document thread has nothing else to do meanwhile: parse without yielding to the event loop
-    // (the default yields every 100 objects, which costs a timer each time).
-    pdf = await PDFDocument.load(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
-  } catch (err) {
-    if ((err as Error).name === 'EncryptedPDFError') throw new DocumentError(`${label} is an encrypted PDF`);
+    // (the default yields every 100 objects, which costs a timer each time). Encryption is judged below:
+    // pdf-lib's EncryptedPDFError cannot be told from any other error (its class and name are Error's).
+    pdf = await PDFDocument.load(bytes, {
+      updateMetadata: false,
+      parseSpeed: ParseSpeeds.Fastest,
+      ignoreEncryption: true,
+    });
+  } catch {
     throw new DocumentError(`${label} is not a readable PDF`);
   }
-  return pdf.getPageCount();
+  if (pdf.isEncrypted) throw new DocumentError(`${label} is an encrypted PDF`);
+  try {
+    // Counting walks the page tree, which pdf-lib's load does not check: a file without one fails here.
+    return pdf.getPageCount();
+  } catch {
+    throw new DocumentError(`${label} is not a readable PDF`);
+  }
 }
 
 /**

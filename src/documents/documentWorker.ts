@@ -2,8 +2,7 @@
  * Runs in the document pool's worker threads: everything CPU- and memory-heavy about one upload
  * (base64, sniffing, the limits, conversion to PDF, reading the PDF's pages), off the API's event loop.
  */
-import { ParseSpeeds, PDFDocument } from 'pdf-lib';
-import { checkDocument, DocumentError, sha256Hex } from './decode';
+import { checkDocument, DocumentError, pdfPageCount, sha256Hex } from './decode';
 import { movingBytes } from './movableBytes';
 import { threadHeapBytes, type ThreadTaskOutcome } from '../infra/recyclingThreadPool';
 import { ConversionUnavailableError, toPdf, type LibreOffice } from './convert';
@@ -52,8 +51,7 @@ export default async function prepareDocument(
       decoded.extension === 'pdf'
         ? null
         : await toPdf(decoded.bytes, decoded.extension, task.libreOffice, task.label);
-    const pageCount =
-      decoded.pageCount ?? (await PDFDocument.load(pdf!, { parseSpeed: ParseSpeeds.Fastest })).getPageCount();
+    const pageCount = decoded.pageCount ?? (await pdfPageCount(pdf!, task.label));
     return moving({
       name: decoded.name,
       extension: decoded.extension,
