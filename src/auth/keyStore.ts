@@ -10,12 +10,20 @@ export interface ApiKey {
   kind: KeyKind;
   secretHash: Buffer;
   revokedAt: Date | null;
+  /**
+   * The account's base URL for signing links, set when the account is made and never changed: read with the
+   * key, a create needs no read of its own before it writes the invitations that carry the links.
+   */
+  whiteLabelBaseUrl: string | null;
 }
 
-const KEY_COLUMNS = `id, account_id AS "accountId", kind, secret_hash AS "secretHash", revoked_at AS "revokedAt"`;
+const KEYS_WITH_ACCOUNT = `
+  SELECT k.id, k.account_id AS "accountId", k.kind, k.secret_hash AS "secretHash", k.revoked_at AS "revokedAt",
+         a.white_label_base_url AS "whiteLabelBaseUrl"
+    FROM api_keys k JOIN accounts a ON a.id = k.account_id`;
 
 export async function keyByPrefix(sequelize: Sequelize, prefix: string): Promise<ApiKey | null> {
-  const [key] = await queryRows<ApiKey>(sequelize, `SELECT ${KEY_COLUMNS} FROM api_keys WHERE prefix = $1`, {
+  const [key] = await queryRows<ApiKey>(sequelize, `${KEYS_WITH_ACCOUNT} WHERE k.prefix = $1`, {
     bind: [prefix],
   });
   return key ?? null;
@@ -26,7 +34,7 @@ export async function keyById(
   id: string,
   transaction?: Transaction,
 ): Promise<ApiKey | null> {
-  const [key] = await queryRows<ApiKey>(sequelize, `SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1`, {
+  const [key] = await queryRows<ApiKey>(sequelize, `${KEYS_WITH_ACCOUNT} WHERE k.id = $1`, {
     bind: [id],
     transaction,
   });

@@ -12,6 +12,8 @@ export interface Principal {
   keyId: string;
   /** Set for team members signed in through a login link. */
   member?: { id: string; role: 'notary' | 'pretagger' | 'admin' };
+  /** Set for the account's own keys: the base of the signing links its sessions hand out. */
+  whiteLabelBaseUrl?: string | null;
 }
 
 export interface AppState {

@@ -1,4 +1,4 @@
-import type { Sequelize, Transaction } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import { executeUpdate } from '../temporal/updates';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { IdentityPolicy } from '../config';
@@ -156,24 +156,6 @@ export class IdentityService {
     );
     if (!other) throw invalid(`signer_index: the session has no signer ${signerIndex}`);
     return participantOf(other);
-  }
-
-  /** Records the waivers of a new session's signers whose `authentication_type` is `skip`. */
-  static async recordWaivers(
-    sequelize: Sequelize,
-    sessionId: string,
-    waived: Array<{ participantId: string }>,
-    allowedBy: string,
-    transaction: Transaction,
-  ): Promise<void> {
-    for (const { participantId } of waived) {
-      await execute(
-        sequelize,
-        `INSERT INTO identity_checks (session_id, participant_id, method, attempt, outcome, allowed_by, completed_at, reported_at)
-         VALUES ($1, $2, 'skip', 1, 'skipped', $3, now(), now())`,
-        { bind: [sessionId, participantId, allowedBy], transaction },
-      );
-    }
   }
 
   async state(participant: IdentityParticipant): Promise<IdentityState> {

@@ -1,5 +1,5 @@
-import type { Sequelize, Transaction } from 'sequelize';
-import { execute } from '../db/query';
+import type { NewParticipant } from '../sessions/participants';
+import type { InvitationRow } from '../sessions/sessionRows';
 
 export interface Invitation {
   participantId: string;
@@ -23,32 +23,26 @@ function invitationBody(invite: Invitation, notarizationId: string | null): stri
   ].join('\n');
 }
 
+/** A participant's invitation, with the signing link made for them. */
+export function invitationOf(participant: NewParticipant, signingUrl: string): Invitation {
+  return {
+    participantId: participant.id,
+    email: participant.email,
+    name: [participant.firstName, participant.lastName].filter(Boolean).join(' ') || null,
+    role: participant.role,
+    signingUrl,
+  };
+}
+
 /**
  * Invitations are written with the session, held until the workflow lifts the pretag hold (or at
  * once), because the signing URL's token exists in clear only while the session is being created.
  */
-export async function queueInvitations(
-  sequelize: Sequelize,
-  sessionId: string,
-  notarizationId: string | null,
-  invitations: Invitation[],
-  transaction: Transaction,
-): Promise<void> {
-  for (const invite of invitations) {
-    await execute(
-      sequelize,
-      `INSERT INTO email_outbox (session_id, participant_id, kind, to_email, subject, body, state)
-       VALUES ($1, $2, 'invitation', $3, $4, $5, 'held')`,
-      {
-        bind: [
-          sessionId,
-          invite.participantId,
-          invite.email,
-          'You are invited to a notarization session',
-          invitationBody(invite, notarizationId),
-        ],
-        transaction,
-      },
-    );
-  }
+export function invitationRows(notarizationId: string | null, invitations: Invitation[]): InvitationRow[] {
+  return invitations.map((invite) => ({
+    participant_id: invite.participantId,
+    to_email: invite.email,
+    subject: 'You are invited to a notarization session',
+    body: invitationBody(invite, notarizationId),
+  }));
 }

@@ -1,4 +1,9 @@
-import type { SessionWorkflowInput } from '../../workflows/sessionDefinitions';
+import {
+  workflowIdOf,
+  type SessionStatus,
+  type SessionWorkflowInput,
+} from '../../workflows/sessionDefinitions';
+import type { SessionColumns } from './sessionRows';
 import type { CreateSessionInput } from './createRequest';
 import { hostIndexOf } from './participants';
 import { identityRequiredOf } from '../identity/requirements';
@@ -16,6 +21,30 @@ export function sessionOptions(input: CreateSessionInput) {
     },
     loan_details: input.loan_details ?? null,
     session_configurations: input.session_configurations ?? {},
+  };
+}
+
+/** The session's own row: what was asked, the status it starts in, its team notary if it named one. */
+export function sessionColumnsOf(
+  sessionId: string,
+  accountId: string,
+  input: CreateSessionInput,
+  status: SessionStatus,
+  notaryMemberId: string | null,
+): SessionColumns {
+  return {
+    id: sessionId,
+    accountId,
+    notarizationId: input.notarization_id ?? null,
+    status,
+    signingType: input.signing_type,
+    sessionType: input.session_type,
+    notarizationTimingType: input.notarization_timing_type,
+    sessionTiming: input.notarization_timing_type === 'notarize_later' ? input.session_timing! : null,
+    expiresAt: input.session_configurations?.auto_expire_session_on ?? null,
+    notaryMemberId,
+    options: sessionOptions(input),
+    workflowId: workflowIdOf(sessionId),
   };
 }
 

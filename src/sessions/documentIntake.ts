@@ -128,6 +128,38 @@ export async function documentsFromTemplates(
   });
 }
 
+/** Documents as the JSON records `DOCUMENTS_FROM_JSON` inserts, in their positions from `firstPosition`. */
+export function documentRecords(
+  documents: StoredDocument[],
+  firstPosition: number,
+  notaryCanEditAll: boolean,
+) {
+  return documents.map((doc, i) => ({
+    position: firstPosition + i,
+    name: doc.name,
+    content_type: doc.contentType,
+    size_bytes: doc.sizeBytes,
+    sha256: doc.sha256,
+    blob_id: doc.blobId,
+    template_id: doc.templateId,
+    page_count: doc.pageCount,
+    annotations: doc.annotations,
+    notary_can_edit: notaryCanEditAll || doc.notaryCanEdit,
+    pdf_blob_id: doc.pdfBlobId,
+  }));
+}
+
+/** An INSERT of a session's documents from the JSON array of `documentRecords` bound as `records`. */
+export const DOCUMENTS_FROM_JSON = (session: string, records: string) => `
+  INSERT INTO documents (session_id, position, name, content_type, size_bytes, sha256, blob_id, template_id,
+                         page_count, annotations, notary_can_edit, pdf_blob_id)
+  SELECT ${session}, d.position, d.name, d.content_type, d.size_bytes, d.sha256, d.blob_id, d.template_id,
+         d.page_count, d.annotations, d.notary_can_edit, d.pdf_blob_id
+    FROM jsonb_to_recordset(${records}) AS d(position integer, name text, content_type text, size_bytes integer,
+         sha256 text, blob_id uuid, template_id uuid, page_count integer, annotations jsonb, notary_can_edit boolean,
+         pdf_blob_id uuid)`;
+
+/** Adds documents to a session in one statement; answers their ids in their order. */
 export async function insertDocuments(
   sequelize: Sequelize,
   sessionId: string,
@@ -136,34 +168,16 @@ export async function insertDocuments(
   notaryCanEditAll: boolean,
   transaction: Transaction,
 ): Promise<string[]> {
-  const ids: string[] = [];
-  for (const [i, doc] of documents.entries()) {
-    const rows = await queryRows<{ id: string }>(
-      sequelize,
-      `INSERT INTO documents (session_id, position, name, content_type, size_bytes, sha256, blob_id, template_id,
-                              page_count, annotations, notary_can_edit, pdf_blob_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
-      {
-        bind: [
-          sessionId,
-          firstPosition + i,
-          doc.name,
-          doc.contentType,
-          doc.sizeBytes,
-          doc.sha256,
-          doc.blobId,
-          doc.templateId,
-          doc.pageCount,
-          JSON.stringify(doc.annotations),
-          notaryCanEditAll || doc.notaryCanEdit,
-          doc.pdfBlobId,
-        ],
-        transaction,
-      },
-    );
-    ids.push(rows[0].id);
-  }
-  return ids;
+  const rows = await queryRows<{ id: string }>(
+    sequelize,
+    `WITH inserted AS (${DOCUMENTS_FROM_JSON('$1', '$2')} RETURNING id, position)
+     SELECT id FROM inserted ORDER BY position`,
+    {
+      bind: [sessionId, JSON.stringify(documentRecords(documents, firstPosition, notaryCanEditAll))],
+      transaction,
+    },
+  );
+  return rows.map((row) => row.id);
 }
 
 /**

@@ -1,9 +1,11 @@
-import type { Sequelize, Transaction } from 'sequelize';
+import crypto from 'node:crypto';
 import { generateOpaqueToken } from '../auth/keys';
 import type { CreateSessionInput } from './createRequest';
-import { queryRows } from '../db/query';
+import type { ParticipantRow } from './sessionRows';
 
 export interface NewParticipant {
+  /** Chosen here, so the session's rows that name the participant go in the same statement. */
+  id: string;
   role: 'signer' | 'witness';
   index: number;
   email: string;
@@ -30,7 +32,7 @@ export function participantsOf(input: CreateSessionInput): NewParticipant[] {
     lastName: last_name,
     isHost: index === hostIndex,
     details,
-    ...tokenPair(),
+    ...identity(),
   }));
   const witnesses = (input.witnesses?.invited_witness_details ?? []).map(
     ({ email, firstname, lastname, ...details }, index) => ({
@@ -41,7 +43,7 @@ export function participantsOf(input: CreateSessionInput): NewParticipant[] {
       lastName: lastname ?? null,
       isHost: false,
       details,
-      ...tokenPair(),
+      ...identity(),
     }),
   );
   return [...signers, ...witnesses];
@@ -54,41 +56,25 @@ export function hostIndexOf(input: CreateSessionInput): number {
   );
 }
 
-function tokenPair() {
+/** A participant's id and signing-link credential. */
+function identity() {
   const { token, hash } = generateOpaqueToken();
-  return { token, tokenHash: hash };
+  return { id: crypto.randomUUID(), token, tokenHash: hash };
 }
 
-export async function insertParticipants(
-  sequelize: Sequelize,
-  sessionId: string,
-  participants: NewParticipant[],
-  transaction: Transaction,
-): Promise<Map<NewParticipant, string>> {
-  const ids = new Map<NewParticipant, string>();
-  for (const p of participants) {
-    const rows = await queryRows<{ id: string }>(
-      sequelize,
-      `INSERT INTO participants (session_id, role, index, email, first_name, last_name, is_host, details, token_hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-      {
-        bind: [
-          sessionId,
-          p.role,
-          p.index,
-          p.email,
-          p.firstName,
-          p.lastName,
-          p.isHost,
-          JSON.stringify(p.details),
-          p.tokenHash,
-        ],
-        transaction,
-      },
-    );
-    ids.set(p, rows[0].id);
-  }
-  return ids;
+/** The participants as the records `insertSession` writes. */
+export function participantRecords(participants: NewParticipant[]): ParticipantRow[] {
+  return participants.map((p) => ({
+    id: p.id,
+    role: p.role,
+    index: p.index,
+    email: p.email,
+    first_name: p.firstName,
+    last_name: p.lastName,
+    is_host: p.isHost,
+    details: p.details,
+    token_hash: p.tokenHash.toString('hex'),
+  }));
 }
 
 export function signingPath(token: string): string {

@@ -9,7 +9,7 @@ import type { DocumentPool } from '../documents/documentPool';
 import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
 import { conflict, unavailable, DomainError, UNAVAILABLE_MESSAGE } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
-import { queueInvitations } from '../mail/invitations';
+import { invitationOf, invitationRows } from '../mail/invitations';
 import {
   addDocumentsUpdate,
   workflowIdOf,
@@ -39,9 +39,10 @@ import {
   storeUploads,
   refusingBadDocuments,
 } from './documentIntake';
-import { sessionOptions, workflowInputOf } from './creationPlan';
+import { sessionColumnsOf, workflowInputOf } from './creationPlan';
 import { refuseWhileTemporalUnreachable, startSessionWorkflow, terminateQuietly } from './sessionWorkflows';
-import { insertParticipants, participantsOf, signingPath, type NewParticipant } from './participants';
+import { participantRecords, participantsOf, signingPath, type NewParticipant } from './participants';
+import { insertSession } from './sessionRows';
 import { findAccountNotary } from './notaries';
 import { networkNotarySession } from '../network/workQueue';
 import { sessionNotaryCommission } from '../team/commissions';
@@ -63,7 +64,12 @@ import {
 } from './sessionRules';
 import { execute, queryRows } from '../db/query';
 import { DATABASE_POOL_MAX } from '../db/database';
-import { IdentityService } from '../identity/identityService';
+
+/** The account a session is created for, as its key was read. */
+export interface CreatingAccount {
+  accountId: string;
+  whiteLabelBaseUrl: string | null;
+}
 
 interface SigningUrl {
   bn_signing_url: string;
@@ -123,7 +129,8 @@ export class SessionService {
    * workflow (which also ends itself when it cannot find its session). Either way the caller gets a
    * 503 and may simply retry.
    */
-  async create(accountId: string, raw: unknown, beforeCommit?: BeforeCommit<unknown>) {
+  async create(account: CreatingAccount, raw: unknown, beforeCommit?: BeforeCommit<unknown>) {
+    const { accountId } = account;
     const now = new Date();
     const notaryLookup = new Map<string, string | null>();
     const input = await validateCreateRequest(raw, {
@@ -146,78 +153,38 @@ export class SessionService {
     const uploads = await refusingBadDocuments(() =>
       prepareUploads(this.sequelize, accountId, input.session_documents ?? [], this.documents),
     );
+    const baseUrl = account.whiteLabelBaseUrl ?? this.config.publicBaseUrl;
+    const urlOf = (p: NewParticipant): SigningUrl => ({
+      bn_signing_url: signingPath(p.token),
+      full_signing_url: `${baseUrl}${signingPath(p.token)}`,
+    });
+    const answer = createAnswer(sessionId, input.notarization_id ?? '', participants, urlOf);
     let workflowStarted = false;
     try {
       return await this.transactionThroughTemporal(async (transaction) => {
-        // The transaction's id (the workflow confirms it committed) and the account's signing base URL
-        // come back with the insert: one round trip fewer each.
-        const [inserted] = await queryRows<{ transaction_id: string; white_label_base_url: string | null }>(
-          this.sequelize,
-          `INSERT INTO sessions (id, account_id, notarization_id, status, signing_type, session_type,
-                                 notarization_timing_type, session_timing, expires_at, notary_member_id, options, workflow_id)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-           RETURNING pg_current_xact_id()::text AS transaction_id,
-                     (SELECT white_label_base_url FROM accounts WHERE id = $2) AS white_label_base_url`,
-          {
-            bind: [
-              sessionId,
-              accountId,
-              input.notarization_id ?? null,
-              status,
-              input.signing_type,
-              input.session_type,
-              input.notarization_timing_type,
-              input.notarization_timing_type === 'notarize_later' ? input.session_timing : null,
-              input.session_configurations?.auto_expire_session_on ?? null,
-              notaryMemberId,
-              JSON.stringify(sessionOptions(input)),
-              workflowId,
-            ],
-            transaction,
-          },
-        );
-        const baseUrl = inserted.white_label_base_url ?? this.config.publicBaseUrl;
-        const urlOf = (p: NewParticipant): SigningUrl => ({
-          bn_signing_url: signingPath(p.token),
-          full_signing_url: `${baseUrl}${signingPath(p.token)}`,
-        });
-        const answer = createAnswer(sessionId, input.notarization_id ?? '', participants, urlOf);
-        const ids = await insertParticipants(this.sequelize, sessionId, participants, transaction);
-        // authentication_type `skip` waives identity proofing: recorded as allowed by the account that asked.
-        await IdentityService.recordWaivers(
-          this.sequelize,
-          sessionId,
-          participants
-            .filter((p) => p.role === 'signer' && p.details.authentication_type === 'skip')
-            .map((p) => ({ participantId: ids.get(p)! })),
-          `account:${accountId}`,
-          transaction,
-        );
         const documents = [
           ...(await storeUploads(this.sequelize, accountId, uploads, transaction)),
           ...(await refusingBadDocuments(() =>
             documentsFromTemplates(this.sequelize, accountId, input.document_templates ?? [], transaction),
           )),
         ];
-        await insertDocuments(
+        const transactionId = await insertSession(
           this.sequelize,
-          sessionId,
-          documents,
-          0,
-          input.session_configurations?.notary_can_edit_documents ?? false,
-          transaction,
-        );
-        await queueInvitations(
-          this.sequelize,
-          sessionId,
-          input.notarization_id ?? null,
-          participants.map((p) => ({
-            participantId: ids.get(p)!,
-            email: p.email,
-            name: [p.firstName, p.lastName].filter(Boolean).join(' ') || null,
-            role: p.role,
-            signingUrl: urlOf(p).full_signing_url,
-          })),
+          {
+            session: sessionColumnsOf(sessionId, accountId, input, status, notaryMemberId),
+            participants: participantRecords(participants),
+            // authentication_type `skip` waives identity proofing: recorded as allowed by the account that asked.
+            waived: participants.filter(
+              (p) => p.role === 'signer' && p.details.authentication_type === 'skip',
+            ),
+            waivedBy: `account:${accountId}`,
+            documents,
+            notaryCanEditAll: input.session_configurations?.notary_can_edit_documents ?? false,
+            invitations: invitationRows(
+              input.notarization_id ?? null,
+              participants.map((p) => invitationOf(p, urlOf(p).full_signing_url)),
+            ),
+          },
           transaction,
         );
         // Again: this request may have waited in its transaction (on another's lock of the same blob).
@@ -226,7 +193,7 @@ export class SessionService {
           this.temporal,
           this.config.taskQueue,
           workflowId,
-          { ...workflowInput, transactionId: inserted.transaction_id },
+          { ...workflowInput, transactionId },
           status,
         );
         workflowStarted = true;

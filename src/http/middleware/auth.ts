@@ -1,9 +1,16 @@
 import type { Next } from 'koa';
 import type { Authenticator } from '../../auth/authenticator';
 import { credentialOf } from '../../auth/authenticator';
-import type { KeyKind } from '../../auth/keyStore';
+import type { ApiKey, KeyKind } from '../../auth/keyStore';
 import { unauthenticated } from '../../domain/errors';
-import type { AppContext } from '../context';
+import type { AppContext, Principal } from '../context';
+
+const principalOfKey = (key: ApiKey): Principal => ({
+  accountId: key.accountId,
+  kind: key.kind,
+  keyId: key.id,
+  whiteLabelBaseUrl: key.whiteLabelBaseUrl,
+});
 
 /** Session routes take the account's API key, team routes its vendor key; the other kind is a 401. */
 export function requireKey(authenticator: Authenticator, kind: KeyKind) {
@@ -11,7 +18,7 @@ export function requireKey(authenticator: Authenticator, kind: KeyKind) {
     const credential = credentialOf(ctx.get('authorization'));
     const key = credential ? await authenticator.keyFor(credential, kind) : null;
     if (!key) throw unauthenticated();
-    ctx.state.principal = { accountId: key.accountId, kind: key.kind, keyId: key.id };
+    ctx.state.principal = principalOfKey(key);
     await next();
   };
 }
@@ -26,7 +33,7 @@ export function requireSessionActor(authenticator: Authenticator) {
     if (credential) {
       const key = await authenticator.keyFor(credential, 'api');
       if (key) {
-        ctx.state.principal = { accountId: key.accountId, kind: key.kind, keyId: key.id };
+        ctx.state.principal = principalOfKey(key);
         return next();
       }
       if (await signInTeamMember(authenticator, ctx, credential)) return next();

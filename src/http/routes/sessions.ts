@@ -86,7 +86,12 @@ export function registerSessionRoutes(
       const body = ctx.request.body;
       // The parsed body holds the base64 documents; let the service own the only reference.
       ctx.request.body = undefined;
-      ctx.body = await sessions.create(principalOf(ctx).accountId, body, idempotentAnswerWithin(ctx, 200));
+      const { accountId, whiteLabelBaseUrl } = principalOf(ctx);
+      ctx.body = await sessions.create(
+        { accountId, whiteLabelBaseUrl: whiteLabelBaseUrl ?? null },
+        body,
+        idempotentAnswerWithin(ctx, 200),
+      );
     },
   });
 
