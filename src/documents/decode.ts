@@ -93,8 +93,16 @@ export function uploadBytes(upload: Base64Upload, label: string): Buffer {
   return upload.bytes;
 }
 
-/** Checks that a document's bytes are what its name says and within the limits, and counts its pages. */
-export async function checkDocument(name: string, bytes: Buffer, label: string): Promise<DecodedDocument> {
+/**
+ * Checks that a document's bytes are what its name says and within the limits, and counts its pages, a
+ * PDF's by `countPdfPages`.
+ */
+export async function checkDocument(
+  name: string,
+  bytes: Buffer,
+  label: string,
+  countPdfPages: (bytes: Buffer, field: string) => Promise<number> = pdfPageCount,
+): Promise<DecodedDocument> {
   const field = `${label}.base64Doc`;
   const extension = extensionOf(name);
   const expected = extension === 'jpeg' ? 'jpg' : extension;
@@ -108,7 +116,7 @@ export async function checkDocument(name: string, bytes: Buffer, label: string):
   if (expected === 'pdf') await assertPdfInflatesWithinLimits(bytes, field);
   const pageCount =
     expected === 'pdf'
-      ? await pdfPageCount(bytes, field)
+      ? await countPdfPages(bytes, field)
       : expected === 'txt' || expected === 'docx'
         ? null
         : 1;

@@ -98,14 +98,18 @@ function streamedInflatedSize(data: Buffer, limit: number): Promise<number> {
  */
 const MOST_INFLATED_PER_BYTE = 1032;
 
+/** A file this small (a PDF under about 127 KB) cannot pass the inflation limit however its streams are made. */
+export function cannotInflatePastLimit(bytes: Uint8Array): boolean {
+  return bytes.length * MOST_INFLATED_PER_BYTE <= DOCUMENT_LIMITS.pdfInflatedBytes;
+}
+
 /**
  * Inflates the PDF's Flate streams with a running cap before any parser does, so a small file that
  * inflates to gigabytes is refused after the cap, not after the gigabytes.
  */
 export async function assertPdfInflatesWithinLimits(bytes: Buffer, field: string): Promise<void> {
-  // A file this small cannot pass the cap however its streams are made (a PDF under about 127 KB): the
-  // inflating, a fifth of a small PDF's check, is skipped.
-  if (bytes.length * MOST_INFLATED_PER_BYTE <= DOCUMENT_LIMITS.pdfInflatedBytes) return;
+  // The inflating, a fifth of a small PDF's check, is skipped where it cannot fail.
+  if (cannotInflatePastLimit(bytes)) return;
   let remaining = DOCUMENT_LIMITS.pdfInflatedBytes;
   for (let at = bytes.indexOf('stream'); at !== -1; at = bytes.indexOf('stream', at + 6)) {
     // `endstream` contains `stream` too; a stream's data starts after `stream` and its end of line.

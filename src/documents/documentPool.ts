@@ -7,7 +7,9 @@ import {
 } from './convert';
 import type { PrepareOutcome, PrepareTask, PreparedDocument } from './documentWorker';
 import type { Base64Upload } from './base64Upload';
-import { uploadBytes } from './decode';
+import { checkDocument, uploadBytes } from './decode';
+import { cannotInflatePastLimit } from './documentLimits';
+import { plainPdfPageCount } from './pdfStructure';
 import { asBuffer, ownsItsMemory } from './movableBytes';
 
 /** A prepared document whose bytes are Buffers over the memory the thread handed over, not copies. */
@@ -26,6 +28,36 @@ export interface DocumentPoolOptions {
   timeoutMs: number;
   /** LibreOffice, for DOCX. */
   soffice: string;
+}
+
+/** A small PDF asks for more than its page tree: the document threads must check it. */
+class NeedsThread extends Error {}
+
+/**
+ * A PDF too small to pass the inflation limit, checked on the caller's thread when its structure is plain
+ * and needs no stream decoded: its size bounds the work (one pass over at most about 127 KB, well under a
+ * millisecond), which costs less than the hand-off to a document thread and back (0.4 ms of CPU a create in
+ * P1). What that pass can judge is answered at once, a refusal too (bytes that are not a PDF, too many
+ * pages); anything else goes to the threads: another format, a larger file, object or cross-reference
+ * streams, a file pdf-lib would have to recover, an encrypted one.
+ */
+async function checkSmallPlainPdf(
+  name: string,
+  bytes: Buffer,
+  label: string,
+): Promise<PreparedUploadBytes | undefined> {
+  if (!/\.pdf$/i.test(name) || !cannotInflatePastLimit(bytes)) return undefined;
+  try {
+    const decoded = await checkDocument(name, bytes, label, async (pdf) => {
+      const pages = await plainPdfPageCount(pdf, { decodeStreams: false });
+      if (pages === undefined) throw new NeedsThread();
+      return pages;
+    });
+    return { ...decoded, pdf: null, pdfSha256: null, pageCount: decoded.pageCount! };
+  } catch (err) {
+    if (err instanceof NeedsThread) return undefined;
+    throw err;
+  }
 }
 
 /** The pool's answer when a document took too long: the service's limit, so a retry may pass. */
@@ -67,6 +99,8 @@ export class DocumentPool {
    */
   async prepare(name: string, upload: Base64Upload, label: string): Promise<PreparedUploadBytes> {
     const bytes = uploadBytes(upload, label);
+    const checkedHere = await checkSmallPlainPdf(name, bytes, label);
+    if (checkedHere) return checkedHere;
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const task: PrepareTask = {
       name,

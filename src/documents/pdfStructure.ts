@@ -43,9 +43,12 @@ import {
  * kid) or the answer depends on more than the page tree (an encrypted file), it answers `undefined` and the
  * caller asks pdf-lib itself.
  */
-export async function plainPdfPageCount(bytes: Uint8Array): Promise<number | undefined> {
+export async function plainPdfPageCount(
+  bytes: Uint8Array,
+  { decodeStreams = true }: { decodeStreams?: boolean } = {},
+): Promise<number | undefined> {
   try {
-    const reading = new PdfReading(bytes);
+    const reading = new PdfReading(bytes, decodeStreams);
     await reading.read();
     return reading.pageCount();
   } catch (err) {
@@ -69,14 +72,28 @@ interface TrailerInfo {
   encrypt: boolean;
 }
 
-/** Page-tree visits: a tree that shares its nodes can make pdf-lib's walk exponential. */
-const MAX_TREE_VISITS = 100_000;
+/**
+ * Page-tree visits, far above the tree of any PDF within the page limit: a tree that shares its nodes can
+ * make pdf-lib's walk exponential.
+ */
+const MAX_TREE_VISITS = 10_000;
 
 const refKey = (ref: Ref) => `${ref.num} ${ref.gen}`;
 
 class PdfReading extends PdfSyntax {
   private readonly objects = new Map<string, Node>();
   private trailer: TrailerInfo = { encrypt: false };
+
+  /**
+   * `decodeStreams`: whether to read object and cross-reference streams, whose data may inflate far past
+   * the file's size; without it a file that has them is not plain.
+   */
+  constructor(
+    bytes: Uint8Array,
+    private readonly decodeStreams: boolean,
+  ) {
+    super(bytes);
+  }
 
   /** pdf-lib's `PDFParser.parseDocument`, holding the file to its plain form. */
   async read(): Promise<void> {
@@ -148,6 +165,7 @@ class PdfReading extends PdfSyntax {
       const dict = this.dict(0);
       if (this.streamFollows(dict)) {
         if (dict.typeNotName) notPlain();
+        if ((dict.type === 'ObjStm' || dict.type === 'XRef') && !this.decodeStreams) notPlain();
         if (dict.type === 'ObjStm') await this.objectStream(start);
         else if (dict.type === 'XRef') this.crossReferenceStream(start);
         else this.objects.set(refKey(ref), { kind: 'other' });
