@@ -21,7 +21,7 @@ export interface AppState {
   log: Logger;
   principal?: Principal;
   networkPerson?: NetworkPerson;
-  /** SHA-256 of the raw request body, for idempotency keys. */
+  /** SHA-256 of the raw request body, when an Idempotency-Key will compare it. */
   bodySha256?: string;
   /** Set while a request holds an Idempotency-Key: stores its answer inside the service's transaction. */
   idempotency?: { answerWithin(status: number): BeforeCommit<unknown> };

@@ -32,12 +32,13 @@ const GATHERED_PIECE_CHARS = 64 * 1024;
 export const STREAMED_BODY_BYTES = 1024 * 1024;
 
 /**
- * Reads the body's text, hashing it (idempotency keys compare bodies) and parsing it. A body of at most
+ * Reads the body's text, hashing it when an Idempotency-Key will compare it, and parsing it. A body of at most
  * STREAMED_BODY_BYTES is parsed once it is all here; a larger one is parsed as it arrives, so its text is
  * never held whole. With `uploads`, each `base64Doc` string becomes a decoded Base64Upload either way.
  */
 async function readJson(ctx: AppContext, limitBytes: number, uploads: boolean) {
-  const hash = crypto.createHash('sha256');
+  // Only an Idempotency-Key compares bodies: hashing every body would cost each create a pass over it.
+  const hash = ctx.get('idempotency-key') ? crypto.createHash('sha256') : undefined;
   const declared = ctx.request.length;
   const decoder = new StringDecoder('utf8');
   let received = 0;
@@ -52,7 +53,7 @@ async function readJson(ctx: AppContext, limitBytes: number, uploads: boolean) {
     // A byte-order mark is not part of the JSON (and was never part of the hash).
     if (!started && piece.startsWith('\uFEFF')) piece = piece.slice(1);
     started = true;
-    hash.update(piece);
+    hash?.update(piece);
     // JSON's whitespace only (RFC 8259 §2): JavaScript's `\s` also takes a form feed or a no-break space,
     // and a body of one would pass for an empty body.
     if (blank && !/^[ \t\n\r]*$/.test(piece)) blank = false;
@@ -96,7 +97,7 @@ async function readJson(ctx: AppContext, limitBytes: number, uploads: boolean) {
     throw tooLarge(`Request body exceeds ${limitBytes} bytes`);
   }
   if (declared !== undefined && received !== declared) throw malformed('Request body could not be read');
-  ctx.state.bodySha256 = hash.digest('hex');
+  ctx.state.bodySha256 = hash?.digest('hex');
   if (blank) return {};
   try {
     if (invalid) throw invalid;
