@@ -106,13 +106,16 @@ export function inflatingPdf(
 /**
  * A one-page PDF whose page names `names` fonts, each under a name no other document uses. Within every
  * limit, but each distinct name is one more entry in pdf-lib's process-wide name table, which nothing empties.
+ * Unless `plain`, a stray line between two objects, which pdf-lib skips, makes the upload check load it
+ * with pdf-lib itself (a plain file's page count is read without pdf-lib and leaves no name behind).
  */
-export function manyNamesPdf(names: number): Buffer {
+export function manyNamesPdf(names: number, { plain = false } = {}): Buffer {
   const tag = crypto.randomBytes(6).toString('hex');
   const fonts = Array.from({ length: names }, (_, i) => `/F${tag}-${i} 4 0 R`).join('\n');
   return Buffer.from(
     '%PDF-1.7\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
       `3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Resources<</Font<<${fonts}>>>>>>endobj\n` +
+      (plain ? '' : 'stray bytes\n') +
       '4 0 obj<</Type/Font/Subtype/Type1/BaseFont/Times-Roman>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
   );
 }
