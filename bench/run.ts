@@ -571,15 +571,16 @@ async function p1CreateAgainstFloor(p: {
 }
 
 const WARM_ROUND_SECONDS = 4;
-const MAX_WARM_ROUNDS = 8;
+const MIN_WARM_ROUNDS = 6;
+const MAX_WARM_ROUNDS = 10;
 
 /**
- * Loads a freshly started server until its own CPU per create settles (a round within 10 % of the one
- * before, from the third round on), at most MAX_WARM_ROUNDS rounds; answers each round's CPU per create (ms).
- * V8 compiles a process's hot paths over its first tens of seconds under load, and the API has far more of
- * them than the floor: after the 3 s warm-up P1 had before, the API's CPU per create was about 1.7 ms above
- * where it settled (7.1–7.3 against 5.4–5.7 ms after 30–60 s, on the code of e6639b4), which measured its
- * start-up rather than its throughput.
+ * Loads a freshly started server until its own CPU per create settles: at least MIN_WARM_ROUNDS rounds,
+ * then until a round is within 10 % of the one before, at most MAX_WARM_ROUNDS; answers each round's CPU per
+ * create (ms). V8 compiles a process's hot paths over its first tens of seconds under load, and the API has
+ * far more of them than the floor: in 4 s rounds from a fresh start the API's CPU per create went 6.7, 5.7,
+ * 5.2, 5.4, 5.2, 4.9, 4.8, 4.0, 4.6, 4.1, 3.7 ms (the floor's settles within about 12 s), so the 3 s warm-up
+ * P1 had before measured the API's start-up rather than its throughput.
  */
 async function warmUntilSettled(
   url: string,
@@ -590,7 +591,7 @@ async function warmUntilSettled(
   const perCreate: number[] = [];
   const settled = () => {
     const [before, last] = perCreate.slice(-2);
-    return perCreate.length >= 3 && Math.abs(last - before) <= 0.1 * before;
+    return perCreate.length >= MIN_WARM_ROUNDS && Math.abs(last - before) <= 0.1 * before;
   };
   while (perCreate.length < MAX_WARM_ROUNDS && !settled()) {
     const before = cpuSeconds(pid);
