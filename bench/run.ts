@@ -861,7 +861,9 @@ async function p6TimeToNotary(
   for (let i = 0; i < 100; i++) {
     const created = await next;
     const joinedAt = performance.now();
-    await fetch(`${apiUrl}${created.bn_signing_url}/join`, { method: 'POST' });
+    const joined = await fetch(`${apiUrl}${created.bn_signing_url}/join`, { method: 'POST' });
+    if (joined.status !== 200)
+      throw new Error(`session ${i + 1}: the join answered ${joined.status}: ${await joined.text()}`);
     // The notary's console asks for its offers; a notary who accepts at once is the bot here.
     for (;;) {
       const mine = (await (
@@ -871,7 +873,14 @@ async function p6TimeToNotary(
       };
       if (mine.sessions.some((s) => s.bn_session_id === created.bn_session_id && s.relation === 'offered'))
         break;
-      if (performance.now() - joinedAt > 60_000) throw new Error('no offer within a minute');
+      if (performance.now() - joinedAt > 60_000) {
+        const session = await (
+          await fetch(`${createUrlOf(apiUrl)}/${created.bn_session_id}`, { headers: auth })
+        ).json();
+        throw new Error(
+          `session ${i + 1}: no offer within a minute; the session: ${JSON.stringify(session)}`,
+        );
+      }
       await new Promise((r) => setTimeout(r, 20));
     }
     const accepted = await fetch(`${apiUrl}/api/integrationsv2/me/sessions/${created.bn_session_id}/accept`, {
