@@ -19,14 +19,18 @@ export interface SessionColumns {
   workflowId: string;
 }
 
-export interface ParticipantRow {
-  id: string;
+/** The columns of `participants` that say who a participant is. */
+export interface ParticipantColumns {
   role: 'signer' | 'witness';
   index: number;
   email: string;
   first_name: string | null;
   last_name: string | null;
   is_host: boolean;
+}
+
+export interface ParticipantRow extends ParticipantColumns {
+  id: string;
   details: Record<string, unknown>;
   /** Hex of the SHA-256 of the signing link's token. */
   token_hash: string;

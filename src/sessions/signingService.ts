@@ -11,15 +11,10 @@ import type { IdentityService, IdentityState } from '../identity/identityService
 import { throwIfRefused, verdictOfUpdateFailure } from './sessionRules';
 import { queryRows } from '../db/query';
 import { isUuid } from '../ids';
+import type { ParticipantColumns } from './sessionRows';
 
-interface ParticipantSession {
+interface ParticipantSession extends ParticipantColumns {
   participant_id: string;
-  role: 'signer' | 'witness';
-  index: number;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  is_host: boolean;
   joined_at: Date | null;
   session_id: string;
   status: SessionStatus;
