@@ -1,5 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { execute, queryRows } from '../db/query';
+import { preparedStatement } from '../db/preparedStatements';
 
 export type KeyKind = 'api' | 'vendor';
 
@@ -22,8 +23,11 @@ const KEYS_WITH_ACCOUNT = `
          a.white_label_base_url AS "whiteLabelBaseUrl"
     FROM api_keys k JOIN accounts a ON a.id = k.account_id`;
 
+/** Every request with an API key asks it. */
+const KEY_BY_PREFIX = preparedStatement('api-key-by-prefix', `${KEYS_WITH_ACCOUNT} WHERE k.prefix = $1`);
+
 export async function keyByPrefix(sequelize: Sequelize, prefix: string): Promise<ApiKey | null> {
-  const [key] = await queryRows<ApiKey>(sequelize, `${KEYS_WITH_ACCOUNT} WHERE k.prefix = $1`, {
+  const [key] = await queryRows<ApiKey>(sequelize, KEY_BY_PREFIX, {
     bind: [prefix],
   });
   return key ?? null;

@@ -5,6 +5,7 @@ import type { ClientBase } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Sequelize, Transaction } from 'sequelize';
 import { execute, queryRows } from '../db/query';
+import { preparedStatement } from '../db/preparedStatements';
 
 /**
  * Above this size a document's bytes go to PostgreSQL in pieces (COPY): bound as one query parameter,
@@ -12,6 +13,15 @@ import { execute, queryRows } from '../db/query';
  */
 export const STREAMED_BLOB_BYTES = 1024 * 1024;
 const COPY_PIECE_BYTES = 256 * 1024;
+
+/** Every upload up to STREAMED_BLOB_BYTES asks it. */
+const STORE_BLOB = preparedStatement(
+  'store-blob',
+  `WITH inserted AS (
+       INSERT INTO blobs (account_id, sha256, size_bytes, content) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (account_id, sha256) DO NOTHING RETURNING id)
+     SELECT id FROM inserted UNION ALL SELECT id FROM blobs WHERE account_id = $1 AND sha256 = $2 LIMIT 1`,
+);
 
 /**
  * Document bytes live in PostgreSQL, outside Temporal payloads, once per account and content hash.
@@ -28,14 +38,10 @@ export async function storeBlob(
     return copyBlob(sequelize, { accountId, bytes, sha256 }, transaction);
   // One round trip: the new row's id, or the one already stored. The second read is only for a row
   // another transaction committed after this statement's snapshot (the insert waited for it).
-  const [stored] = await queryRows<{ id: string }>(
-    sequelize,
-    `WITH inserted AS (
-       INSERT INTO blobs (account_id, sha256, size_bytes, content) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (account_id, sha256) DO NOTHING RETURNING id)
-     SELECT id FROM inserted UNION ALL SELECT id FROM blobs WHERE account_id = $1 AND sha256 = $2 LIMIT 1`,
-    { bind: [accountId, sha256, bytes.length, bytes], transaction },
-  );
+  const [stored] = await queryRows<{ id: string }>(sequelize, STORE_BLOB, {
+    bind: [accountId, sha256, bytes.length, bytes],
+    transaction,
+  });
   if (stored) return stored.id;
   const existing = await existingBlob(sequelize, accountId, sha256, transaction);
   if (!existing) throw new Error(`blob ${sha256} was neither inserted nor found`);

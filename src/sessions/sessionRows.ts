@@ -1,5 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { queryRows } from '../db/query';
+import { preparedStatement } from '../db/preparedStatements';
 import { documentRecords, DOCUMENTS_FROM_JSON } from './documentIntake';
 import type { StoredDocument } from './documentIntake';
 
@@ -56,22 +57,9 @@ export interface NewSession {
   invitations: InvitationRow[];
 }
 
-/**
- * Writes a new session as one statement of the create's transaction: the session, its participants, the
- * identity checks its account waived, its documents and its held invitations. Each statement costs a round
- * trip with its own parse, plan and wake-ups on both sides, which for these few small rows was most of their
- * cost (P1: ten statements a create, now six). Answers the transaction's id, which the workflow asks
- * PostgreSQL about to learn whether the rows committed.
- */
-export async function insertSession(
-  sequelize: Sequelize,
-  created: NewSession,
-  transaction: Transaction,
-): Promise<string> {
-  const { session } = created;
-  const [row] = await queryRows<{ transaction_id: string }>(
-    sequelize,
-    `WITH session AS (
+const INSERT_SESSION = preparedStatement(
+  'insert-session',
+  `WITH session AS (
        INSERT INTO sessions (id, account_id, notarization_id, status, signing_type, session_type,
                              notarization_timing_type, session_timing, expires_at, notary_member_id, options, workflow_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)),
@@ -90,28 +78,42 @@ export async function insertSession(
        SELECT $1, i.participant_id, 'invitation', i.to_email, i.subject, i.body, 'held'
          FROM jsonb_to_recordset($17) AS i(participant_id uuid, to_email text, subject text, body text))
      SELECT pg_current_xact_id()::text AS transaction_id`,
-    {
-      bind: [
-        session.id,
-        session.accountId,
-        session.notarizationId,
-        session.status,
-        session.signingType,
-        session.sessionType,
-        session.notarizationTimingType,
-        session.sessionTiming,
-        session.expiresAt,
-        session.notaryMemberId,
-        JSON.stringify(session.options),
-        session.workflowId,
-        JSON.stringify(created.participants),
-        created.waivedBy,
-        JSON.stringify(created.waived.map((p) => ({ participant_id: p.id }))),
-        JSON.stringify(documentRecords(created.documents, 0, created.notaryCanEditAll)),
-        JSON.stringify(created.invitations),
-      ],
-      transaction,
-    },
-  );
+);
+
+/**
+ * Writes a new session as one statement of the create's transaction: the session, its participants, the
+ * identity checks its account waived, its documents and its held invitations. Each statement costs a round
+ * trip with its own parse, plan and wake-ups on both sides, which for these few small rows was most of their
+ * cost (P1: ten statements a create, now six). Answers the transaction's id, which the workflow asks
+ * PostgreSQL about to learn whether the rows committed.
+ */
+export async function insertSession(
+  sequelize: Sequelize,
+  created: NewSession,
+  transaction: Transaction,
+): Promise<string> {
+  const { session } = created;
+  const [row] = await queryRows<{ transaction_id: string }>(sequelize, INSERT_SESSION, {
+    bind: [
+      session.id,
+      session.accountId,
+      session.notarizationId,
+      session.status,
+      session.signingType,
+      session.sessionType,
+      session.notarizationTimingType,
+      session.sessionTiming,
+      session.expiresAt,
+      session.notaryMemberId,
+      JSON.stringify(session.options),
+      session.workflowId,
+      JSON.stringify(created.participants),
+      created.waivedBy,
+      JSON.stringify(created.waived.map((p) => ({ participant_id: p.id }))),
+      JSON.stringify(documentRecords(created.documents, 0, created.notaryCanEditAll)),
+      JSON.stringify(created.invitations),
+    ],
+    transaction,
+  });
   return row.transaction_id;
 }
