@@ -22,11 +22,24 @@ function launcherPath(): string {
   return launcher;
 }
 
+/** The SDK's core gives the server's port 5 s; a JVM starting on a machine busy with the suite can take longer. */
+const SERVER_STARTS = 3;
+
+async function startServer(): Promise<TestWorkflowEnvironment> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await TestWorkflowEnvironment.createTimeSkipping({
+        server: { executable: { type: 'existing-path', path: launcherPath() } },
+      });
+    } catch (err) {
+      if (attempt === SERVER_STARTS || !/did not start within/.test((err as Error).message)) throw err;
+    }
+  }
+}
+
 /** Temporal's time-skipping test server, with the session's search attributes: days pass in milliseconds. */
 export async function startTimeSkipping(): Promise<TestWorkflowEnvironment> {
-  const env = await TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: launcherPath() } },
-  });
+  const env = await startServer();
   // The test server registers attributes but cannot list them, so register all of them at once.
   await env.connection.operatorService.addSearchAttributes({
     namespace: env.namespace ?? 'default',
