@@ -266,6 +266,35 @@ interface Stack {
   stop(): Promise<void>;
 }
 
+const SERVICE_START_ATTEMPTS = 3;
+
+/**
+ * A stack's PostgreSQL and Temporal on ports found free. A port is free when picked, not when the server
+ * binds it: one full run stopped when another socket took PostgreSQL's port in between ("Address already
+ * in use"), so a failed start is tried again on other ports.
+ */
+async function startServicesOnFreePorts(settings: Record<string, string>, dataDir: string) {
+  for (let attempt = 1; ; attempt++) {
+    const stackSettings = {
+      ...settings,
+      DATA_DIR: dataDir,
+      EMBEDDED_POSTGRES_PORT: String(await freePort()),
+      TEMPORAL_DEV_PORT: String(await freePort()),
+      TEMPORAL_UI_PORT: String(await freePort()),
+    };
+    const config = loadConfig({ ...process.env, ...stackSettings });
+    try {
+      const services = await (REAL_TEMPORAL
+        ? realServices(config)
+        : provideBackingServices(config, { persistentTemporal: false, log: say }));
+      return { stackSettings, config, services };
+    } catch (err) {
+      if (attempt === SERVICE_START_ATTEMPTS) throw err;
+      say(`services did not start (${(err as Error).message.split('\n')[0]}); again on other ports`);
+    }
+  }
+}
+
 /**
  * Starts a stack from the bench's settings; each has its own ports. Its processes are stopped with
  * `stop`, or killed when the bench exits.
@@ -273,17 +302,7 @@ interface Stack {
 async function startStack(settings: Record<string, string>, dataDir: string): Promise<Stack> {
   // Passable by PostgreSQL's own user when the bench runs as root, so its cluster is kept here too.
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o755 });
-  const stackSettings = {
-    ...settings,
-    DATA_DIR: dataDir,
-    EMBEDDED_POSTGRES_PORT: String(await freePort()),
-    TEMPORAL_DEV_PORT: String(await freePort()),
-    TEMPORAL_UI_PORT: String(await freePort()),
-  };
-  const config = loadConfig({ ...process.env, ...stackSettings });
-  const services = await (REAL_TEMPORAL
-    ? realServices(config)
-    : provideBackingServices(config, { persistentTemporal: false, log: say }));
+  const { stackSettings, config, services } = await startServicesOnFreePorts(settings, dataDir);
   const env = {
     ...process.env,
     ...PRODUCTION_PROCESS_ENV,
