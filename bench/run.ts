@@ -990,6 +990,8 @@ async function p5Parked(
       600_000,
     );
     const latencies = { parked: [] as number[], alongside: [] as number[] };
+    // Each round's own p99, printed pair by pair: how far one pair strays from the pooled ratio.
+    const roundP99 = { parked: [] as number[], alongside: [] as number[] };
     const cpuPerCreate = { parked: [0, 0, 0], alongside: [0, 0, 0] };
     let failed = 0;
     const order = Array.from({ length: pairs }, (_, pair) =>
@@ -1005,6 +1007,7 @@ async function p5Parked(
       const round = await load(createUrlOf(probeApi.url), auth, later, { connections: 4 });
       sample().forEach((after, i) => (cpuPerCreate[side][i] += ((after - before[i]) / round.ok) * 1000));
       latencies[side].push(...round.latencies);
+      roundP99[side].push(percentile(round.latencies, 99));
       failed += round.failed;
     }
     const p99 = { parked: percentile(latencies.parked, 99), alongside: percentile(latencies.alongside, 99) };
@@ -1013,7 +1016,7 @@ async function p5Parked(
       return `API ${api.toFixed(1)}, PostgreSQL ${postgres.toFixed(1)}, Temporal ${temporal.toFixed(1)} ms`;
     };
     say(
-      `P5 ${when}: create p99 ${ms(p99.parked)} on the parked stack (${latencies.parked.length} creates; CPU per create ${split('parked')}), ${ms(p99.alongside)} on the other (${latencies.alongside.length}; ${split('alongside')})`,
+      `P5 ${when}: create p99 ${ms(p99.parked)} on the parked stack (${latencies.parked.length} creates; CPU per create ${split('parked')}), ${ms(p99.alongside)} on the other (${latencies.alongside.length}; ${split('alongside')}); pair by pair ${roundP99.parked.map((p, i) => (p / roundP99.alongside[i]).toFixed(2)).join(', ')}×`,
     );
     return { ...p99, ratio: p99.parked / p99.alongside, failed };
   };
