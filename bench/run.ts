@@ -23,6 +23,7 @@ import { loadSigningIdentity } from '../src/signing/identity';
 import { pdfBytes, MB10 } from '../test/support/documents';
 import { WebhookReceiver } from '../test/support/webhookReceiver';
 import { freePort } from '../test/support/freePort';
+import { retrying } from '../test/support/retrying';
 
 /**
  * `npm run bench`: performance on real services, each figure beside its target, as ratios measured side
@@ -273,26 +274,26 @@ const SERVICE_START_ATTEMPTS = 3;
  * binds it: one full run stopped when another socket took PostgreSQL's port in between ("Address already
  * in use"), so a failed start is tried again on other ports.
  */
-async function startServicesOnFreePorts(settings: Record<string, string>, dataDir: string) {
-  for (let attempt = 1; ; attempt++) {
-    const stackSettings = {
-      ...settings,
-      DATA_DIR: dataDir,
-      EMBEDDED_POSTGRES_PORT: String(await freePort()),
-      TEMPORAL_DEV_PORT: String(await freePort()),
-      TEMPORAL_UI_PORT: String(await freePort()),
-    };
-    const config = loadConfig({ ...process.env, ...stackSettings });
-    try {
+function startServicesOnFreePorts(settings: Record<string, string>, dataDir: string) {
+  return retrying(
+    SERVICE_START_ATTEMPTS,
+    async () => {
+      const stackSettings = {
+        ...settings,
+        DATA_DIR: dataDir,
+        EMBEDDED_POSTGRES_PORT: String(await freePort()),
+        TEMPORAL_DEV_PORT: String(await freePort()),
+        TEMPORAL_UI_PORT: String(await freePort()),
+      };
+      const config = loadConfig({ ...process.env, ...stackSettings });
       const services = await (REAL_TEMPORAL
         ? realServices(config)
         : provideBackingServices(config, { persistentTemporal: false, log: say }));
       return { stackSettings, config, services };
-    } catch (err) {
-      if (attempt === SERVICE_START_ATTEMPTS) throw err;
-      say(`services did not start (${(err as Error).message.split('\n')[0]}); again on other ports`);
-    }
-  }
+    },
+    () => true,
+    (err) => say(`services did not start (${err.message.split('\n')[0]}); again on other ports`),
+  );
 }
 
 /**

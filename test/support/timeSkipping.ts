@@ -7,6 +7,7 @@ import type { Activities } from '../../activities';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
 import { SESSION_SEARCH_ATTRIBUTES } from '../../workflows/searchAttributes';
 import { testEnvironment } from './environment';
+import { retrying } from './retrying';
 
 const POM = path.join(__dirname, 'temporal-test-server', 'pom.xml');
 
@@ -25,21 +26,16 @@ function launcherPath(): string {
 /** The SDK's core gives the server's port 5 s; a JVM starting on a machine busy with the suite can take longer. */
 const SERVER_STARTS = 3;
 
-async function startServer(): Promise<TestWorkflowEnvironment> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await TestWorkflowEnvironment.createTimeSkipping({
-        server: { executable: { type: 'existing-path', path: launcherPath() } },
-      });
-    } catch (err) {
-      if (attempt === SERVER_STARTS || !/did not start within/.test((err as Error).message)) throw err;
-    }
-  }
-}
-
 /** Temporal's time-skipping test server, with the session's search attributes: days pass in milliseconds. */
 export async function startTimeSkipping(): Promise<TestWorkflowEnvironment> {
-  const env = await startServer();
+  const env = await retrying(
+    SERVER_STARTS,
+    () =>
+      TestWorkflowEnvironment.createTimeSkipping({
+        server: { executable: { type: 'existing-path', path: launcherPath() } },
+      }),
+    (err) => /did not start within/.test(err.message),
+  );
   // The test server registers attributes but cannot list them, so register all of them at once.
   await env.connection.operatorService.addSearchAttributes({
     namespace: env.namespace ?? 'default',
