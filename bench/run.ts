@@ -218,7 +218,8 @@ async function deedPdf(): Promise<Buffer> {
 
 /**
  * BENCH_TEMPORAL=server: each stack's Temporal is the real server on the stack's PostgreSQL, as in production
- * (`npm run verify:production`'s), instead of the CLI's dev server with its store in memory.
+ * (`npm run verify:production`'s), instead of the CLI's dev server with its store in a file, as `npm start`
+ * runs it.
  */
 const REAL_TEMPORAL = process.env.BENCH_TEMPORAL === 'server';
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -288,7 +289,7 @@ function startServicesOnFreePorts(settings: Record<string, string>, dataDir: str
       const config = loadConfig({ ...process.env, ...stackSettings });
       const services = await (REAL_TEMPORAL
         ? realServices(config)
-        : provideBackingServices(config, { persistentTemporal: false, log: say }));
+        : provideBackingServices(config, { persistentTemporal: true, log: say }));
       return { stackSettings, config, services };
     },
     () => true,

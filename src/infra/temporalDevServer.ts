@@ -44,6 +44,13 @@ async function waitUntilServing(address: string, exited: () => boolean, timeoutM
   throw new Error(`Temporal dev server at ${address} not ready after ${timeoutMs} ms: ${String(lastError)}`);
 }
 
+/**
+ * The file's rollback journal and a sync at every commit cost the dev server about 13 ms of CPU a workflow
+ * start, against about 5 in memory; a write-ahead log synced at its checkpoints costs what memory does, and
+ * loses no committed transaction when a process dies (only, at worst, the last ones at a power cut).
+ */
+const FILE_PRAGMAS = ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal'];
+
 /** `temporal server start-dev` with its Web UI, from a CLI found on the machine or built once with Go. */
 export async function startTemporalDevServer(opts: DevServerOptions): Promise<RunningDevServer> {
   let cli = findTemporalCli();
@@ -65,7 +72,7 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Ru
     String(opts.uiPort),
     '--log-level',
     'warn',
-    ...(opts.persistent ? ['--db-filename', path.join(dir, 'temporal.sqlite')] : []),
+    ...(opts.persistent ? ['--db-filename', path.join(dir, 'temporal.sqlite'), ...FILE_PRAGMAS] : []),
     ...searchAttributeCliArgs(),
     ...dynamicConfigCliArgs(),
   ];
@@ -101,7 +108,7 @@ async function startWithSdkDownload(opts: DevServerOptions): Promise<RunningDevS
       uiPort: opts.uiPort,
       dbFilename: opts.persistent ? path.join(opts.dataDir, 'temporal', 'temporal.sqlite') : undefined,
       searchAttributes: SESSION_SEARCH_ATTRIBUTES,
-      extraArgs: dynamicConfigCliArgs(),
+      extraArgs: [...dynamicConfigCliArgs(), ...(opts.persistent ? FILE_PRAGMAS : [])],
     },
   });
   return { address: env.address, uiUrl: `http://localhost:${opts.uiPort}`, stop: () => env.teardown() };

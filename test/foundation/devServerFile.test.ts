@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { startTemporalDevServer } from '../../src/infra/temporalDevServer';
+import { readPid } from '../../src/infra/pidFile';
+import { freePort } from '../support/freePort';
+import { eventually } from '../support/eventually';
+
+/**
+ * `npm start`'s dev server keeps its store in a file under DATA_DIR, with a write-ahead log synced at its
+ * checkpoints rather than at each commit: a workflow it accepted is still there after the server was
+ * killed outright, as after a clean stop.
+ */
+describe('the persistent Temporal dev server (npm start)', function () {
+  this.timeout(180_000);
+
+  it('keeps the workflows it accepted through a kill -9 and a clean restart', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notarization-devserver-'));
+    const port = await freePort();
+    const start = async () =>
+      startTemporalDevServer({ dataDir, port, uiPort: await freePort(), persistent: true, log: () => {} });
+    const started = async (workflowId: string) => {
+      const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
+      try {
+        const client = new Client({ connection });
+        // No worker polls this queue: the workflow stays open, as a parked session does.
+        await client.workflow.start('parkedProbe', { taskQueue: 'nobody-polls', workflowId });
+      } finally {
+        await connection.close();
+      }
+    };
+    const statusOf = async (workflowId: string) => {
+      const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
+      try {
+        return (await new Client({ connection }).workflow.getHandle(workflowId).describe()).status.name;
+      } finally {
+        await connection.close();
+      }
+    };
+    let server = await start();
+    try {
+      await started('before-the-kill');
+      const pid = readPid(path.join(dataDir, 'temporal', 'temporal.pid'));
+      assert.ok(pid, 'the dev server wrote its pid file');
+      process.kill(pid, 'SIGKILL');
+      await eventually(
+        async () => {
+          try {
+            process.kill(pid, 0);
+            return false;
+          } catch {
+            return true;
+          }
+        },
+        (gone) => gone,
+        'the killed dev server gone',
+        { timeoutMs: 10_000, intervalMs: 50 },
+      );
+
+      server = await start();
+      assert.equal(await statusOf('before-the-kill'), 'RUNNING');
+      await started('before-the-stop');
+      await server.stop();
+
+      server = await start();
+      assert.equal(await statusOf('before-the-kill'), 'RUNNING');
+      assert.equal(await statusOf('before-the-stop'), 'RUNNING');
+    } finally {
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
