@@ -44,7 +44,14 @@ import {
   type SessionRequest,
   type Verdict,
 } from './sessionMachine';
-import { confirmSessionRecorded, databaseSteps, failureType, finalize, mail } from './sessionActivities';
+import {
+  type Changes,
+  confirmSessionRecorded,
+  databaseSteps,
+  failureType,
+  finalize,
+  mail,
+} from './sessionActivities';
 import { SessionRun } from './sessionRun';
 import { historyPast } from './history';
 import { dispatchToNetwork, staffNetworkWitnesses } from './networkDispatch';
@@ -59,6 +66,15 @@ const CLOSES_IN_A_TASK_OF_ITS_OWN = 'closes-in-a-task-of-its-own';
 
 /** The patch under which a participantJoined signal is held to the join's rules. */
 const LEGACY_JOIN_JUDGED = 'legacy-join-judged';
+
+/**
+ * One patch for every change below at once, taken by the sessions started since. Each `patched()` a new
+ * workflow passes costs its history a marker and a `TemporalChangeVersion` upsert (Temporal's SDK
+ * records one per patch, and each upsert is a visibility write): a scheduled session passed four before
+ * its timer. Sessions started before this keep asking for each change, so their histories replay; in
+ * the Temporal UI the new ones list this patch alone under TemporalChangeVersion.
+ */
+const EVERY_CHANGE_SO_FAR = 'every-change-to-2026-11-27';
 
 /**
  * One notarization session, from creation to its end:
@@ -79,12 +95,15 @@ async function session(
   input: SessionWorkflowInput,
   cancelRequested: Promise<never>,
 ): Promise<SessionOutcome> {
-  const db = databaseSteps();
+  // Asked first, before any change it stands for, so that a history recorded before it replays as it ran.
+  const current = patched(EVERY_CHANGE_SO_FAR);
+  const has: Changes = (change) => current || patched(change);
+  const db = databaseSteps(has);
   const startAt = input.startAt ? Date.parse(input.startAt) : undefined;
   const plan: SessionPlan = planOfInput(input);
   // A named team notary is known at creation: such sessions are ready at once (sessions started before
   // this rule waited in awaiting_notary for the assignment).
-  const readyAtOnce = input.notary.kind === 'team' && patched('named-notary-ready-at-once');
+  const readyAtOnce = input.notary.kind === 'team' && has('named-notary-ready-at-once');
   // The same first state the API records with the session, so both agree from the first moment.
   const run = new SessionRun(
     db,
@@ -135,7 +154,7 @@ async function session(
   // that carry the API's took it as it came.
   setHandler(participantJoinedSignal, (participant) => {
     if (!isParticipantRef(participant)) return;
-    if (patched(LEGACY_JOIN_JUDGED)) {
+    if (has(LEGACY_JOIN_JUDGED)) {
       if (judgedJoin({ ...participant, sameDeviceAll: false, isHost: false }).outcome !== 'allowed') {
         log.warn('participantJoined signal declined: the join update would refuse it', {
           role: participant.role,
@@ -257,7 +276,7 @@ async function session(
   // Sessions started before this closed in the task that published last. Not an async function: one
   // more promise on their path would reorder their commands against a handler's, and fail their replay.
   const publishBeforeClosing = (): Promise<void> =>
-    patched(CLOSES_IN_A_TASK_OF_ITS_OWN) ? run.publishBeforeClosing() : run.flushEvents();
+    has(CLOSES_IN_A_TASK_OF_ITS_OWN) ? run.publishBeforeClosing() : run.flushEvents();
 
   const finish = async (): Promise<SessionOutcome> => {
     if (requested.cancel) {
@@ -273,7 +292,7 @@ async function session(
   async function open(): Promise<SessionOutcome | undefined> {
     // 1. The session must exist in the database; a workflow whose request failed to commit ends quietly.
     try {
-      await confirmSessionRecorded({ sessionId: input.sessionId, transactionId: input.transactionId });
+      await confirmSessionRecorded({ sessionId: input.sessionId, transactionId: input.transactionId }, has);
     } catch (err) {
       if (failureType(err) === 'SessionNotRecorded') return 'abandoned';
       throw err;
@@ -285,7 +304,7 @@ async function session(
       await run.enter('awaiting_pretag');
       if (!(await run.waitFor(() => requested.pretagged))) return finish();
     }
-    if (patched('mail-beside-the-flow')) {
+    if (has('mail-beside-the-flow')) {
       // Mail is waited for like any other event: a cancel or the expiry ends the wait, so an SMTP outage
       // holds neither back.
       let invited = false;
@@ -315,10 +334,10 @@ async function session(
   // 4. A notary: the named team member at once; on demand, the network once the signer waits.
   await run.enter(openingStatus(plan, readyAtOnce));
   const witnesses =
-    (input.serviceWitnesses ?? 0) > 0 && patched('network-witnesses')
+    (input.serviceWitnesses ?? 0) > 0 && has('network-witnesses')
       ? staffNetworkWitnesses(run, plan, input.sessionId, input.serviceWitnesses!)
       : undefined;
-  if (input.notary.kind === 'network' && patched('network-offers')) {
+  if (input.notary.kind === 'network' && has('network-offers')) {
     const outcome = await dispatchToNetwork(run, plan, input.sessionId, historyIsLong);
     if (outcome === 'ended') return finish();
     if (outcome === 'continue_as_new') return carryOn();
@@ -347,7 +366,7 @@ async function session(
 
   // 6. The notarized PDFs (stamped, certified, digitally signed) and the journal. Sessions that
   // completed before this step existed replay without it.
-  if (patched('notarized-documents')) {
+  if (has('notarized-documents')) {
     await finalizeDocuments();
     await db.recordJournal({ sessionId: input.sessionId });
   }
@@ -368,7 +387,7 @@ async function session(
   /** Carries on in a fresh run before Temporal's history limits: handlers done, events published. */
   async function carryOn(): Promise<SessionOutcome> {
     const settled = () => allHandlersFinished() && !witnesses?.busy;
-    if (patched(CLOSES_IN_A_TASK_OF_ITS_OWN)) {
+    if (has(CLOSES_IN_A_TASK_OF_ITS_OWN)) {
       await run.publishBeforeClosing(settled);
     } else {
       await condition(settled);
@@ -387,7 +406,7 @@ async function session(
   }
 
   function historyIsLong(): boolean {
-    return patched('network-wait-continues-as-new') && historyPast(HISTORY_LIMIT);
+    return has('network-wait-continues-as-new') && historyPast(HISTORY_LIMIT);
   }
 
   /**

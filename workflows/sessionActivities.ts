@@ -1,7 +1,6 @@
 import {
   ActivityFailure,
   ApplicationFailure,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   type RetryPolicy,
@@ -43,12 +42,15 @@ const localIo = proxyLocalActivities<Activities>({
 
 export type DatabaseSteps = typeof io;
 
+/** Whether a session takes a change's new path: `patched(change)`, or true for every change at once. */
+export type Changes = (change: string) => boolean;
+
 /**
  * The session's database steps; sessions started before they ran as local activities keep ordinary
  * activities so their histories replay. Call once, at the start of the workflow.
  */
-export function databaseSteps(): DatabaseSteps {
-  return patched('database-steps-local') ? localIo : io;
+export function databaseSteps(has: Changes): DatabaseSteps {
+  return has('database-steps-local') ? localIo : io;
 }
 
 /**
@@ -100,11 +102,11 @@ type RecordedSession = Parameters<Activities['confirmSessionRecorded']>[0];
  * transaction aborted. A transaction still open after the first tries (or a database that did not
  * answer them) is waited for as the activity operators see.
  */
-export function confirmSessionRecorded(input: RecordedSession): Promise<void> {
+export function confirmSessionRecorded(input: RecordedSession, has: Changes): Promise<void> {
   // Sessions started before the first tries replay the activity alone, and resolve as directly as they
   // did then: one more promise in between would reorder the main flow's commands against an update
   // handler finishing in the same task.
-  if (!patched('transaction-asked-in-task-first')) return confirm.confirmSessionRecorded(input);
+  if (!has('transaction-asked-in-task-first')) return confirm.confirmSessionRecorded(input);
   return askInTaskFirst(input);
 }
 

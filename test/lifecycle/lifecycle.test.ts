@@ -138,7 +138,7 @@ describe('session lifecycle', () => {
         ['invitation', 'sent'],
       ],
     );
-    await recordHistory('session-completed-transaction-asked-in-task', `session-${id}`);
+    await recordHistory('session-completed-every-change-at-once', `session-${id}`);
   });
 
   it('refuses actions out of order with 409 and a reason', async () => {
@@ -191,11 +191,32 @@ describe('session lifecycle', () => {
     const id = created.body.bn_session_id;
     const scheduled = await waitForSession(account.api_key, id, (s) => s.status === 'scheduled');
     assert.equal(scheduled.session_timing, startAt);
+    // Parked on its timer, the workflow asked Temporal for one patch, which stands for every change so far.
+    const { events } = await eventually(
+      () => testEnvironment().runtime.temporal.client.workflow.getHandle(`session-${id}`).fetchHistory(),
+      (history) => history.events!.some((e) => e.timerStartedEventAttributes),
+      'the workflow parked on its timer',
+    );
+    const beforeTimer = events!.slice(
+      0,
+      events!.findIndex((e) => e.timerStartedEventAttributes),
+    );
+    assert.equal(
+      beforeTimer.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').length,
+      1,
+    );
+    const changeVersions = beforeTimer.flatMap((e) => {
+      const field =
+        e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields
+          ?.TemporalChangeVersion;
+      return field ? [JSON.parse(Buffer.from(field.data!).toString())] : [];
+    });
+    assert.deepEqual(changeVersions, [['every-change-to-2026-11-27']]);
     assert.equal((await join(created.body.bn_signing_url)).status, 409);
     const ready = await waitForSession(account.api_key, id, (s) => s.status === 'ready');
     assert.ok(Date.parse(ready.updated_at) >= Date.parse(startAt));
     assert.equal((await join(created.body.bn_signing_url)).status, 200);
-    await recordHistory('session-notarize-later-transaction-asked-in-task', `session-${id}`);
+    await recordHistory('session-notarize-later-every-change-at-once', `session-${id}`);
   });
 
   it('holds invitations until the documents are marked pretagged', async () => {

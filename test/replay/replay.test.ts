@@ -41,6 +41,10 @@ const EXPECTED = [
   // (`transaction-asked-in-task-first`): a marker where the histories above have an activity task.
   'session-completed-transaction-asked-in-task',
   'session-notarize-later-transaction-asked-in-task',
+  // One patch for every change so far (`every-change-to-2026-11-27`): a marker and an upsert where the
+  // histories above have one for each change.
+  'session-completed-every-change-at-once',
+  'session-notarize-later-every-change-at-once',
   // A cancel that met the invitations' completion, its last events committed behind a timer before the
   // session closed (`closes-in-a-task-of-its-own`).
   'session-cancelled-while-invitation-sent',
