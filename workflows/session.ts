@@ -7,6 +7,7 @@ import {
   log,
   patched,
   setHandler,
+  workflowInfo,
 } from '@temporalio/workflow';
 import {
   acceptOfferUpdate,
@@ -54,6 +55,7 @@ import {
 } from './sessionActivities';
 import { SessionRun } from './sessionRun';
 import { historyPast } from './history';
+import { SessionStatusAttribute } from './searchAttributes';
 import { dispatchToNetwork, staffNetworkWitnesses } from './networkDispatch';
 
 /** Far under Temporal's 50,000-event limit: a waiting session continues as new past it. */
@@ -113,6 +115,10 @@ async function session(
     // A run older code continued as new had published with random ids: any generation but 0 is its own.
     input.resume ? (input.resume.generation ?? 1) : 0,
   );
+  // The API starts the workflow with the session's first status as its attribute.
+  if (current)
+    run.statusAttribute = workflowInfo().typedSearchAttributes.get(SessionStatusAttribute) as
+      SessionStatus | undefined;
   if (input.resume) run.restoreParticipants(input.resume);
   run.waitingSince = input.resume?.waitingSince;
   const { requested } = run;

@@ -47,6 +47,11 @@ export class SessionRun {
   private completedAt?: number;
   /** The notary whose commission the completion was judged by; absent from an older API's completion. */
   actNotary?: NotaryAtTheAct;
+  /**
+   * The SessionStatus search attribute as Temporal holds it, in runs that upsert it only when it changes
+   * (each upsert is a visibility write); undefined in runs recorded before, which upsert every state entered.
+   */
+  statusAttribute?: SessionStatus;
   /** Handlers may not run activities; they queue events for the main flow to publish. */
   private readonly pendingEvents: Array<[EventName, EventData[EventName]]> = [];
   /** How many times this run published each event with each data: the occurrence in their ids. */
@@ -176,7 +181,10 @@ export class SessionRun {
     assertTransition(this.status, next);
     this.status = next;
     if (next === 'completed') this.completedAt = Date.now();
-    upsertSearchAttributes([{ key: SessionStatusAttribute, value: next }]);
+    if (next !== this.statusAttribute) {
+      upsertSearchAttributes([{ key: SessionStatusAttribute, value: next }]);
+      if (this.statusAttribute !== undefined) this.statusAttribute = next;
+    }
     await this.record();
     if (event) await this.deliver(event, dataOf(data));
   }

@@ -17,6 +17,7 @@ import { SESSION_COURSE_EVENTS } from '../support/sessionCourse';
 import { testEnvironment } from '../support/environment';
 import { recordHistory } from '../support/histories';
 import { startUpdate } from '../../workflows/sessionDefinitions';
+import { SessionStatusAttribute } from '../../workflows/searchAttributes';
 import { eventually } from '../support/eventually';
 
 async function registerWebhook(apiKey: string, url: string, events?: string[]) {
@@ -212,9 +213,21 @@ describe('session lifecycle', () => {
       return field ? [JSON.parse(Buffer.from(field.data!).toString())] : [];
     });
     assert.deepEqual(changeVersions, [['every-change-to-2026-11-27']]);
+    // Its status attribute is the one the API started it with: entering `scheduled` upserted nothing.
+    assert.deepEqual(
+      beforeTimer.flatMap((e) =>
+        e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.SessionStatus
+          ? [e.eventId]
+          : [],
+      ),
+      [],
+    );
+    const handle = testEnvironment().runtime.temporal.client.workflow.getHandle(`session-${id}`);
+    assert.equal((await handle.describe()).typedSearchAttributes.get(SessionStatusAttribute), 'scheduled');
     assert.equal((await join(created.body.bn_signing_url)).status, 409);
     const ready = await waitForSession(account.api_key, id, (s) => s.status === 'ready');
     assert.ok(Date.parse(ready.updated_at) >= Date.parse(startAt));
+    assert.equal((await handle.describe()).typedSearchAttributes.get(SessionStatusAttribute), 'ready');
     assert.equal((await join(created.body.bn_signing_url)).status, 200);
     await recordHistory('session-notarize-later-every-change-at-once', `session-${id}`);
   });
