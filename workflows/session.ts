@@ -74,7 +74,8 @@ const LEGACY_JOIN_JUDGED = 'legacy-join-judged';
  * workflow passes costs its history a marker and a `TemporalChangeVersion` upsert (Temporal's SDK
  * records one per patch, and each upsert is a visibility write): a scheduled session passed four before
  * its timer. Sessions started before this keep asking for each change, so their histories replay; in
- * the Temporal UI the new ones list this patch alone under TemporalChangeVersion.
+ * the Temporal UI the new ones list this patch alone under TemporalChangeVersion. A change after it asks
+ * `patched()` on its own (`EarlierChange` names the ones this patch stands for).
  */
 const EVERY_CHANGE_SO_FAR = 'every-change-to-2026-11-27';
 
