@@ -227,7 +227,12 @@ describe('session lifecycle', () => {
     assert.equal((await join(created.body.bn_signing_url)).status, 409);
     const ready = await waitForSession(account.api_key, id, (s) => s.status === 'ready');
     assert.ok(Date.parse(ready.updated_at) >= Date.parse(startAt));
-    assert.equal((await handle.describe()).typedSearchAttributes.get(SessionStatusAttribute), 'ready');
+    // The database has the status while the workflow task that upserts it is still running its steps.
+    await eventually(
+      async () => (await handle.describe()).typedSearchAttributes.get(SessionStatusAttribute),
+      (status) => status === 'ready',
+      'the SessionStatus attribute ready',
+    );
     assert.equal((await join(created.body.bn_signing_url)).status, 200);
     await recordHistory('session-notarize-later-every-change-at-once', `session-${id}`);
   });
