@@ -35,10 +35,9 @@ export function sessionActivities({ sequelize, config }: Pick<ActivityDependenci
       sessionId: string;
       transactionId?: string;
     }): Promise<void> {
-      const recorded = await rowExists(sequelize, 'SELECT 1 FROM sessions WHERE id = $1', {
-        bind: [sessionId],
-      });
-      if (recorded) return;
+      const recorded = () =>
+        rowExists(sequelize, 'SELECT 1 FROM sessions WHERE id = $1', { bind: [sessionId] });
+      if (await recorded()) return;
       const notRecorded = (why: string) =>
         ApplicationFailure.nonRetryable(`session ${sessionId} is not recorded: ${why}`, 'SessionNotRecorded');
       if (!transactionId) {
@@ -55,6 +54,9 @@ export function sessionActivities({ sequelize, config }: Pick<ActivityDependenci
       );
       if (xact[0].status === 'in progress')
         throw ApplicationFailure.retryable(`session ${sessionId} is not committed yet`, 'SessionNotVisible');
+      // The transaction may have committed between the first read and the question: a read begun now,
+      // after PostgreSQL called it committed, sees its rows.
+      if (xact[0].status === 'committed' && (await recorded())) return;
       throw notRecorded(`its transaction is ${xact[0].status ?? 'no longer known'}`);
     },
 
