@@ -5,7 +5,6 @@ import {
   condition,
   continueAsNew,
   log,
-  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -45,14 +44,8 @@ import {
   type SessionRequest,
   type Verdict,
 } from './sessionMachine';
-import {
-  type Changes,
-  confirmSessionRecorded,
-  databaseSteps,
-  failureType,
-  finalize,
-  mail,
-} from './sessionActivities';
+import { confirmSessionRecorded, databaseSteps, failureType, finalize, mail } from './sessionActivities';
+import { sessionChanges } from './sessionChanges';
 import { SessionRun } from './sessionRun';
 import { historyPast } from './history';
 import { SessionStatusAttribute } from './searchAttributes';
@@ -68,16 +61,6 @@ const CLOSES_IN_A_TASK_OF_ITS_OWN = 'closes-in-a-task-of-its-own';
 
 /** The patch under which a participantJoined signal is held to the join's rules. */
 const LEGACY_JOIN_JUDGED = 'legacy-join-judged';
-
-/**
- * One patch for every change below at once, taken by the sessions started since. Each `patched()` a new
- * workflow passes costs its history a marker and a `TemporalChangeVersion` upsert (Temporal's SDK
- * records one per patch, and each upsert is a visibility write): a scheduled session passed four before
- * its timer. Sessions started before this keep asking for each change, so their histories replay; in
- * the Temporal UI the new ones list this patch alone under TemporalChangeVersion. A change after it asks
- * `patched()` on its own (`EarlierChange` names the ones this patch stands for).
- */
-const EVERY_CHANGE_SO_FAR = 'every-change-to-2026-11-27';
 
 /**
  * One notarization session, from creation to its end:
@@ -98,9 +81,7 @@ async function session(
   input: SessionWorkflowInput,
   cancelRequested: Promise<never>,
 ): Promise<SessionOutcome> {
-  // Asked first, before any change it stands for, so that a history recorded before it replays as it ran.
-  const current = patched(EVERY_CHANGE_SO_FAR);
-  const has: Changes = (change) => current || patched(change);
+  const { current, has } = sessionChanges();
   const db = databaseSteps(has);
   const startAt = input.startAt ? Date.parse(input.startAt) : undefined;
   const plan: SessionPlan = planOfInput(input);

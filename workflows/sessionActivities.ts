@@ -6,6 +6,7 @@ import {
   type RetryPolicy,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import type { Changes } from './sessionChanges';
 
 // Every policy retries infrastructure failures (PostgreSQL, SMTP or a worker gone) until they pass;
 // what the workflow must decide on comes back as a value or a non-retryable ApplicationFailure.
@@ -41,25 +42,6 @@ const localIo = proxyLocalActivities<Activities>({
 });
 
 export type DatabaseSteps = typeof io;
-
-/**
- * The changes one patch stands for in sessions started since it (see the session workflow). A later
- * change asks `patched()` itself: sessions started under that one patch must replay without it.
- */
-export type EarlierChange =
-  | 'database-steps-local'
-  | 'transaction-asked-in-task-first'
-  | 'named-notary-ready-at-once'
-  | 'legacy-join-judged'
-  | 'closes-in-a-task-of-its-own'
-  | 'mail-beside-the-flow'
-  | 'network-witnesses'
-  | 'network-offers'
-  | 'notarized-documents'
-  | 'network-wait-continues-as-new';
-
-/** Whether a session takes an earlier change's new path: `patched(change)`, or true for all of them at once. */
-export type Changes = (change: EarlierChange) => boolean;
 
 /**
  * The session's database steps; sessions started before they ran as local activities keep ordinary

@@ -21,24 +21,19 @@ describe('the persistent Temporal dev server (npm start)', function () {
     const port = await freePort();
     const start = async () =>
       startTemporalDevServer({ dataDir, port, uiPort: await freePort(), persistent: true, log: () => {} });
-    const started = async (workflowId: string) => {
+    const withClient = async <T>(use: (client: Client) => Promise<T>) => {
       const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
       try {
-        const client = new Client({ connection });
-        // No worker polls this queue: the workflow stays open, as a parked session does.
-        await client.workflow.start('parkedProbe', { taskQueue: 'nobody-polls', workflowId });
+        return await use(new Client({ connection }));
       } finally {
         await connection.close();
       }
     };
-    const statusOf = async (workflowId: string) => {
-      const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
-      try {
-        return (await new Client({ connection }).workflow.getHandle(workflowId).describe()).status.name;
-      } finally {
-        await connection.close();
-      }
-    };
+    // No worker polls this queue: the workflow stays open, as a parked session does.
+    const started = (workflowId: string) =>
+      withClient((client) => client.workflow.start('parkedProbe', { taskQueue: 'nobody-polls', workflowId }));
+    const statusOf = (workflowId: string) =>
+      withClient(async (client) => (await client.workflow.getHandle(workflowId).describe()).status.name);
     let server = await start();
     try {
       await started('before-the-kill');
