@@ -29,5 +29,5 @@ USER app
 ENV MALLOC_ARENA_MAX=2
 EXPOSE 3000
 # Dev-only packages (embedded PostgreSQL, Temporal's test server, test tools) were pruned in the build stage.
-# docker-compose runs `node dist/scripts/start-worker.js` for the worker.
+# docker-compose runs the worker with `node --max-old-space-size=256 dist/scripts/start-worker.js` (WORKER_NODE_ARGS in src/process.ts).
 CMD ["node", "dist/scripts/start-api.js"]
