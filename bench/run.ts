@@ -9,7 +9,7 @@ import type { Sequelize } from 'sequelize';
 import { loadConfig, type Config } from '../src/config';
 import { DocumentPool } from '../src/documents/documentPool';
 import { decodeBase64Upload } from '../src/documents/base64Upload';
-import { PRODUCTION_PROCESS_ENV, WORKER_NODE_ARGS } from '../src/process';
+import { PRODUCTION_PROCESS_ENV, productionNodeArgs } from '../src/process';
 import { provideBackingServices, type BackingServices } from '../src/infra/services';
 import { EMBEDDED_DATABASE, embeddedSqlEndpoint, startEmbeddedPostgres } from '../src/infra/embeddedPostgres';
 import { scratchDirectory } from '../faults/scratchDirectory';
@@ -141,9 +141,9 @@ function startProcess(command: string[], env: NodeJS.ProcessEnv): ChildProcess {
   childProcesses.add(child);
   return child;
 }
-const node = (script: string, nodeArgs: readonly string[] = []) => [
+const node = (script: string) => [
   process.execPath,
-  ...nodeArgs,
+  ...productionNodeArgs(script),
   path.join(ROOT, 'dist', 'scripts', script),
 ];
 
@@ -328,8 +328,8 @@ async function startStack(settings: Record<string, string>, dataDir: string): Pr
   };
   const startApi = async (overrides: Record<string, string> = {}, nodeArgs: string[] = []) => {
     const port = await freePort();
-    const [exe, script] = node('start-api.js');
-    const child = startProcess([exe, ...nodeArgs, script], { ...env, ...overrides, PORT: String(port) });
+    const [exe, ...entry] = node('start-api.js');
+    const child = startProcess([exe, ...nodeArgs, ...entry], { ...env, ...overrides, PORT: String(port) });
     children.push(child);
     const url = `http://127.0.0.1:${port}`;
     await ready(url);
@@ -337,7 +337,7 @@ async function startStack(settings: Record<string, string>, dataDir: string): Pr
   };
   try {
     await migrateExclusively(sequelize);
-    const worker = startProcess(node('start-worker.js', WORKER_NODE_ARGS), env);
+    const worker = startProcess(node('start-worker.js'), env);
     children.push(worker);
     const api = await startApi();
     const postgresServer = new RegExp(`/postgres -D .* -p ${config.embeddedPostgresPort} `);

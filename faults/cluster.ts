@@ -8,13 +8,10 @@ import { startEmbeddedPostgres, type RunningPostgres } from '../src/infra/embedd
 import { startTemporalDevServer, type RunningDevServer } from '../src/infra/temporalDevServer';
 import { loadConfig } from '../src/config';
 import { loadSigningIdentity } from '../src/signing/identity';
-import { WORKER_NODE_ARGS } from '../src/process';
+import { productionNodeArgs } from '../src/process';
 import { freePort } from '../test/support/freePort';
 
 const ROOT = path.join(__dirname, '..');
-/** Node's options for an entry point, as production starts it. */
-const nodeArgsOf = (script: string): readonly string[] =>
-  script === 'start-worker.js' ? WORKER_NODE_ARGS : [];
 
 export interface ClusterPorts {
   api: number;
@@ -49,7 +46,7 @@ export class SupervisedProcess {
     const fd = fs.openSync(this.logFile, 'a');
     const child = spawn(
       process.execPath,
-      [...nodeArgsOf(this.script), path.join(ROOT, 'dist', 'scripts', this.script)],
+      [...productionNodeArgs(this.script), path.join(ROOT, 'dist', 'scripts', this.script)],
       {
         env: this.env(),
         stdio: ['ignore', fd, fd],

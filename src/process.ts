@@ -22,6 +22,10 @@ export const PRODUCTION_PROCESS_ENV = { MALLOC_ARENA_MAX: '2' } as const;
  */
 export const WORKER_NODE_ARGS = ['--max-old-space-size=256'] as const;
 
+/** Node's options for an entry point in `dist/scripts/`, as production starts it. */
+export const productionNodeArgs = (script: string): readonly string[] =>
+  script === 'start-worker.js' ? WORKER_NODE_ARGS : [];
+
 /**
  * Stops gracefully on the first SIGINT/SIGTERM and exits; a second signal exits at once. Exits non-zero
  * when `untilFailure` settles first (e.g. the worker died), so a supervisor restarts the process.
