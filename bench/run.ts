@@ -713,61 +713,78 @@ async function p3TeamList(apiUrl: string, sequelize: Sequelize) {
   // A team this size grows over months, autovacuum passing between: the bulk insert is vacuumed (the
   // trigram index's pending list merged) before it is measured, rather than while it is.
   await sequelize.query('VACUUM (ANALYZE) users, account_members');
-  const [exact] = await queryRows<{ email: string }>(
+  const [exact] = await queryRows<{ id: string; email: string }>(
     sequelize,
-    `SELECT u.email FROM users u JOIN account_members m ON m.user_id = u.id WHERE m.account_id = $1 LIMIT 1 OFFSET 54321`,
+    `SELECT m.id, u.email FROM users u JOIN account_members m ON m.user_id = u.id
+      WHERE m.account_id = $1 ORDER BY m.created_at, m.id LIMIT 1 OFFSET 54321`,
     { bind: [team.account_id] },
   );
   const headers = { authorization: `Bearer ${team.vendor_api_key}` };
-  const timeOne = async (fragment: string) => {
+  const teamUrl = `${apiUrl}/api/integrationsv2/team_members`;
+  const timeOne = async (path: string) => {
     const t0 = performance.now();
-    const res = await fetch(
-      `${apiUrl}/api/integrationsv2/team_members?email=${encodeURIComponent(fragment)}&limit=25`,
-      { headers },
-    );
+    const res = await fetch(`${teamUrl}${path}`, { headers });
     await res.json();
     return performance.now() - t0;
   };
-  // What someone types to find a person (each matches at most 2 % of the team), and fragments that list
-  // a fifth of it: those cost an exact total over every match, and are reported beside the target.
-  const searches = ['member123', 'vendor7.', 'e4f', '99999', 'nomatch-xyz', 'Member4242'];
-  const broad = ['MEMBER5', '@vendor1'];
+  const search = (fragment: string) => `?email=${encodeURIComponent(fragment)}&limit=25`;
+  // What someone types to find a person (each matches at most 2 % of the team) against the list's
+  // exact-match lookup, a whole address; a member read by id (no count, no search), fragments that list
+  // a fifth of the team (an exact total over every match) and the list unfiltered are reported beside.
+  const searches = ['member123', 'vendor7.', 'e4f', '99999', 'nomatch-xyz', 'Member4242'].map(search);
+  const byId = `/${exact.id}`;
+  const byAddress = search(exact.email);
+  const broad = ['MEMBER5', '@vendor1'].map(search);
+  const unfiltered = '?limit=25';
   const times = new Map<string, number[]>();
-  const timed = async (fragment: string, keep: boolean) => {
-    const t = await timeOne(fragment);
-    if (keep) times.set(fragment, [...(times.get(fragment) ?? []), t]);
+  const timed = async (path: string, keep: boolean) => {
+    const t = await timeOne(path);
+    if (keep) times.set(path, [...(times.get(path) ?? []), t]);
   };
-  // Interleaved, so a search and the lookup see the same machine.
-  for (let i = 0; i < 210; i++) {
-    await timed(searches[i % searches.length], i >= 10);
-    await timed(exact.email, i >= 10);
-    if (i % 5 === 0) await timed(broad[(i / 5) % broad.length], i >= 10);
+  // Interleaved, so the searches and the lookups see the same machine.
+  for (let i = 0; i < 410; i++) {
+    const keep = i >= 10;
+    await timed(searches[i % searches.length], keep);
+    await timed(i % 2 ? byId : byAddress, keep);
+    if (i % 5 === 0) await timed(broad[(i / 5) % broad.length], keep);
+    if (i % 5 === 2) await timed(unfiltered, keep);
   }
-  for (const [fragment, t] of times)
-    say(`P3 ${fragment}: p50 ${ms(percentile(t, 50))}, p99 ${ms(percentile(t, 99))} (${t.length})`);
-  const all = (fragments: string[]) => fragments.flatMap((f) => times.get(f) ?? []);
+  for (const [path, t] of times)
+    say(
+      `P3 ${decodeURIComponent(path)}: p50 ${ms(percentile(t, 50))}, p99 ${ms(percentile(t, 99))} (${t.length})`,
+    );
+  const all = (paths: string[]) => paths.flatMap((p) => times.get(p) ?? []);
   const filter = all(searches);
-  const lookup = all([exact.email]);
-  const ratio = percentile(filter, 99) / percentile(lookup, 99);
+  const p99 = percentile(filter, 99);
+  const ratioTo = (path: string) => p99 / percentile(all([path]), 99);
   record({
     id: 'P3',
     measure: `team list at 100k members, e-mail filter searching for a person (${filter.length} requests)`,
-    value: `p50 ${ms(percentile(filter, 50))}, p99 ${ms(percentile(filter, 99))}`,
+    value: `p50 ${ms(percentile(filter, 50))}, p99 ${ms(p99)}`,
     target: 'p99 ≤ 20 ms',
-    pass: percentile(filter, 99) <= 20,
+    pass: p99 <= 20,
   });
   record({
     id: 'P3',
-    measure: 'that filter’s p99 against an exact-match lookup’s p99, interleaved',
-    value: `${ratio.toFixed(2)}× (lookup p99 ${ms(percentile(lookup, 99))})`,
+    measure:
+      'that filter’s p99 against the list’s exact-match lookup (a member’s whole address), interleaved',
+    value: `${ratioTo(byAddress).toFixed(2)}× (lookup p99 ${ms(percentile(all([byAddress]), 99))})`,
     target: '≤ 2×',
-    pass: ratio <= 2,
+    pass: ratioTo(byAddress) <= 2,
+  });
+  record({
+    id: 'P3',
+    measure: 'the same against reading one member by id (GET /team_members/{id}: no count, no search)',
+    value: `${ratioTo(byId).toFixed(2)}× (read p99 ${ms(percentile(all([byId]), 99))})`,
+    target: 'reported',
+    pass: null,
   });
   const wide = all(broad);
+  const plain = all([unfiltered]);
   record({
     id: 'P3',
-    measure: `a filter matching 11–22 % of the team (${broad.join(', ')}; exact totals of 11,111 and 22,000)`,
-    value: `p50 ${ms(percentile(wide, 50))}, p99 ${ms(percentile(wide, 99))}`,
+    measure: `a filter matching 11–22 % of the team (MEMBER5, @vendor1: exact totals of 11,111 and 22,000); the list unfiltered (a total of 100,000)`,
+    value: `p50 ${ms(percentile(wide, 50))}, p99 ${ms(percentile(wide, 99))}; unfiltered p50 ${ms(percentile(plain, 50))}, p99 ${ms(percentile(plain, 99))}`,
     target: 'reported',
     pass: null,
   });

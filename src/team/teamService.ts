@@ -8,6 +8,8 @@ import { invalidId, TEAM_MESSAGES } from './teamErrors';
 import type { InviteInput, OnboardingInput } from './teamSchemas';
 import { execute, queryRows, rowExists } from '../db/query';
 import { pageOf } from '../db/pagination';
+import { searchLookup } from './searchLookup';
+import { TrigramFrequencies } from './trigramFrequencies';
 import { createLoginLink, memberForLoginLink, type LoginLinkSettings } from './loginLinks';
 import {
   findMember,
@@ -26,15 +28,19 @@ function withUnlinkedSuffix(email: string): string {
 
 /** `%` and `_` are literal in the e-mail filter (contract §4). */
 function likePattern(fragment: string): string {
-  return `%${fragment.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** A vendor's team (spec 3, 4.5–4.9): every operation is scoped to the vendor's own linked members. */
 export class TeamService {
+  private readonly trigramFrequencies: TrigramFrequencies;
+
   constructor(
     private readonly sequelize: Sequelize,
     private readonly loginLinks: LoginLinkSettings,
-  ) {}
+  ) {
+    this.trigramFrequencies = new TrigramFrequencies(sequelize);
+  }
 
   private member(accountId: string, memberId: string, transaction?: Transaction) {
     return findMember(this.sequelize, accountId, memberId, transaction);
@@ -170,17 +176,28 @@ export class TeamService {
   }
 
   async list(accountId: string, filters: { page: number; limit: number; role?: string; email?: string }) {
+    const fragment = filters.email?.toLowerCase();
+    const lookup = fragment && searchLookup(fragment, await this.trigramFrequencies.current());
     const { rows, pagination } = await pageOf<MemberRow>(
       this.sequelize,
       {
         columns: MEMBER_COLUMNS,
+        // The index finds the lookup's matches; a lookup narrower than the fragment is then checked
+        // against the whole fragment (searchLookup.ts).
         fromWhere: `FROM account_members m
           WHERE m.account_id = $1 AND m.deleted_at IS NULL
             AND ($2::text IS NULL OR m.business_role = $2)
-            AND ($3::text IS NULL OR m.search_email LIKE $3)`,
+            AND ($3::text IS NULL OR m.search_email LIKE $3)
+            AND ($4::text IS NULL OR strpos(m.search_email, $4) > 0)`,
         orderBy: 'm.created_at DESC, m.id',
         decorate: { alias: 'm', joins: MEMBER_JOINS },
-        bind: [accountId, filters.role ?? null, filters.email ? likePattern(filters.email) : null],
+        count: lookup ? 'over' : 'beside',
+        bind: [
+          accountId,
+          filters.role ?? null,
+          lookup ? likePattern(lookup) : null,
+          lookup && lookup !== fragment ? fragment : null,
+        ],
       },
       filters,
     );

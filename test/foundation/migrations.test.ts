@@ -373,7 +373,10 @@ describe('migrations', () => {
         INSERT INTO webhook_deliveries (endpoint_id, event_id, status)
         VALUES ('00000000-0000-4000-8000-0000000000e1', 'evt_1', 'failed');`);
 
-      assert.deepEqual(await migrate(db), ['0012-a-failed-delivery-says-why']);
+      assert.deepEqual(
+        (await createMigrator(db).up({ to: '0012-a-failed-delivery-says-why' })).map((m) => m.name),
+        ['0012-a-failed-delivery-says-why'],
+      );
 
       // A delivery that failed before says neither reason: which one it was is not known.
       assert.deepEqual(await rows('SELECT status, failure_reason FROM webhook_deliveries'), [
@@ -384,6 +387,28 @@ describe('migrations', () => {
         db.query(`UPDATE webhook_deliveries SET failure_reason = 'bored'`),
         /failure_reason_check/,
       );
+    });
+  });
+
+  it('0013 keeps how often each trigram of the members’ e-mails occurs, from the 0012 schema with rows', async () => {
+    await withScratchDatabase('migrate_0013', async (db) => {
+      const rows = async (sql: string) => ((await db.query(sql)) as [any[], unknown])[0];
+      await createMigrator(db).up({ to: '0012-a-failed-delivery-says-why' });
+      await db.query(`
+        INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A');
+        INSERT INTO users (email) SELECT 'member' || g || '@title.example' FROM generate_series(1, 50) g;
+        INSERT INTO account_members (account_id, user_id, business_role, first_name, last_name)
+        SELECT '00000000-0000-4000-8000-00000000000a', id, 'notary', 'M', 'N' FROM users;`);
+
+      assert.deepEqual(await migrate(db), ['0013-team-search-knows-common-trigrams']);
+
+      // Analysed as it was created: the trigrams every member shares are listed at once.
+      const [stats] = await rows(`
+        SELECT most_common_elems::text::text[] AS trigrams, most_common_elem_freqs AS frequencies
+          FROM pg_stats_ext_exprs WHERE statistics_name = 'account_members_search_trigrams'`);
+      const mem = stats.trigrams.indexOf('mem');
+      assert.ok(mem >= 0, `listed: ${stats.trigrams.join('|')}`);
+      assert.equal(stats.frequencies[mem], 1);
     });
   });
 });
