@@ -8,7 +8,8 @@ const MAX_AGE_MS = 10 * 60_000;
 /**
  * How often each trigram occurs in the members' search e-mails, read from the statistics ANALYZE keeps
  * (migration 0013), and cached. A trigram the statistics do not list is rarer than the rarest listed:
- * it counts as half that, as PostgreSQL's own estimates do. Undefined before the table was analysed.
+ * it counts as half that, as PostgreSQL's own estimates do. Undefined before the table was analysed, and
+ * to a role that does not own the table (PostgreSQL shows the figures to its owner, who ran the migrations).
  */
 export class TrigramFrequencies {
   private cached?: { at: number; frequency: TrigramFrequency | undefined };
