@@ -756,7 +756,8 @@ async function p3TeamList(apiUrl: string, sequelize: Sequelize) {
   const all = (paths: string[]) => paths.flatMap((p) => times.get(p) ?? []);
   const filter = all(searches);
   const p99 = percentile(filter, 99);
-  const ratioTo = (path: string) => p99 / percentile(all([path]), 99);
+  const lookupP99 = percentile(all([byAddress]), 99);
+  const readP99 = percentile(all([byId]), 99);
   record({
     id: 'P3',
     measure: `team list at 100k members, e-mail filter searching for a person (${filter.length} requests)`,
@@ -768,14 +769,14 @@ async function p3TeamList(apiUrl: string, sequelize: Sequelize) {
     id: 'P3',
     measure:
       'that filter’s p99 against the list’s exact-match lookup (a member’s whole address), interleaved',
-    value: `${ratioTo(byAddress).toFixed(2)}× (lookup p99 ${ms(percentile(all([byAddress]), 99))})`,
+    value: `${(p99 / lookupP99).toFixed(2)}× (lookup p99 ${ms(lookupP99)})`,
     target: '≤ 2×',
-    pass: ratioTo(byAddress) <= 2,
+    pass: p99 / lookupP99 <= 2,
   });
   record({
     id: 'P3',
     measure: 'the same against reading one member by id (GET /team_members/{id}: no count, no search)',
-    value: `${ratioTo(byId).toFixed(2)}× (read p99 ${ms(percentile(all([byId]), 99))})`,
+    value: `${(p99 / readP99).toFixed(2)}× (read p99 ${ms(readP99)})`,
     target: 'reported',
     pass: null,
   });

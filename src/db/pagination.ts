@@ -46,17 +46,20 @@ export async function pageOf<Row extends object>(
   const n = listing.bind.length;
   const cut = `LIMIT $${n + 1} OFFSET $${n + 2}`;
   const { decorate } = listing;
+  // Counted over the matches, the total rides on each row of the page; counted beside, it is a subquery.
   const over = listing.count === 'over';
-  const total = over ? 'count(*) OVER ()' : `(SELECT count(*) ${listing.fromWhere})`;
+  const total = over
+    ? 'count(*) OVER () AS total_items__'
+    : `(SELECT count(*) ${listing.fromWhere}) AS total_items__`;
   const found = await queryRows<Row & { total_items__: string }>(
     sequelize,
     decorate
-      ? `WITH page AS (SELECT ${decorate.alias}.*${over ? `, ${total} AS total_items__` : ''} ${listing.fromWhere}
+      ? `WITH page AS (SELECT ${decorate.alias}.*${over ? `, ${total}` : ''} ${listing.fromWhere}
                         ORDER BY ${listing.orderBy} ${cut})
-         SELECT ${listing.columns}, ${over ? `${decorate.alias}.total_items__` : `${total} AS total_items__`}
+         SELECT ${listing.columns}, ${over ? `${decorate.alias}.total_items__` : total}
            FROM page ${decorate.alias} ${decorate.joins}
           ORDER BY ${listing.orderBy}`
-      : `SELECT ${listing.columns}, ${total} AS total_items__ ${listing.fromWhere}
+      : `SELECT ${listing.columns}, ${total} ${listing.fromWhere}
           ORDER BY ${listing.orderBy} ${cut}`,
     { bind: [...listing.bind, limit, (page - 1) * limit] },
   );

@@ -15,13 +15,10 @@ export class TrigramFrequencies {
   private cached?: { at: number; frequency: TrigramFrequency | undefined };
   private loading?: Promise<TrigramFrequency | undefined>;
 
-  constructor(
-    private readonly sequelize: Sequelize,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(private readonly sequelize: Sequelize) {}
 
   async current(): Promise<TrigramFrequency | undefined> {
-    if (this.cached && this.now() - this.cached.at < MAX_AGE_MS) return this.cached.frequency;
+    if (this.cached && Date.now() - this.cached.at < MAX_AGE_MS) return this.cached.frequency;
     this.loading ??= this.load().finally(() => (this.loading = undefined));
     return this.loading;
   }
@@ -42,7 +39,7 @@ export class TrigramFrequencies {
       const unlisted = frequencies[trigrams.length] / 2;
       frequency = (trigram) => listed.get(trigram) ?? unlisted;
     }
-    this.cached = { at: this.now(), frequency };
+    this.cached = { at: Date.now(), frequency };
     return frequency;
   }
 }
