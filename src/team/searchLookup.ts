@@ -32,8 +32,7 @@ const ROW_VISIT_COST = 200;
  */
 function trigramSpans(fragment: string): Span[] {
   const spans: Span[] = [];
-  const words = fragment.matchAll(/[a-z0-9]+/g);
-  for (const word of words) {
+  for (const word of fragment.matchAll(/[a-z0-9]+/g)) {
     const from = word.index;
     const to = from + word[0].length;
     // Each character of the padded word, with the position of the fragment it stands for.
