@@ -1,4 +1,4 @@
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import { executeUpdate } from '../temporal/updates';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { IdentityPolicy } from '../config';
@@ -22,6 +22,9 @@ import {
 } from './identityRules';
 import { checkAskedOf, type AskedCheck } from './requirements';
 import type { IdImageKind, IdentityProvider, IdentitySubject, KbaAnswer, KbaQuestion } from './providers';
+
+/** The first key of the advisory lock that holds one participant's attempt slot (the second: their id's hash). */
+const ATTEMPT_SLOT_LOCK = 0x1d_c4ec;
 
 /** A participant as identity proofing sees them: who they are, what is asked of them, their session. */
 export interface IdentityParticipant {
@@ -197,47 +200,57 @@ export class IdentityService {
   async startKba(participant: IdentityParticipant): Promise<KbaQuiz> {
     this.assertMayTry(participant, 'kba');
     await this.reportPending(participant);
-    await this.closeTimedOut(participant);
-    const checks = await this.checksOf(participant.participantId);
-    const open = checks.find((c) => c.outcome === null);
-    if (open) return this.quizOf(open);
-    const verdict = this.judgeNow(checks);
-    const previous = verdict.retakeOf ? checks.find((c) => c.attempt === verdict.retakeOf) : undefined;
-    const { verificationId } = await this.provider.createKbaVerification(participant.subject, {
-      questions: this.policy.kbaQuestions,
-      choices: this.policy.kbaChoices,
-      avoidQuestionIds: previous?.question_ids ?? [],
-      newQuestions: previous ? newQuestionsNeeded(this.policy) : 0,
+    const quiz = await this.holdingAttemptSlot(participant, async (checks, transaction) => {
+      const stale = checks.find(
+        (c) => c.outcome === null && c.deadline && c.deadline.getTime() <= Date.now(),
+      );
+      if (stale) checks = await this.closeTimedOut(checks, stale, transaction);
+      const open = checks.find((c) => c.outcome === null);
+      if (open) return this.quizOf(open);
+      const verdict = this.judgeNow(checks);
+      const previous = verdict.retakeOf ? checks.find((c) => c.attempt === verdict.retakeOf) : undefined;
+      const { verificationId } = await this.provider.createKbaVerification(participant.subject, {
+        questions: this.policy.kbaQuestions,
+        choices: this.policy.kbaChoices,
+        avoidQuestionIds: previous?.question_ids ?? [],
+        newQuestions: previous ? newQuestionsNeeded(this.policy) : 0,
+      });
+      const questions = await this.provider.getKbaQuestions(verificationId);
+      const opened = await this.insertAttempt(
+        participant,
+        { method: 'kba', verificationId, attempt: verdict.attempt },
+        { questionIds: questions.map((q) => q.id), timeLimitMs: this.policy.kbaTimeLimitMs },
+        transaction,
+      );
+      return this.quizOf(opened, questions);
     });
-    const questions = await this.provider.getKbaQuestions(verificationId);
-    const inserted = await this.openAttempt(participant, 'kba', verificationId, verdict.attempt, {
-      questionIds: questions.map((q) => q.id),
-      timeLimitMs: this.policy.kbaTimeLimitMs,
-    });
-    // Two starts at once: the other one's attempt is the open one.
-    if (!inserted) return this.startKba(participant);
-    return this.quizOf(inserted, questions);
+    // A quiz that timed out above is a failure the workflow records.
+    await this.reportPending(participant);
+    return quiz;
   }
 
   /** Scores the open KBA attempt; answering a scored attempt again returns its outcome. */
   async answerKba(participant: IdentityParticipant, checkId: string, answers: KbaAnswer[]) {
-    const check = (await this.checksOf(participant.participantId)).find(
-      (c) => c.id === checkId && c.method === 'kba',
-    );
-    if (!check) throw notFound('Identity check not found');
-    if (check.outcome !== null) {
-      await this.report(participant, check);
-      return this.answerOf(check);
-    }
-    this.assertSessionOpen(participant);
-    const score = await this.provider.submitKbaAnswers(check.provider_verification_id!, answers);
-    const judged = judgeKba(score, check.started_at.getTime(), Date.now(), this.policy);
-    const done = await this.complete(participant, check, {
-      outcome: judged.passed ? 'passed' : 'failed',
-      correct: score.correct,
-      total: score.total,
-      reasons: judged.reason ? [judged.reason] : [],
+    const done = await this.holdingAttemptSlot(participant, async (checks, transaction) => {
+      const check = checks.find((c) => c.id === checkId && c.method === 'kba');
+      if (!check) throw notFound('Identity check not found');
+      if (check.outcome !== null) return check;
+      this.assertSessionOpen(participant);
+      const score = await this.provider.submitKbaAnswers(check.provider_verification_id!, answers);
+      const judged = judgeKba(score, check.started_at.getTime(), Date.now(), this.policy);
+      return this.complete(
+        checks,
+        check,
+        {
+          outcome: judged.passed ? 'passed' : 'failed',
+          correct: score.correct,
+          total: score.total,
+          reasons: judged.reason ? [judged.reason] : [],
+        },
+        transaction,
+      );
     });
+    await this.report(participant, done);
     return this.answerOf(done);
   }
 
@@ -245,52 +258,80 @@ export class IdentityService {
   async checkId(participant: IdentityParticipant, images: IdImages) {
     this.assertMayTry(participant, 'biometrics');
     await this.reportPending(participant);
-    const checks = await this.checksOf(participant.participantId);
-    const verdict = this.judgeNow(checks);
-    const { verificationId } = await this.provider.createIdVerification(participant.subject);
-    const uploads: Array<[IdImageKind, Buffer | undefined]> = [
-      ['id_front', images.id_front],
-      ['id_back', images.id_back],
-      ['selfie', images.selfie],
-    ];
-    for (const [kind, image] of uploads)
-      if (image) await this.provider.uploadIdImage(verificationId, kind, image);
-    const result = await this.provider.getIdResult(verificationId);
-    const inserted = await this.openAttempt(participant, 'biometrics', verificationId, verdict.attempt);
-    if (!inserted) throw conflict('Another identity check of this participant is in progress; retry');
-    const passed = result.document === 'authentic' && result.face === 'match';
-    const done = await this.complete(participant, inserted, {
-      outcome: passed ? 'passed' : 'failed',
-      reasons: result.reasons,
+    const { done, result } = await this.holdingAttemptSlot(participant, async (checks, transaction) => {
+      const verdict = this.judgeNow(checks);
+      const { verificationId } = await this.provider.createIdVerification(participant.subject);
+      const uploads: Array<[IdImageKind, Buffer | undefined]> = [
+        ['id_front', images.id_front],
+        ['id_back', images.id_back],
+        ['selfie', images.selfie],
+      ];
+      for (const [kind, image] of uploads)
+        if (image) await this.provider.uploadIdImage(verificationId, kind, image);
+      const result = await this.provider.getIdResult(verificationId);
+      const opened = await this.insertAttempt(
+        participant,
+        { method: 'biometrics', verificationId, attempt: verdict.attempt },
+        undefined,
+        transaction,
+      );
+      const passed = result.document === 'authentic' && result.face === 'match';
+      const done = await this.complete(
+        checks,
+        opened,
+        { outcome: passed ? 'passed' : 'failed', reasons: result.reasons },
+        transaction,
+      );
+      return { done, result };
     });
+    await this.report(participant, done);
     return { ...this.answerOf(done), document: result.document, face: result.face };
   }
 
-  /** The participant's one open attempt; undefined when another request opened one first. */
-  private async openAttempt(
+  /**
+   * Runs one attempt's judging, scoring and recording while holding the participant's attempt slot, on the
+   * checks as they stand then: a concurrent request for the same participant is refused at once rather than
+   * judged on the same attempts left, so no more attempts are ever scored than the rules allow.
+   */
+  private holdingAttemptSlot<T>(
     participant: IdentityParticipant,
-    method: 'kba' | 'biometrics',
-    verificationId: string,
-    attempt: number,
-    quiz?: { questionIds: string[]; timeLimitMs: number },
-  ): Promise<CheckRow | undefined> {
+    work: (checks: CheckRow[], transaction: Transaction) => Promise<T>,
+  ): Promise<T> {
+    return this.sequelize.transaction(async (transaction) => {
+      const [{ held }] = await queryRows<{ held: boolean }>(
+        this.sequelize,
+        'SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS held',
+        { bind: [ATTEMPT_SLOT_LOCK, participant.participantId], transaction },
+      );
+      if (!held) throw conflict('Another identity check of this participant is in progress; retry', 1);
+      return work(await this.checksOf(participant.participantId, transaction), transaction);
+    });
+  }
+
+  /** Records a new attempt, open until it is scored (or its quiz times out). */
+  private async insertAttempt(
+    participant: IdentityParticipant,
+    attempt: { method: 'kba' | 'biometrics'; verificationId: string; attempt: number },
+    quiz: { questionIds: string[]; timeLimitMs: number } | undefined,
+    transaction: Transaction,
+  ): Promise<CheckRow> {
     const [inserted] = await queryRows<CheckRow>(
       this.sequelize,
       `INSERT INTO identity_checks (session_id, participant_id, method, provider, provider_verification_id, attempt,
                                     question_ids, deadline)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, now() + $8 * interval '1 millisecond')
-       ON CONFLICT (participant_id) WHERE outcome IS NULL DO NOTHING RETURNING *`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, now() + $8 * interval '1 millisecond') RETURNING *`,
       {
         bind: [
           participant.sessionId,
           participant.participantId,
-          method,
+          attempt.method,
           this.provider.name,
-          verificationId,
-          attempt,
+          attempt.verificationId,
+          attempt.attempt,
           quiz?.questionIds ?? [],
           quiz?.timeLimitMs ?? null,
         ],
+        transaction,
       },
     );
     return inserted;
@@ -326,25 +367,33 @@ export class IdentityService {
   }
 
   /** An open quiz past its time limit is a failed attempt (abandoned quizzes count, as the rules require). */
-  private async closeTimedOut(participant: IdentityParticipant): Promise<void> {
-    const checks = await this.checksOf(participant.participantId);
-    const stale = checks.find((c) => c.outcome === null && c.deadline && c.deadline.getTime() <= Date.now());
-    if (stale)
-      await this.complete(participant, stale, {
+  private async closeTimedOut(
+    checks: CheckRow[],
+    stale: CheckRow,
+    transaction: Transaction,
+  ): Promise<CheckRow[]> {
+    const closed = await this.complete(
+      checks,
+      stale,
+      {
         outcome: 'failed',
         // The limit the quiz was given when it started, whatever the policy says now.
         reasons: [
           `no answers within the ${(stale.deadline!.getTime() - stale.started_at.getTime()) / 1000} s time limit`,
         ],
-      });
+      },
+      transaction,
+    );
+    return checks.map((c) => (c.id === closed.id ? closed : c));
   }
 
+  /** Scores an open attempt, with the lockout it leads to when it used the round's last attempt. */
   private async complete(
-    participant: IdentityParticipant,
+    checks: CheckRow[],
     check: CheckRow,
     result: { outcome: 'passed' | 'failed'; correct?: number; total?: number; reasons: string[] },
+    transaction: Transaction,
   ): Promise<CheckRow> {
-    const checks = await this.checksOf(participant.participantId);
     const lockedUntil =
       result.outcome === 'failed'
         ? lockoutAfterFailure(
@@ -366,12 +415,10 @@ export class IdentityService {
           result.reasons,
           lockedUntil ? new Date(lockedUntil) : null,
         ],
+        transaction,
       },
     );
-    // Completed meanwhile by a concurrent request: its outcome stands.
-    const final = done ?? (await this.checksOf(participant.participantId)).find((c) => c.id === check.id)!;
-    await this.report(participant, final);
-    return final;
+    return done;
   }
 
   /** Outcomes the workflow has not recorded yet (an outage when they were decided). */
@@ -451,11 +498,11 @@ export class IdentityService {
     };
   }
 
-  private checksOf(participantId: string): Promise<CheckRow[]> {
+  private checksOf(participantId: string, transaction?: Transaction): Promise<CheckRow[]> {
     return queryRows<CheckRow>(
       this.sequelize,
       'SELECT * FROM identity_checks WHERE participant_id = $1 ORDER BY attempt, started_at',
-      { bind: [participantId] },
+      { bind: [participantId], transaction },
     );
   }
 }
