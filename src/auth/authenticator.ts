@@ -1,9 +1,11 @@
 import type { Sequelize } from 'sequelize';
 import { rowExists } from '../db/query';
 import { keyById, keyByPrefix, type ApiKey, type KeyKind } from './keyStore';
-import { parseKey, secretMatches } from './keys';
+import { parseKey, secretMatches, sha256 } from './keys';
 import type { NetworkPersonClaims, TeamMemberClaims, TokenService } from './tokens';
 
+/** A signing link's token: 32 random bytes, base64url. */
+export const SIGNING_TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /** The credential of an Authorization header: `Bearer <credential>` or, as one spec sample sends, bare. */
@@ -66,6 +68,14 @@ export class Authenticator {
     }))
       ? claims
       : null;
+  }
+
+  /** Whether a signing link's token belongs to a participant (whether or not their session has ended). */
+  async signingLinkExists(token: string): Promise<boolean> {
+    return (
+      SIGNING_TOKEN_SHAPE.test(token) &&
+      rowExists(this.sequelize, 'SELECT 1 FROM participants WHERE token_hash = $1', { bind: [sha256(token)] })
+    );
   }
 
   /** A key of any kind, given as the key itself (the token exchange accepts no tokens). */

@@ -7,7 +7,13 @@ import { VALIDATION_OPTIONS } from '../validation/options';
 import { unstorableTextError, unstorableTextPath } from '../validation/text';
 import { jsonBody } from './middleware/jsonBody';
 import type { RateLimitKind } from './middleware/rateLimit';
-import { requireKey, requirePerson, requireSessionActor, requireTeamMember } from './middleware/auth';
+import {
+  requireKey,
+  requirePerson,
+  requireSessionActor,
+  requireSigningLink,
+  requireTeamMember,
+} from './middleware/auth';
 import type { AppContext, AppMiddleware, AppState } from './context';
 
 export type HttpMethod = 'get' | 'post' | 'delete';
@@ -55,6 +61,8 @@ export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
   params?: Joi.ObjectSchema<P>;
   query?: Joi.ObjectSchema<Q>;
   body?: Joi.Schema<B>;
+  /** The path's `{token}` is a signing link: an unknown one is a 404 before the body is read. */
+  signingLink?: boolean;
   /** A public route a link or a credential guess reaches: rate-limited, 429 with Retry-After. */
   rateLimit?: RateLimitKind;
   /** Answers from the process alone, never from PostgreSQL or Temporal: it has no 503. */
@@ -120,6 +128,7 @@ export class ApiRoutes {
       responses: def.rateLimit ? { ...def.responses, 429: TOO_MANY_REQUESTS } : def.responses,
     } as unknown as RouteDefinition<never, never, never>);
     const chain: AppMiddleware[] = def.rateLimit ? [rateLimit(def.rateLimit)] : [];
+    if (def.signingLink) chain.push(requireSigningLink(authenticator));
     if (def.auth === 'session_actor') {
       chain.push(requireSessionActor(authenticator));
     } else if (def.auth === 'team_member') {

@@ -2,7 +2,7 @@ import type { Next } from 'koa';
 import type { Authenticator } from '../../auth/authenticator';
 import { credentialOf } from '../../auth/authenticator';
 import type { ApiKey, KeyKind } from '../../auth/keyStore';
-import { unauthenticated } from '../../domain/errors';
+import { notFound, unauthenticated } from '../../domain/errors';
 import type { AppContext, Principal } from '../context';
 
 const principalOfKey = (key: ApiKey): Principal => ({
@@ -93,4 +93,16 @@ async function signInTeamMember(authenticator: Authenticator, ctx: AppContext, c
     member: { id: member.memberId, role: member.role },
   };
   return true;
+}
+
+/**
+ * A `/sign/{token}/…` route: the link must belong to a participant before anything else of the request
+ * is read, so a stranger's large body costs a lookup, not a parse.
+ */
+export function requireSigningLink(authenticator: Authenticator) {
+  return async (ctx: AppContext, next: Next) => {
+    if (!(await authenticator.signingLinkExists(ctx.params.token ?? '')))
+      throw notFound('Signing link not found');
+    await next();
+  };
 }

@@ -97,6 +97,7 @@ export function registerIdentityRoutes(site: ApiRoutes, api: ApiRoutes, identity
     method: 'post',
     path: '/sign/{token}/identity/kba',
     rateLimit: 'link',
+    signingLink: true,
     operationId: 'startKba',
     summary: 'Start (or resume) a knowledge-based authentication quiz',
     description:
@@ -129,6 +130,7 @@ export function registerIdentityRoutes(site: ApiRoutes, api: ApiRoutes, identity
     method: 'post',
     path: '/sign/{token}/identity/kba/{check_id}/answers',
     rateLimit: 'link',
+    signingLink: true,
     operationId: 'answerKba',
     summary: 'Answer the open KBA quiz',
     description:
@@ -192,6 +194,7 @@ export function registerIdentityRoutes(site: ApiRoutes, api: ApiRoutes, identity
     ...idCheck,
     path: '/sign/{token}/identity/id_check',
     rateLimit: 'link',
+    signingLink: true,
     operationId: 'checkParticipantId',
     auth: 'none',
     params: tokenParams,
