@@ -1,6 +1,8 @@
 import type { ActivityDependencies } from './dependencies';
 import { whileHeartbeating } from './heartbeat';
-import { DownloadUrls, downloadSecret } from '../src/documents/downloadUrls';
+import { DownloadUrls } from '../src/documents/downloadUrls';
+import { linkSecret } from '../src/crypto/urlSigner';
+import { CompletionLinks } from '../src/sessions/completionLinks';
 import { pdfName } from '../src/documents/signedDocumentService';
 import { resolveJwtSecret } from '../src/auth/tokens';
 import type { BouncedMail } from '../workflows/sessionDefinitions';
@@ -25,15 +27,16 @@ function permanentlyRefused(err: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
-export function mailActivities({ sequelize, config, logger, mail: transport }: ActivityDependencies) {
+export function mailActivities({ sequelize, config, logger, mail: mailTransport }: ActivityDependencies) {
   // The same signed URLs as the API's download_url, with a lifetime that suits an e-mail.
-  let links: DownloadUrls | undefined;
-  const completionLinks = () =>
-    (links ??= new DownloadUrls(
-      downloadSecret(config.downloadUrlSecret, resolveJwtSecret(config)),
-      config.publicBaseUrl,
-      config.completionLinkTtlSeconds,
-    ));
+  let links: { documents: DownloadUrls; page: CompletionLinks } | undefined;
+  const completionLinks = () => {
+    const secret = linkSecret(config.downloadUrlSecret, resolveJwtSecret(config));
+    return (links ??= {
+      documents: new DownloadUrls(secret, config.publicBaseUrl, config.completionLinkTtlSeconds),
+      page: new CompletionLinks(secret, config.publicBaseUrl, config.completionLinkTtlSeconds),
+    });
+  };
 
   /**
    * Sends the session's due e-mails of one kind that are not sent yet, each on its own: a row is marked
@@ -46,8 +49,40 @@ export function mailActivities({ sequelize, config, logger, mail: transport }: A
     return whileHeartbeating(() => deliverEach(sessionId, kind));
   }
 
+  /** Sends one outbox row and marks it; a refusal for good is `bounced`, anything else is thrown to retry. */
+  async function sendRow(
+    row: OutboxRow,
+    transport: NonNullable<typeof mailTransport>,
+  ): Promise<'sent' | 'bounced'> {
+    try {
+      await transport.sendMail({
+        from: FROM,
+        to: row.to_email,
+        subject: row.subject,
+        text: row.body,
+        messageId: `<${row.id}@notarization>`,
+      });
+      await execute(
+        sequelize,
+        `UPDATE email_outbox SET state = 'sent', sent_at = now(), error = NULL WHERE id = $1`,
+        { bind: [row.id] },
+      );
+      return 'sent';
+    } catch (err) {
+      const bounced = permanentlyRefused(err);
+      logger.warn({ err, outbox_id: row.id }, bounced ? 'e-mail bounced' : 'e-mail not sent; will retry');
+      await execute(
+        sequelize,
+        `UPDATE email_outbox SET error = $2, state = CASE WHEN $3 THEN 'bounced' ELSE state END WHERE id = $1`,
+        { bind: [row.id, (err as Error).message, bounced] },
+      );
+      if (bounced) return 'bounced';
+      throw err;
+    }
+  }
+
   async function deliverEach(sessionId: string, kind: BouncedMail['kind']): Promise<MailReport> {
-    if (!transport) return { bounced: [] };
+    if (!mailTransport) return { bounced: [] };
     const rows = await queryRows<OutboxRow>(
       sequelize,
       `SELECT id, to_email, subject, body FROM email_outbox
@@ -57,27 +92,9 @@ export function mailActivities({ sequelize, config, logger, mail: transport }: A
     let transientFailure: unknown;
     for (const row of rows) {
       try {
-        await transport.sendMail({
-          from: FROM,
-          to: row.to_email,
-          subject: row.subject,
-          text: row.body,
-          messageId: `<${row.id}@notarization>`,
-        });
-        await execute(
-          sequelize,
-          `UPDATE email_outbox SET state = 'sent', sent_at = now(), error = NULL WHERE id = $1`,
-          { bind: [row.id] },
-        );
+        await sendRow(row, mailTransport);
       } catch (err) {
-        const bounced = permanentlyRefused(err);
-        logger.warn({ err, outbox_id: row.id }, bounced ? 'e-mail bounced' : 'e-mail not sent; will retry');
-        await execute(
-          sequelize,
-          `UPDATE email_outbox SET error = $2, state = CASE WHEN $3 THEN 'bounced' ELSE state END WHERE id = $1`,
-          { bind: [row.id, (err as Error).message, bounced] },
-        );
-        if (!bounced) transientFailure ??= err;
+        transientFailure ??= err;
       }
     }
     if (transientFailure) throw transientFailure;
@@ -93,6 +110,21 @@ export function mailActivities({ sequelize, config, logger, mail: transport }: A
   }
 
   return {
+    /**
+     * Sends one e-mail that belongs to no session (a commission confirmation); once sent or bounced, again
+     * is nothing. Without SMTP_URL it stays `pending` in the outbox.
+     */
+    async sendOutboxMessage({ outboxId }: { outboxId: string }): Promise<'sent' | 'bounced' | 'not_sent'> {
+      if (!mailTransport) return 'not_sent';
+      const [row] = await queryRows<OutboxRow & { state: string }>(
+        sequelize,
+        'SELECT id, to_email, subject, body, state FROM email_outbox WHERE id = $1',
+        { bind: [outboxId] },
+      );
+      if (row.state !== 'pending') return row.state === 'bounced' ? 'bounced' : 'sent';
+      return whileHeartbeating(() => sendRow(row, mailTransport));
+    },
+
     /** Releases the invitations written with the session (held until now) and sends them. */
     async sendInvitations({ sessionId }: { sessionId: string }): Promise<MailReport> {
       await execute(
@@ -113,7 +145,7 @@ export function mailActivities({ sequelize, config, logger, mail: transport }: A
         },
       );
       const reference = sessions[0].notarization_id;
-      const page = `${config.publicBaseUrl}/complete?notarization_id=${encodeURIComponent(reference ?? '')}&bn_session_id=${sessionId}`;
+      const page = completionLinks().page.create(sessionId, reference);
       const signed = await queryRows<{ id: string; name: string }>(
         sequelize,
         `SELECT s.id, d.name FROM signed_documents s JOIN documents d ON d.id = s.document_id
@@ -121,7 +153,7 @@ export function mailActivities({ sequelize, config, logger, mail: transport }: A
         { bind: [sessionId] },
       );
       const links = signed.map((doc) => {
-        const { url, expiresAt } = completionLinks().create(doc.id);
+        const { url, expiresAt } = completionLinks().documents.create(doc.id);
         // To the minute and named UTC: a bare date read as "through that day" outlives the link by hours.
         const until = `${expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
         return `  ${pdfName(doc.name)}: ${url} (until ${until})`;

@@ -25,6 +25,7 @@ import { executeUpdate } from '../src/temporal/updates';
 import { retryFinalizationUpdate } from '../workflows/sessionDefinitions';
 import { queryRows, rowExists } from '../src/db/query';
 import { delayThresholdSchema } from '../src/sessions/createRequest';
+import { commissionHistory } from '../src/team/commissionChanges';
 
 /**
  * Operator CLI: `npm run -s admin -- <command>` (`-s` keeps npm's banner off stdout). Prints one compact
@@ -205,6 +206,16 @@ program
       print(await withDatabase((sequelize) => renewNetworkNotaryCommission(sequelize, opts)));
     },
   );
+
+program
+  .command('commission-history')
+  .description(
+    "Every change of a notary's commission (team or network), oldest first: who asked, through which credential, what proved it",
+  )
+  .requiredOption('--email <email>', 'e-mail of the notary', email)
+  .action(async (opts: { email: string }) => {
+    print({ changes: await withDatabase((sequelize) => commissionHistory(sequelize, opts.email)) });
+  });
 
 program
   .command('add-network-witness')

@@ -3,3 +3,4 @@ export { webhookDeliveryWorkflow } from './webhookDelivery';
 export { loginLinkCleanupWorkflow } from './loginLinkCleanup';
 export { housekeepingWorkflow } from './housekeeping';
 export { terminatedWorkflowSweepWorkflow } from './terminatedWorkflowSweep';
+export { mailDeliveryWorkflow } from './mailDelivery';

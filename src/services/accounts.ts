@@ -3,6 +3,7 @@ import { execute, queryRows } from '../db/query';
 import { generateKey } from '../auth/keys';
 import { insertKey, revokeKeys, type KeyKind } from '../auth/keyStore';
 import { networkNotaryIsFreeSql } from '../network/notaryAvailability';
+import { auditAppliedChange, factsOf } from '../team/commissionChanges';
 
 export interface CreateAccountInput {
   name: string;
@@ -116,28 +117,59 @@ export async function addNetworkNotary(
   input: NetworkNotaryInput,
 ): Promise<{ notary_id: string }> {
   try {
-    const [notary] = await queryRows<{ id: string }>(
-      sequelize,
-      `INSERT INTO network_notaries (email, first_name, last_name, state, commission_number, commission_expires_on)
-       VALUES ($1, $2, $3, $4, $5, $6::date) RETURNING id`,
-      {
-        bind: [
-          input.email,
-          input.firstName,
-          input.lastName,
-          input.state,
-          input.commissionNumber,
-          input.commissionExpiresOn,
-        ],
-      },
-    );
-    return { notary_id: notary.id };
+    return await sequelize.transaction(async (transaction) => {
+      const [notary] = await queryRows<{ id: string }>(
+        sequelize,
+        `INSERT INTO network_notaries (email, first_name, last_name, state, commission_number, commission_expires_on)
+         VALUES ($1, $2, $3, $4, $5, $6::date) RETURNING id`,
+        {
+          bind: [
+            input.email,
+            input.firstName,
+            input.lastName,
+            input.state,
+            input.commissionNumber,
+            input.commissionExpiresOn,
+          ],
+          transaction,
+        },
+      );
+      await auditAppliedChange(
+        sequelize,
+        { person: { networkNotaryId: notary.id }, ...BY_OPERATOR, before: null, after: factsOf(input) },
+        transaction,
+      );
+      return { notary_id: notary.id };
+    });
   } catch (err) {
     if (err instanceof UniqueConstraintError)
       throw new ConflictError(`A network notary with e-mail ${input.email} already exists`);
     throw err;
   }
 }
+
+/** The operator's CLI writes network commissions: it is their own proof. */
+const BY_OPERATOR = { credential: 'operator', proof: 'operator' } as const;
+
+const NETWORK_COMMISSION_COLUMNS = `first_name, last_name, state, commission_number,
+  to_char(commission_expires_on, 'YYYY-MM-DD') AS commission_expires_on`;
+
+interface NetworkCommissionRow {
+  first_name: string;
+  last_name: string;
+  state: string;
+  commission_number: string;
+  commission_expires_on: string;
+}
+
+const networkFacts = (row: NetworkCommissionRow) =>
+  factsOf({
+    firstName: row.first_name,
+    lastName: row.last_name,
+    state: row.state,
+    commissionNumber: row.commission_number,
+    commissionExpiresOn: row.commission_expires_on,
+  });
 
 /**
  * Records a network notary's renewed (or corrected) commission: its number and expiry, and its state when
@@ -159,25 +191,36 @@ export async function renewNetworkNotaryCommission(
       { bind: [input.email], transaction },
     );
     if (!notary) throw new NotFoundError(`No network notary with e-mail ${input.email}`);
-    const [row] = await queryRows<{
-      notary_id: string;
-      state: string;
-      commission_number: string;
-      commission_expires_on: string;
-    }>(
+    const [before] = await queryRows<NetworkCommissionRow>(
+      sequelize,
+      `SELECT ${NETWORK_COMMISSION_COLUMNS} FROM network_notaries WHERE id = $1`,
+      { bind: [notary.id], transaction },
+    );
+    const [row] = await queryRows<NetworkCommissionRow & { notary_id: string }>(
       sequelize,
       `UPDATE network_notaries n
-          SET state = coalesce($2, state), commission_number = $3, commission_expires_on = $4::date
+          SET state = coalesce($2, state), commission_number = $3, commission_expires_on = $4::date, updated_at = now()
         WHERE id = $1
           AND ($2::text IS NULL OR $2 = n.state OR ${networkNotaryIsFreeSql('n')})
-        RETURNING id AS notary_id, state, commission_number,
-                  to_char(commission_expires_on, 'YYYY-MM-DD') AS commission_expires_on`,
+        RETURNING id AS notary_id, ${NETWORK_COMMISSION_COLUMNS}`,
       {
         bind: [notary.id, input.state ?? null, input.commissionNumber, input.commissionExpiresOn],
         transaction,
       },
     );
-    return row;
+    if (!row) return undefined;
+    await auditAppliedChange(
+      sequelize,
+      {
+        person: { networkNotaryId: notary.id },
+        ...BY_OPERATOR,
+        before: networkFacts(before),
+        after: networkFacts(row),
+      },
+      transaction,
+    );
+    const { notary_id, state, commission_number, commission_expires_on } = row;
+    return { notary_id, state, commission_number, commission_expires_on };
   });
   if (renewed) return renewed;
   throw new ConflictError(

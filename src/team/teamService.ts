@@ -4,6 +4,8 @@ import bcrypt from 'bcryptjs';
 import type { Sequelize, Transaction } from 'sequelize';
 import { malformed, refused, notFound } from '../domain/errors';
 import { COMMISSION_FIELDS, recordCommission } from './commissions';
+import { auditAppliedChange, factsOf, requestCommissionChange } from './commissionChanges';
+import { queueConfirmationMail } from './confirmationMail';
 import { invalidId, TEAM_MESSAGES } from './teamErrors';
 import type { InviteInput, OnboardingInput } from './teamSchemas';
 import { execute, queryRows, rowExists } from '../db/query';
@@ -37,7 +39,10 @@ export class TeamService {
 
   constructor(
     private readonly sequelize: Sequelize,
-    private readonly loginLinks: LoginLinkSettings,
+    private readonly settings: LoginLinkSettings & {
+      publicBaseUrl: string;
+      commissionConfirmationSeconds: number;
+    },
   ) {
     this.trigramFrequencies = new TrigramFrequencies(sequelize);
   }
@@ -119,22 +124,36 @@ export class TeamService {
           transaction,
         },
       );
+      const commission = {
+        firstName: input.first_name,
+        lastName: input.last_name,
+        state: input.state!,
+        county: input.county!,
+        commissionNumber: input.commission_number!,
+        commissionExpiresOn: input.commission_expires_on!,
+      };
       const onboarded =
         autoOnboarding &&
         (await recordCommission(
           this.sequelize,
           userId,
-          {
-            firstName: input.first_name,
-            lastName: input.last_name,
-            state: input.state!,
-            county: input.county!,
-            commissionNumber: input.commission_number!,
-            commissionExpiresOn: input.commission_expires_on!,
-          },
+          commission,
           { by: 'vendor', accountId },
           transaction,
         ));
+      if (onboarded)
+        await auditAppliedChange(
+          this.sequelize,
+          {
+            person: { userId },
+            requestedBy: { accountId },
+            credential: 'vendor_key',
+            proof: 'vendor_invite',
+            before: null,
+            after: factsOf(commission),
+          },
+          transaction,
+        );
       if (!onboarded) ignored.push(...COMMISSION_FIELDS.filter((field) => input[field] !== undefined));
       const member = (await this.member(accountId, links[0].id, transaction))!;
       return {
@@ -145,18 +164,19 @@ export class TeamService {
   }
 
   /**
-   * A notary's own onboarding (or renewal), with their team-member token: records their commission and
-   * seal. Only the notary writes over a commission on file; vendors cannot.
+   * A notary's own onboarding (or renewal), asked for with their team-member token. That token comes from a
+   * login link the vendor minted, and the commission is the person's across vendors: the change waits for
+   * the notary to confirm it from their own e-mail (the worker sends the confirmation).
    */
-  async onboardSelf(accountId: string, memberId: string, input: OnboardingInput) {
+  async requestOnboarding(accountId: string, memberId: string, input: OnboardingInput) {
     return this.sequelize.transaction(async (transaction) => {
       const member = await this.member(accountId, memberId, transaction);
       if (!member) throw notFound(TEAM_MESSAGES.memberNotFound);
       if (member.business_role !== 'notary')
         throw refused('Only a notary member completes notary onboarding');
-      await recordCommission(
+      const pending = await requestCommissionChange(
         this.sequelize,
-        member.user_id,
+        member,
         {
           firstName: input.first_name ?? member.first_name,
           lastName: input.last_name ?? member.last_name,
@@ -165,13 +185,16 @@ export class TeamService {
           commissionNumber: input.commission_number,
           commissionExpiresOn: input.commission_expires_on,
         },
-        { by: 'notary' },
+        this.settings.commissionConfirmationSeconds,
         transaction,
       );
-      return {
-        success: true,
-        user_data: presentInvitedMember((await this.member(accountId, memberId, transaction))!),
-      };
+      const outboxId = await queueConfirmationMail(
+        this.sequelize,
+        this.settings.publicBaseUrl,
+        pending,
+        transaction,
+      );
+      return { pending, outboxId };
     });
   }
 
@@ -278,7 +301,7 @@ export class TeamService {
 
   /** Spec 4.9: a reusable 12-hour link; the key is shown in the link only, stored as a hash. */
   createLoginLink(accountId: string, email: string) {
-    return createLoginLink(this.sequelize, this.loginLinks, accountId, email);
+    return createLoginLink(this.sequelize, this.settings, accountId, email);
   }
 
   /** The member a login link stands for, or undefined (unknown link, wrong key, expired). */

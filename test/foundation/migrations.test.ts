@@ -403,12 +403,64 @@ describe('migrations', () => {
         INSERT INTO account_members (account_id, user_id, business_role, first_name, last_name)
         SELECT '00000000-0000-4000-8000-00000000000a', id, 'notary', 'M', 'N' FROM users;`);
 
-      assert.deepEqual(await migrate(db), ['0013-team-search-knows-common-trigrams']);
+      assert.deepEqual(
+        (await createMigrator(db).up({ to: '0013-team-search-knows-common-trigrams' })).map((m) => m.name),
+        ['0013-team-search-knows-common-trigrams'],
+      );
 
       // Analysed as it was created: the trigrams every member shares are listed at once.
       const frequency = await new TrigramFrequencies(db).current();
       assert.ok(frequency, 'the statistics of the analysed table');
       assert.equal(frequency('mem'), 1);
+    });
+  });
+
+  it('0014 audits every commission change and lets e-mail go out of sessions, from the 0013 schema with rows', async () => {
+    await withScratchDatabase('migrate_0014', async (db) => {
+      const rows = rowsOf(db);
+      await createMigrator(db).up({ to: '0013-team-search-knows-common-trigrams' });
+      await db.query(`
+        INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A');
+        INSERT INTO users (id, email) VALUES ('00000000-0000-4000-8000-0000000000b1', 'nora@example.com');
+        INSERT INTO notary_commissions (user_id, first_name, last_name, state, county, commission_number,
+                                        commission_expires_on, onboarded_by, onboarded_by_account_id)
+        VALUES ('00000000-0000-4000-8000-0000000000b1', 'Nora', 'Notary', 'TX', 'Travis', 'TX-1', '2031-01-31',
+                'vendor', '00000000-0000-4000-8000-00000000000a');
+        INSERT INTO network_notaries (email, first_name, last_name, state, commission_number, commission_expires_on)
+        VALUES ('net@example.com', 'Net', 'Notary', 'WA', 'WA-1', '2032-02-29');`);
+
+      assert.deepEqual(await migrate(db), ['0014-commission-changes-need-the-notary']);
+
+      // The commissions on file say they were written before the audit began.
+      assert.deepEqual(
+        await rows(`SELECT credential, proof, status, after->>'commission_number' AS number,
+                           requested_by_account_id IS NOT NULL AS by_vendor
+                      FROM commission_changes ORDER BY number`),
+        [
+          {
+            credential: 'before_audit',
+            proof: 'before_audit',
+            status: 'applied',
+            number: 'TX-1',
+            by_vendor: true,
+          },
+          {
+            credential: 'before_audit',
+            proof: 'before_audit',
+            status: 'applied',
+            number: 'WA-1',
+            by_vendor: false,
+          },
+        ],
+      );
+      await db.query(`INSERT INTO email_outbox (kind, to_email, subject, body, state)
+                      VALUES ('commission_confirmation', 'nora@example.com', 'Confirm', 'body', 'pending')`);
+      await assert.rejects(
+        db.query(
+          `INSERT INTO commission_changes (credential, after, status) VALUES ('login_link', '{}', 'pending')`,
+        ),
+        /commission_changes_one_person/,
+      );
     });
   });
 });

@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import type { Config } from '../../src/config';
 import { testEnvironment } from '../support/environment';
 import { request, type ApiResponse } from '../support/http';
+import { eventually } from '../support/eventually';
 
 export const TEAM = '/api/integrationsv2/team_members';
 export const LOGIN_LINKS = '/api/integrationsv2/login_links';
@@ -212,4 +213,24 @@ export function decodePng(png: Buffer): {
     assert.equal(pixels.length, height * (1 + Math.ceil((width * channels * bitDepth) / 8)), 'IDAT size');
   }
   return { width, height, bitDepth, colorType };
+}
+
+/** The confirmation link of the latest commission e-mail to `email`, as the notary finds it in their inbox. */
+export async function commissionConfirmation(email: string): Promise<{ id: string; key: string; url: URL }> {
+  const mail = await eventually(
+    () =>
+      testEnvironment()
+        .smtp.messages.filter((m) => m.to === email && m.subject === 'Confirm your notary commission')
+        .at(-1),
+    (found) => found,
+    `the commission confirmation e-mail to ${email}`,
+  );
+  const url = new URL(/https?:\/\/\S+\/commission_changes\/\S+/.exec(mail!.text)![0]);
+  return { id: url.pathname.split('/').pop()!, key: url.searchParams.get('key')!, url };
+}
+
+/** The notary confirms the latest commission change asked for them, from their e-mail. */
+export async function confirmCommissionFromMail(email: string): Promise<ApiResponse> {
+  const { id, key } = await commissionConfirmation(email);
+  return request(`/api/integrationsv2/notary/commission_changes/${id}/confirm`, { body: { key } });
 }

@@ -4,6 +4,7 @@ import { request } from '../support/http';
 import { createSession, sessionBody } from '../support/sessions';
 import { completedSession, downloadAll, pdftotext, removeTempFiles, squash } from '../documents/helpers';
 import {
+  confirmCommissionFromMail,
   invite,
   inviteBody,
   loginLink,
@@ -222,9 +223,21 @@ describe('tenant isolation: two vendors, one notary', function () {
         commission_expires_on: '2033-03-03',
       },
     });
-    assert.equal(onboarded.status, 200, onboarded.text);
-    assert.equal(onboarded.body.user_data.onboarding_status, 'complete');
-    assert.equal(onboarded.body.user_data.state, 'TX');
+    assert.equal(onboarded.status, 202, onboarded.text);
+    const stillPending = await request(`${TEAM}/${inA.body.user_data.id}`, {
+      auth: pendingVendor.vendor_api_key,
+    });
+    assert.equal(
+      stillPending.body.onboarding_status,
+      'pending',
+      'nothing changes before the notary confirms',
+    );
+    const confirmed = await confirmCommissionFromMail(email);
+    assert.equal(confirmed.status, 200, confirmed.text);
+    assert.equal(confirmed.body.commission.state, 'TX');
+    const member = await request(`${TEAM}/${inA.body.user_data.id}`, { auth: pendingVendor.vendor_api_key });
+    assert.equal(member.body.onboarding_status, 'complete');
+    assert.equal(member.body.state, 'TX');
     const seal = await request(`${TEAM}/${inA.body.user_data.id}/seal.svg`, {
       auth: pendingVendor.vendor_api_key,
     });

@@ -20,6 +20,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
     login_link_id: '8d2e6f1a-3b4c-4d5e-9f60-718293a4b5c6',
     key: 'k9T2mQ7xL4vB8nR1cW5zY3hJ6pD0sF',
   },
+  confirmCommissionChange: { key: 'Jr4sW8eQ1nV6bX0cK3mZ7tY2pH5gL9uD1fA4iO8qE2w' },
   createSession: {
     signing_type: 'ron',
     notarization_id: 'LOAN20261001',

@@ -1,12 +1,6 @@
 import Joi from 'joi';
 import type { TeamService } from '../../team/teamService';
-import {
-  inviteSchema,
-  joiErrors,
-  onboardingSchema,
-  type InviteInput,
-  type OnboardingInput,
-} from '../../team/teamSchemas';
+import { inviteSchema, joiErrors, type InviteInput } from '../../team/teamSchemas';
 import { invalidId, validationFailed } from '../../team/teamErrors';
 import { failBodySchema } from '../openapi/document';
 import { paginationSchema } from '../../sessions/schemas';
@@ -25,7 +19,7 @@ const memberFields = {
   updated_at: Joi.string().isoDate(),
 };
 const memberSchema = Joi.object(memberFields).label('TeamMember');
-const invitedSchema = Joi.object({
+export const invitedSchema = Joi.object({
   ...memberFields,
   first_name: Joi.string(),
   last_name: Joi.string(),
@@ -35,7 +29,7 @@ const invitedSchema = Joi.object({
 }).label('InvitedTeamMember');
 
 const teamFail = failBodySchema;
-const validationFailure = Joi.object({
+export const validationFailure = Joi.object({
   response: Joi.string().valid('Fail'),
   response_message: Joi.string().valid('Validation failed'),
   errors: Joi.array().items(Joi.object({ param: Joi.string(), msg: Joi.string() })),
@@ -188,37 +182,6 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
     },
     handler: async (ctx, { params }) => {
       ctx.body = await team.unlink(principalOf(ctx).accountId, params.id);
-    },
-  });
-
-  api.add<OnboardingInput>({
-    method: 'post',
-    path: '/notary/onboarding',
-    operationId: 'completeNotaryOnboarding',
-    summary: 'A notary records their own commission (completes onboarding, or renews)',
-    description:
-      'How a notary whose `onboarding_status` is `pending` completes it: with their own access token (from a login ' +
-      'link), they record the commission every certificate of theirs will state, and their seal is generated. A ' +
-      'notary may call it again to renew. Vendors cannot write a commission except by the automatic onboarding of ' +
-      'an invite, and only for a notary who has none on file; a notary can be named on a session, assigned and ' +
-      'start one only with a commission on file and in force at the act (through its expiry day in its ' +
-      'jurisdiction’s own time).',
-    tags: ['Team members'],
-    auth: 'team_member',
-    body: onboardingSchema,
-    reportAllErrors: true,
-    onInvalid: (error) => validationFailed(joiErrors(error)),
-    responses: {
-      200: {
-        description: 'Onboarding complete: the member as their vendor sees them, with the commission',
-        schema: Joi.object({ success: Joi.boolean(), user_data: invitedSchema }),
-      },
-      403: { description: 'The member is not a notary', schema: teamFail },
-      422: { description: 'Validation failed', schema: validationFailure },
-    },
-    handler: async (ctx, { body }) => {
-      const { accountId, member } = principalOf(ctx);
-      ctx.body = await team.onboardSelf(accountId, member!.id, body);
     },
   });
 
