@@ -1,4 +1,5 @@
 import type { Sequelize } from 'sequelize';
+import type { CompletionLinks, CompletionQuery } from './completionLinks';
 import { executeUpdate } from '../temporal/updates';
 import type { TemporalHandle } from '../temporal/client';
 import { sha256 } from '../auth/keys';
@@ -17,6 +18,7 @@ interface ParticipantSession extends ParticipantColumns {
   participant_id: string;
   joined_at: Date | null;
   session_id: string;
+  notarization_id: string | null;
   status: SessionStatus;
   session_timing: Date | null;
   workflow_id: string;
@@ -117,6 +119,7 @@ export class SigningService {
     private readonly temporal: TemporalHandle,
     private readonly identity: IdentityService,
     private readonly notaryLateAfterMs: number,
+    private readonly completionLinks: CompletionLinks,
   ) {}
 
   /**
@@ -125,7 +128,7 @@ export class SigningService {
    */
   async journey(token: string): Promise<Journey> {
     const participant = await this.find(token);
-    if (isFinal(participant.status)) throw this.ended(participant.status);
+    if (isFinal(participant.status)) throw this.ended(participant);
     const [facts] = await queryRows<JourneyFacts>(
       this.sequelize,
       `SELECT a.name AS account_name, a.brand_color, a.delay_threshold AS account_delay,
@@ -186,8 +189,14 @@ export class SigningService {
     );
   }
 
-  private ended(status: SessionStatus) {
-    return gone(`This signing link is no longer valid: the session is ${status}`, { status });
+  /** A link's ended answer; the participants of a completed session get their completion page's link. */
+  private ended({ status, session_id: sessionId, notarization_id: reference }: ParticipantSession) {
+    return gone(`This signing link is no longer valid: the session is ${status}`, {
+      status,
+      ...(status === 'completed'
+        ? { completion_url: this.completionLinks.create(sessionId, reference) }
+        : {}),
+    });
   }
 
   private async find(token: string): Promise<ParticipantSession> {
@@ -201,7 +210,7 @@ export class SigningService {
     return queryRows<ParticipantSession>(
       this.sequelize,
       `SELECT p.id AS participant_id, p.role, p.index, p.email, p.first_name, p.last_name, p.is_host, p.joined_at,
-              s.id AS session_id, s.status, s.session_timing, s.workflow_id,
+              s.id AS session_id, s.notarization_id, s.status, s.session_timing, s.workflow_id,
               s.options -> 'session_configurations' ->> 'same_device_signing_mode' AS same_device_signing_mode
          FROM participants p JOIN sessions s ON s.id = p.session_id
         WHERE ${condition}`,
@@ -221,23 +230,22 @@ export class SigningService {
   }
 
   /**
-   * What the completion page needs, for the session found by bn_session_id or by a notarization_id that
-   * belongs to one account only (ids are the integrators' own, not unique): the account's redirect, and
-   * where the session and its documents are. Only statuses and names, never the documents themselves.
+   * What the completion page needs, for the session a participant's signed completion link names (null
+   * without a valid one): the account's redirect, and where the session and its documents are. Only
+   * statuses and names, never the documents themselves.
    */
-  async completion(query: {
-    notarization_id?: string;
-    bn_session_id?: string;
-  }): Promise<CompletionFacts | null> {
-    const rows = await queryRows<CompletionFacts>(
+  async completion(query: CompletionQuery): Promise<CompletionFacts | null> {
+    const sessionId = this.completionLinks.sessionOf(query);
+    if (!sessionId || !isUuid(sessionId)) return null;
+    const [facts] = await queryRows<CompletionFacts>(
       this.sequelize,
       `SELECT a.completion_redirect_url, a.name AS account_name, s.status, s.documents_status,
               array(SELECT d.name FROM documents d WHERE d.session_id = s.id ORDER BY d.position) AS documents
          FROM sessions s JOIN accounts a ON a.id = s.account_id
-        WHERE ($1::uuid IS NOT NULL AND s.id = $1) OR ($1::uuid IS NULL AND s.notarization_id = $2)`,
-      { bind: [query.bn_session_id ?? null, query.notarization_id ?? null] },
+        WHERE s.id = $1`,
+      { bind: [sessionId] },
     );
-    return rows.length === 1 ? rows[0] : null;
+    return facts ?? null;
   }
 
   /**

@@ -341,7 +341,8 @@ export function signingPage(journey: Journey): string {
 </dialog>
 <script type="application/json" id="journey">${state}</script>`,
     SCRIPT,
-    STYLE,
+    // The account's colour is a checked #rrggbb; in the style block, so the page's policy allows no inline style.
+    `${STYLE}header{background:${brand};color:${textOn(brand)}}`,
   );
 }
 
@@ -361,11 +362,18 @@ const ENDED: Record<string, { title: string; text: string }> = {
 };
 
 /** The page of a link whose session has ended, or that does not exist. */
-export function endedPage(status: SessionStatus | undefined, message: string): string {
+export function endedPage(
+  status: SessionStatus | undefined,
+  message: string,
+  completionUrl?: string,
+): string {
   const ended = status ? ENDED[status] : undefined;
+  const summary = completionUrl
+    ? `<p><a href="${escapeHtml(completionUrl)}">See your session summary and documents</a></p>`
+    : '';
   return page(
     ended?.title ?? 'Signing link',
-    `<main><h1>${escapeHtml(ended?.title ?? 'Signing link')}</h1><p>${escapeHtml(ended?.text ?? message)}</p></main>`,
+    `<main><h1>${escapeHtml(ended?.title ?? 'Signing link')}</h1><p>${escapeHtml(ended?.text ?? message)}</p>${summary}</main>`,
   );
 }
 

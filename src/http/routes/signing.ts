@@ -6,6 +6,7 @@ import { failBodySchema } from '../openapi/document';
 import { DomainError } from '../../domain/errors';
 import type { ApiRoutes } from '../routes';
 import { answerTo } from '../middleware/errors';
+import type { CompletionQuery } from '../../sessions/completionLinks';
 
 const participantSchema = Joi.object({
   bn_session_id: Joi.string().guid(),
@@ -88,6 +89,9 @@ export function registerSigningRoutes(api: ApiRoutes, signing: SigningService): 
           status: Joi.string()
             .valid(...SESSION_STATUSES)
             .description('How the session ended'),
+          completion_url: Joi.string()
+            .uri()
+            .description('A completed session’s completion page, signed for this participant'),
         }),
         alsoHtml: true,
       },
@@ -101,7 +105,11 @@ export function registerSigningRoutes(api: ApiRoutes, signing: SigningService): 
         if (wantsJson || !(err instanceof DomainError)) throw err;
         ctx.status = answerTo(err).status;
         ctx.type = 'html';
-        ctx.body = endedPage(err.details.status as SessionStatus | undefined, err.message);
+        ctx.body = endedPage(
+          err.details.status as SessionStatus | undefined,
+          err.message,
+          err.details.completion_url as string | undefined,
+        );
         return;
       }
       if (wantsJson) {
@@ -117,6 +125,7 @@ export function registerSigningRoutes(api: ApiRoutes, signing: SigningService): 
     method: 'post',
     path: '/sign/{token}/join',
     rateLimit: 'link',
+    signingLink: true,
     operationId: 'joinSession',
     summary: 'Join the session as this participant (idempotent)',
     description:
@@ -143,19 +152,25 @@ export function registerSigningRoutes(api: ApiRoutes, signing: SigningService): 
     },
   });
 
-  api.add<unknown, { notarization_id?: string; bn_session_id?: string }>({
+  api.add<unknown, CompletionQuery>({
     method: 'get',
     path: '/complete',
+    rateLimit: 'link',
     operationId: 'completionPage',
     summary: 'Completion page; redirects to the account’s completion redirect URL when set',
     description:
-      'With `bn_session_id` (or a `notarization_id` that belongs to one account only), participants of an account ' +
-      'with a completion redirect URL are sent there with `notarization_id` as a query parameter.',
+      'Participants reach it from the link the service gives them (the completion e-mail, the signing page once the ' +
+      'session is complete): it is signed and expires with COMPLETION_LINK_TTL_SECONDS. With that link, the page ' +
+      'shows the session and its documents, or sends participants of an account with a completion redirect URL there ' +
+      'with `notarization_id` as a query parameter. Without a valid link it shows nothing of any session: an ' +
+      'integrator’s reference is often a guessable loan number.',
     tags: ['Participants'],
     auth: 'none',
     query: Joi.object({
       notarization_id: Joi.string().max(255).allow(''),
       bn_session_id: Joi.string().guid(),
+      expires: Joi.string().max(12),
+      signature: Joi.string().max(100),
     }),
     responses: {
       200: { description: 'Completion page', contentType: 'text/html' },
@@ -173,7 +188,7 @@ export function registerSigningRoutes(api: ApiRoutes, signing: SigningService): 
         return;
       }
       ctx.type = 'html';
-      ctx.body = completionPage(facts, query.notarization_id);
+      ctx.body = completionPage(facts, facts ? query.notarization_id : undefined);
     },
   });
 }
