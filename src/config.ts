@@ -71,6 +71,10 @@ export interface Config {
   shutdownGraceMs: number;
   /** Identity proofing of participants: the provider, and the rules (Texas's by default). */
   identity: IdentityConfig;
+  /** How long a notary has to confirm, from their e-mail, a commission asked for through a login link. */
+  commissionConfirmationSeconds: number;
+  /** The bearer token of GET /metrics; unset: /metrics is not served. */
+  metricsToken: string | undefined;
   /** How long after a participant is admitted (or a scheduled session opens) the notary counts as late. */
   notaryLateAfterMs: number;
 }
@@ -78,8 +82,8 @@ export interface Config {
 export interface IdentityConfig {
   /** `sandbox`: the deterministic provider of development and tests. */
   provider: 'sandbox';
-  /** Production without ALLOW_SANDBOX_IDENTITY=true: the API refuses to start on the sandbox. */
-  refuseSandbox: boolean;
+  /** Why the API refuses to start on the sandbox here (any NODE_ENV but development or test), if it does. */
+  sandboxRefusal: string | undefined;
   policy: IdentityPolicy;
 }
 
@@ -188,6 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
       perClientPerMinute: integer(env, 'RATE_LIMIT_PER_CLIENT_PER_MINUTE', 600),
     },
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
+    metricsToken: optional(env, 'METRICS_TOKEN'),
     smtpUrl: optional(env, 'SMTP_URL'),
     webhookRetryDelaysMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE', '5s,5m,30m,2h,5h,10h,10h'),
     allowPrivateWebhookTargets:
@@ -205,6 +210,8 @@ export function loadConfig(env: Env = process.env): Config {
     downloadUrlTtlSeconds: integer(env, 'DOWNLOAD_URL_TTL_SECONDS', 15 * 60),
     completionLinkTtlSeconds: integer(env, 'COMPLETION_LINK_TTL_SECONDS', 7 * 24 * 3600),
     loginLinkLifetimeSeconds: integer(env, 'LOGIN_LINK_TTL_SECONDS', 43_200),
+    commissionConfirmationSeconds:
+      duration('COMMISSION_CONFIRMATION_TTL', optional(env, 'COMMISSION_CONFIRMATION_TTL') ?? '24h') / 1000,
     loginLinkCleanupIntervalMs: duration(
       'LOGIN_LINK_CLEANUP_INTERVAL',
       optional(env, 'LOGIN_LINK_CLEANUP_INTERVAL') ?? '15m',
@@ -227,7 +234,12 @@ function identityConfig(env: Env, nodeEnv: string): IdentityConfig {
   if (kbaPassPercent > 100) throw new ConfigError('KBA_PASS_PERCENT must be at most 100');
   return {
     provider,
-    refuseSandbox: nodeEnv === 'production' && optional(env, 'ALLOW_SANDBOX_IDENTITY') !== 'true',
+    // An allow-list: any environment that is not plainly development or test (staging, prod, a typo) refuses.
+    sandboxRefusal:
+      ['development', 'test'].includes(nodeEnv) || optional(env, 'ALLOW_SANDBOX_IDENTITY') === 'true'
+        ? undefined
+        : `IDENTITY_PROVIDER is the sandbox, whose test identities pass on purpose, and NODE_ENV is "${nodeEnv}": ` +
+          'it runs only under development or test, or with ALLOW_SANDBOX_IDENTITY=true',
     policy: {
       kbaQuestions,
       kbaChoices,

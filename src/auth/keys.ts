@@ -47,3 +47,8 @@ export function generateOpaqueToken(): { token: string; hash: Buffer } {
   const token = crypto.randomBytes(32).toString('base64url');
   return { token, hash: sha256(token) };
 }
+
+/** Whether a presented secret equals a configured one, in time that does not depend on where they differ. */
+export function sameSecret(presented: string, expected: string): boolean {
+  return secretMatches(presented, sha256(expected));
+}

@@ -8,7 +8,9 @@ import type { TemporalHandle } from '../temporal/client';
 import { Authenticator } from '../auth/authenticator';
 import { resolveJwtSecret, TokenService } from '../auth/tokens';
 import { registerSignedDocumentRoutes } from './routes/signedDocuments';
-import { DownloadUrls, downloadSecret } from '../documents/downloadUrls';
+import { DownloadUrls } from '../documents/downloadUrls';
+import { linkSecret } from '../crypto/urlSigner';
+import { CompletionLinks } from '../sessions/completionLinks';
 import { SignedDocumentService } from '../documents/signedDocumentService';
 import { buildOpenApiDocument } from './openapi/document';
 import { OPENAPI_DECISIONS } from './openapi/decisions';
@@ -19,6 +21,7 @@ import { requestId } from './middleware/requestId';
 import { accessLog } from './middleware/accessLog';
 import { httpMetrics } from './middleware/metrics';
 import { errorHandler } from './middleware/errors';
+import { securityHeaders } from './middleware/securityHeaders';
 import { idempotency } from './middleware/idempotency';
 import { rateLimiters } from './middleware/rateLimit';
 import { JsonSealer, replaySecret } from '../crypto/sealedJson';
@@ -37,6 +40,7 @@ import { createIdentityProvider } from '../identity/createProvider';
 import { registerIdentityRoutes } from './routes/identity';
 import { registerWebhookRoutes } from './routes/webhooks';
 import { registerTeamRoutes } from './routes/team';
+import { registerCommissionRoutes } from './routes/commissions';
 import { registerLoginLinkRoutes } from './routes/loginLinks';
 import { TeamService } from '../team/teamService';
 import { WebhookEndpointService } from '../webhooks/endpointService';
@@ -89,6 +93,7 @@ export function createApp(deps: AppDependencies): App {
     sequelize: deps.sequelize,
     temporal: deps.temporal.connection,
     metrics: deps.metrics,
+    metricsToken: deps.config.metricsToken,
     openApiDocument,
   });
   registerDocsAssets(router);
@@ -97,7 +102,7 @@ export function createApp(deps: AppDependencies): App {
   const sessions = new SessionService(deps.sequelize, deps.temporal, deps.config, documents);
   registerSessionRoutes(api, sessions, deps.temporal);
   const downloadUrls = new DownloadUrls(
-    downloadSecret(deps.config.downloadUrlSecret, jwtSecret),
+    linkSecret(deps.config.downloadUrlSecret, jwtSecret),
     deps.config.publicBaseUrl,
     deps.config.downloadUrlTtlSeconds,
   );
@@ -109,7 +114,18 @@ export function createApp(deps: AppDependencies): App {
     createIdentityProvider(deps.config.identity, deps.sequelize),
     deps.config.identity.policy,
   );
-  const signing = new SigningService(deps.sequelize, deps.temporal, identity, deps.config.notaryLateAfterMs);
+  const completionLinks = new CompletionLinks(
+    linkSecret(deps.config.downloadUrlSecret, jwtSecret),
+    deps.config.publicBaseUrl,
+    deps.config.completionLinkTtlSeconds,
+  );
+  const signing = new SigningService(
+    deps.sequelize,
+    deps.temporal,
+    identity,
+    deps.config.notaryLateAfterMs,
+    completionLinks,
+  );
   registerSigningRoutes(site, signing);
   registerIdentityRoutes(site, api, identity);
   registerConsolePage(site);
@@ -123,13 +139,22 @@ export function createApp(deps: AppDependencies): App {
   const team = new TeamService(deps.sequelize, {
     frontUrl: deps.config.frontUrl,
     lifetimeSeconds: deps.config.loginLinkLifetimeSeconds,
+    publicBaseUrl: deps.config.publicBaseUrl,
+    commissionConfirmationSeconds: deps.config.commissionConfirmationSeconds,
   });
   registerTeamRoutes(api, team);
+  registerCommissionRoutes(site, api, {
+    team,
+    sequelize: deps.sequelize,
+    temporal: deps.temporal,
+    taskQueue: deps.config.taskQueue,
+  });
   registerLoginLinkRoutes(site, api, team, deps.tokens, deps.sequelize);
 
   koa.use(requestId(deps.logger));
   koa.use(accessLog());
   koa.use(httpMetrics(deps.metrics));
+  for (const headers of securityHeaders(deps.config.publicBaseUrl)) koa.use(headers);
   koa.use(errorHandler(deps.config.isDevelopment));
   for (const r of [router, apiRouter]) {
     koa.use(r.routes());

@@ -7,11 +7,7 @@ import { SandboxIdentityProvider } from './sandboxProvider';
 export function createIdentityProvider(config: IdentityConfig, sequelize: Sequelize): IdentityProvider {
   switch (config.provider) {
     case 'sandbox':
-      if (config.refuseSandbox)
-        throw new ConfigError(
-          'IDENTITY_PROVIDER is the sandbox, whose test identities pass on purpose: in production set ' +
-            'ALLOW_SANDBOX_IDENTITY=true only for a staging deployment',
-        );
+      if (config.sandboxRefusal) throw new ConfigError(config.sandboxRefusal);
       return new SandboxIdentityProvider(sequelize);
   }
 }

@@ -6,7 +6,7 @@ import { conflict, unavailable } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
 import { acceptOfferUpdate, type ActionResult } from '../../workflows/sessionDefinitions';
 import { planOfRow, recordedResult, throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
-import { networkNotarySession } from './workQueue';
+import { offeredOrAssignedSession } from './workQueue';
 import { rowExists } from '../db/query';
 import { networkNotaryCommission } from './commissionHorizon';
 import { commissionOnFile } from '../team/jurisdictionTime';
@@ -26,7 +26,7 @@ export async function acceptOffer(
   notaryId: string,
   sessionId: string,
 ): Promise<ActionResult & { waitedMs?: number }> {
-  const session = await networkNotarySession(sequelize, notaryId, sessionId);
+  const session = await offeredOrAssignedSession(sequelize, notaryId, sessionId);
   // A retried accept is answered as such; a first one needs a commission still in force (offers made just
   // before it ended would otherwise hand the session to a notary who cannot start it), from the state the
   // session asked for.

@@ -44,7 +44,7 @@ import { refuseWhileTemporalUnreachable, startSessionWorkflow, terminateQuietly 
 import { participantRecords, participantsOf, signingPath, type NewParticipant } from './participants';
 import { insertSession } from './sessionRows';
 import { findAccountNotary } from './notaries';
-import { networkNotarySession } from '../network/workQueue';
+import { assignedNetworkSession } from '../network/workQueue';
 import { sessionNotaryCommission } from '../team/commissions';
 import { VALIDATION_OPTIONS } from '../validation/options';
 import { presentSession, type SessionRow } from './presenter';
@@ -208,9 +208,9 @@ export class SessionService {
     }
   }
 
-  /** A session a network notary was offered or accepted; any other is "not found" to them. */
+  /** A session a network notary is the notary of; any other is "not found" to them. */
   findRowForNetworkNotary(notaryId: string, sessionId: string): Promise<SessionRow> {
-    return networkNotarySession(this.sequelize, notaryId, sessionId);
+    return assignedNetworkSession(this.sequelize, notaryId, sessionId);
   }
 
   /** One session of the account; another account's, unknown and malformed ids are all "not found". */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { request } from '../support/http';
+import { TEST_METRICS_TOKEN } from '../support/environment';
 
 describe('operations endpoints', () => {
   it('GET /healthz answers while the process is alive', async () => {
@@ -17,7 +18,7 @@ describe('operations endpoints', () => {
   it('GET /metrics exposes HTTP latency by route template and status, and process metrics', async () => {
     await request('/healthz');
     await request('/api/integrationsv2/no-such-route');
-    const res = await request('/metrics');
+    const res = await request('/metrics', { auth: TEST_METRICS_TOKEN });
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type')!, /text\/plain/);
     assert.match(

@@ -7,7 +7,7 @@ import { eventually, letTimePass } from '../support/eventually';
 import { request } from '../support/http';
 import { WebhookReceiver, subscribe, type ReceivedWebhook } from '../support/webhookReceiver';
 import { recordHistory } from '../support/histories';
-import { testEnvironment } from '../support/environment';
+import { testEnvironment, TEST_METRICS_TOKEN } from '../support/environment';
 import { farJurisdictionDays } from '../support/farJurisdictions';
 import {
   meAction,
@@ -95,7 +95,11 @@ describe('the on-demand network: dispatch when a signer waits, offers, accepts a
       events.filter((h) => h.json.bn_session_id === waiting.bn_session_id).map((h) => h.json.event),
       ['notary_assigned', 'session_started', 'session_completed'],
     );
-    const metrics = await (await fetch(`${testEnvironment().apiUrl}/metrics`)).text();
+    const metrics = await (
+      await fetch(`${testEnvironment().apiUrl}/metrics`, {
+        headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` },
+      })
+    ).text();
     assert.match(metrics, /notary_time_to_accept_seconds_count [1-9]/);
     for (const idle of [idleA, idleC]) await action(account.api_key, idle.bn_session_id, 'cancel');
     await recordHistory(
@@ -301,7 +305,7 @@ describe('the on-demand network: dispatch when a signer waits, offers, accepts a
       auth: notary.token,
       body: {},
     });
-    assert.equal(refused.status, 403, 'a released notary no longer acts on it');
+    assert.equal(refused.status, 404, 'a released notary no longer acts on it (nor learns it exists)');
     await waitForRelation(notary.token, session.bn_session_id, 'offered');
     await action(account.api_key, session.bn_session_id, 'cancel');
     await recordHistory('session-network-notary-released', `session-${session.bn_session_id}`);
@@ -316,7 +320,7 @@ describe('the on-demand network: dispatch when a signer waits, offers, accepts a
     await waitForRelation(mine.token, session.bn_session_id, 'offered');
     const startPath = `/api/integrationsv2/sessions/${session.bn_session_id}/start`;
     const beforeAccept = await request(startPath, { auth: mine.token, body: {} });
-    assert.equal(beforeAccept.status, 403, 'an offer is not an assignment');
+    assert.equal(beforeAccept.status, 404, 'an offer is not an assignment: not theirs to act on');
     assert.equal((await meAction(mine.token, session.bn_session_id, 'accept')).status, 200);
 
     const stranger = await request(startPath, { auth: other.token, body: {} });

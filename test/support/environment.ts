@@ -36,6 +36,9 @@ function quietBundlerLogger(log: (line: string) => void) {
   return { log: silent, trace: silent, debug: silent, info: silent, warn: log, error: log };
 }
 
+/** What the tests' Prometheus would send to read /metrics. */
+export const TEST_METRICS_TOKEN = 'test-metrics-token';
+
 /** Settings every test process shares; short durations keep timer-driven tests fast. */
 export function testSettings(dataDir: string): Record<string, string> {
   return {
@@ -45,6 +48,7 @@ export function testSettings(dataDir: string): Record<string, string> {
     PUBLIC_BASE_URL: 'https://notary.test',
     FRONT_URL: 'https://app.notary.test',
     JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+    METRICS_TOKEN: TEST_METRICS_TOKEN,
     WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s',
     // Receivers in tests listen on loopback; the refusal of such targets is tested with its own app.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',

@@ -10,11 +10,17 @@ import type { ApiRoutes } from '../routes';
 import type { AppState } from '../context';
 import { temporalReachable } from '../../temporal/client';
 import { execute } from '../../db/query';
+import { credentialOf } from '../../auth/authenticator';
+import { sameSecret } from '../../auth/keys';
+import { notFound } from '../../domain/errors';
+import { failBodySchema } from '../openapi/document';
 
 export interface OperationsDeps {
   sequelize: Sequelize;
   temporal: Connection;
   metrics: Registry;
+  /** METRICS_TOKEN: the bearer token Prometheus sends; without one /metrics is not served. */
+  metricsToken: string | undefined;
   openApiDocument: () => Record<string, unknown>;
 }
 
@@ -79,10 +85,18 @@ export function registerOperationRoutes(site: ApiRoutes, api: ApiRoutes, deps: O
     operationId: 'metrics',
     dependencyFree: true,
     summary: 'Prometheus metrics (HTTP latency by route and status, process metrics)',
+    description:
+      'For the operator’s scraper only: `Authorization: Bearer <METRICS_TOKEN>`. Without METRICS_TOKEN set, and ' +
+      'to any other caller, 404 (per-route counts tell an outsider what the service is busy with).',
     tags: ['Operations'],
     auth: 'none',
-    responses: { 200: { description: 'Prometheus text exposition format', contentType: 'text/plain' } },
+    responses: {
+      200: { description: 'Prometheus text exposition format', contentType: 'text/plain' },
+      404: { description: 'No METRICS_TOKEN set, or the caller did not send it', schema: failBodySchema },
+    },
     handler: async (ctx) => {
+      const sent = credentialOf(ctx.get('authorization'));
+      if (!deps.metricsToken || !sent || !sameSecret(sent, deps.metricsToken)) throw notFound('Not found');
       ctx.type = deps.metrics.contentType;
       ctx.body = await deps.metrics.metrics();
     },

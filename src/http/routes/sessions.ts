@@ -180,7 +180,9 @@ export function registerSessionRoutes(
           schema: failBodySchema,
         },
         403: {
-          description: 'A team member acting outside their role; a network notary on a session not theirs',
+          description:
+            'A team member acting outside their role (a network notary on a session not theirs now, a lapsed offer ' +
+            'among them, gets 404)',
           schema: failBodySchema,
         },
         404: notFound,
