@@ -3,7 +3,7 @@ import type { Transporter } from 'nodemailer';
 import type { Sequelize } from 'sequelize';
 import type { Config } from '../src/config';
 import type { Logger } from '../src/logger';
-import type { NotarizationThreads } from '../src/signing/notarizationThreads';
+import type { NotarizationThreads } from '../src/notarizedPdf/notarizationThreads';
 
 export interface ActivityDependencies {
   config: Config;

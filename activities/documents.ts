@@ -4,14 +4,14 @@ import type { ActivityDependencies } from './dependencies';
 import { isUnavailable } from '../src/infra/unavailable';
 import { readBlob, storeBlob } from '../src/documents/blobStore';
 import { sha256Hex } from '../src/documents/decode';
-import { loadActFacts } from '../src/signing/actContext';
-import { loadSigningIdentity, type SigningIdentity } from '../src/signing/identity';
-import type { Annotation } from '../src/sessions/createRequest';
+import { loadActFacts } from '../src/notarizedPdf/actContext';
+import { loadDigitalId, type DigitalId } from '../src/notarizedPdf/digitalId';
+import type { Annotation } from '../core/session/request';
 import { execute, queryRows, rowExists } from '../src/db/query';
 
 export function documentActivities({ sequelize, config, finalization }: ActivityDependencies) {
-  let identity: SigningIdentity | undefined;
-  const signingIdentity = () => (identity ??= loadSigningIdentity(config));
+  let identity: DigitalId | undefined;
+  const signingIdentity = () => (identity ??= loadDigitalId(config));
 
   async function notarizeAndStore(sessionId: string, documentId: string) {
     const existing = await rowExists(sequelize, 'SELECT 1 FROM signed_documents WHERE document_id = $1', {

@@ -2,10 +2,10 @@ import type { ActivityDependencies } from './dependencies';
 import { whileHeartbeating } from './heartbeat';
 import { DownloadUrls } from '../src/documents/downloadUrls';
 import { linkSecret } from '../src/crypto/urlSigner';
-import { CompletionLinks } from '../src/sessions/completionLinks';
+import { CompletionLinks } from '../src/participants/completionLinks';
 import { pdfName } from '../src/documents/signedDocumentService';
 import { resolveJwtSecret } from '../src/auth/tokens';
-import type { BouncedMail } from '../workflows/sessionDefinitions';
+import type { BouncedMail } from '../core/session/messages';
 import { execute, queryRows } from '../src/db/query';
 
 interface OutboxRow {

@@ -3,7 +3,7 @@ import { execute, queryRows } from '../src/db/query';
 import { NETWORK_NOTARY_NAME } from '../src/db/sessionNotary';
 import { commissionInForceSql } from '../src/team/jurisdictionTime';
 import { networkCommissionDates } from '../src/network/commissionHorizon';
-import { sessionEndedSql } from '../src/sessions/statusSql';
+import { sessionEndedSql } from '../core/session/statusSql';
 import { networkNotaryIsFreeSql } from '../src/network/notaryAvailability';
 
 export interface NotaryOffer {

@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ActivityDependencies } from './dependencies';
-import type { DocumentsStatus, NotaryAtTheAct, SessionStatus } from '../workflows/sessionDefinitions';
+import type { DocumentsStatus, NotaryAtTheAct, SessionStatus } from '../core/session/messages';
 import { execute, queryRows, rowExists } from '../src/db/query';
 import { commissionInForceSql } from '../src/team/jurisdictionTime';
 import { networkCommissionDates } from '../src/network/commissionHorizon';
@@ -10,7 +10,7 @@ import {
   NOTARY_AT_THE_ACT,
   SESSION_NOTARY_JOINS,
 } from '../src/db/sessionNotary';
-import type { EventNotary } from '../workflows/events';
+import type { EventNotary } from '../core/session/events';
 import { networkNotaryIsFreeSql } from '../src/network/notaryAvailability';
 
 const LEGACY_CONFIRM_ATTEMPTS = 8;

@@ -1,11 +1,11 @@
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { ActivityDependencies } from './dependencies';
-import { workflowIdOf, type DocumentsStatus } from '../workflows/sessionDefinitions';
+import { workflowIdOf, type DocumentsStatus } from '../core/session/messages';
 import { deliveryWorkflowIdOf } from '../workflows/webhookDeliveryDefinitions';
 import { queryRows } from '../src/db/query';
 import { isUuid } from '../src/ids';
-import { sessionEndedSql } from '../src/sessions/statusSql';
+import { sessionEndedSql } from '../core/session/statusSql';
 import { giveUpDelivery } from '../src/webhooks/deliveryAttempt';
 
 /** At most this many sessions, and as many deliveries, are settled per sweep; the next takes the rest. */

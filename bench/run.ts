@@ -17,9 +17,9 @@ import { ensureTemporalServer, startRealTemporal } from '../production/temporalS
 import { createDatabase } from '../src/db/database';
 import { migrateExclusively } from '../src/db/migrator';
 import { queryRows } from '../src/db/query';
-import { addNetworkNotary, createAccount } from '../src/services/accounts';
+import { addNetworkNotary, createAccount } from '../src/accounts/accounts';
 import { createNetworkLoginLink } from '../src/network/networkPeople';
-import { loadSigningIdentity } from '../src/signing/identity';
+import { loadDigitalId } from '../src/notarizedPdf/digitalId';
 import { pdfBytes, MB10 } from '../test/support/documents';
 import { WebhookReceiver } from '../test/support/webhookReceiver';
 import { freePort } from '../test/support/freePort';
@@ -379,7 +379,7 @@ async function main() {
   fs.mkdirSync(mainDir, { mode: 0o755 });
   const config = loadConfig({ ...process.env, ...settings, DATA_DIR: mainDir });
   // Production entry points need a signing certificate: a development one, passed as an operator would.
-  const identity = loadSigningIdentity({ ...config, nodeEnv: 'development' });
+  const identity = loadDigitalId({ ...config, nodeEnv: 'development' });
   Object.assign(settings, {
     SIGNING_P12_PATH: path.join(mainDir, 'signing', 'signer.p12'),
     SIGNING_P12_PASSPHRASE: identity.passphrase,

@@ -7,7 +7,7 @@ import { scratchDirectory } from './scratchDirectory';
 import { startEmbeddedPostgres, type RunningPostgres } from '../src/infra/embeddedPostgres';
 import { startTemporalDevServer, type RunningDevServer } from '../src/infra/temporalDevServer';
 import { loadConfig } from '../src/config';
-import { loadSigningIdentity } from '../src/signing/identity';
+import { loadDigitalId } from '../src/notarizedPdf/digitalId';
 import { productionNodeArgs } from '../src/process';
 import { freePort } from '../test/support/freePort';
 
@@ -189,7 +189,7 @@ export async function productionCluster(
     temporal: await freePort(),
     temporalUi: await freePort(),
   };
-  const identity = loadSigningIdentity(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development' }));
+  const identity = loadDigitalId(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development' }));
   const all = {
     NODE_ENV: 'production',
     // No identity vendor is configured here: the sandbox stands in, as in a staging deployment.

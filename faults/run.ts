@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Sequelize } from 'sequelize';
 import { createDatabase } from '../src/db/database';
-import { createAccount } from '../src/services/accounts';
+import { createAccount } from '../src/accounts/accounts';
 import { readAuditTrail, verifyChain } from '../src/audit/auditChain';
 import { pdfBytes } from '../test/support/documents';
 import { recordStage } from '../test/results/stageResults';

@@ -7,7 +7,7 @@ import { loadConfig } from '../src/config';
 import { TERMINATED_WORKFLOW_SWEEP_SCHEDULE } from '../src/temporal/schedules';
 import { PRODUCTION_PROCESS_ENV } from '../src/process';
 import { embeddedSqlEndpoint, startEmbeddedPostgres } from '../src/infra/embeddedPostgres';
-import { loadSigningIdentity } from '../src/signing/identity';
+import { loadDigitalId } from '../src/notarizedPdf/digitalId';
 import { freePort } from '../test/support/freePort';
 import { pdfBytes } from '../test/support/documents';
 import { SupervisedProcess } from '../faults/cluster';
@@ -64,7 +64,7 @@ async function main() {
     const { address } = temporal;
     log(`Temporal ${address} with namespace "${NAMESPACE}"; schemas on PostgreSQL ${pgPort}`);
 
-    const identity = loadSigningIdentity(loadConfig({ DATA_DIR: dir, NODE_ENV: 'development' }));
+    const identity = loadDigitalId(loadConfig({ DATA_DIR: dir, NODE_ENV: 'development' }));
     const env = {
       ...process.env,
       ...PRODUCTION_PROCESS_ENV,

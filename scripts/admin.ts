@@ -1,7 +1,7 @@
 import { isUuid } from '../src/ids';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../src/config';
-import { stateCode } from '../src/sessions/usStates';
+import { stateCode } from '../core/usStates';
 import { createDatabase } from '../src/db/database';
 import { migrateExclusively } from '../src/db/migrator';
 import { provideDatabaseForTool } from '../src/infra/services';
@@ -12,7 +12,7 @@ import {
   NotFoundError,
   renewNetworkNotaryCommission,
   rotateKey,
-} from '../src/services/accounts';
+} from '../src/accounts/accounts';
 import type { Sequelize } from 'sequelize';
 import { readAuditTrail, verifyChain } from '../src/audit/auditChain';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
@@ -22,7 +22,7 @@ import { databaseSetupError, operatorLine } from '../src/setupErrors';
 import { addNetworkWitness, createNetworkLoginLink } from '../src/network/networkPeople';
 import { connectTemporal } from '../src/temporal/client';
 import { executeUpdate } from '../src/temporal/updates';
-import { retryFinalizationUpdate } from '../workflows/sessionDefinitions';
+import { retryFinalizationUpdate } from '../core/session/messages';
 import { queryRows, rowExists } from '../src/db/query';
 import { delayThresholdSchema } from '../src/sessions/createRequest';
 import { commissionHistory } from '../src/team/commissionChanges';

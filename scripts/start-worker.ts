@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { loadConfig, requireExternalServices } from '../src/config';
 import { createLogger } from '../src/logger';
-import { loadSigningIdentity } from '../src/signing/identity';
+import { loadDigitalId } from '../src/notarizedPdf/digitalId';
 import { startRuntime } from '../server/runtime';
 import { startWorker } from '../worker/createWorker';
 import { runMain, stopOnSignals } from '../src/process';
@@ -12,7 +12,7 @@ async function main() {
   const config = loadConfig();
   requireExternalServices(config);
   // The signing certificate is needed only at completions: check it now, not at the first one.
-  loadSigningIdentity(config);
+  loadDigitalId(config);
   const logger = createLogger(config.logLevel);
   const runtime = await startRuntime(config, { worker: startWorker, embedded: false, logger });
   logger.info({ taskQueue: config.taskQueue }, 'worker running');

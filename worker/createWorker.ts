@@ -6,7 +6,7 @@ import type { Sequelize } from 'sequelize';
 import type { Config } from '../src/config';
 import type { Logger } from '../src/logger';
 import { createActivities } from '../activities';
-import { NotarizationThreads } from '../src/signing/notarizationThreads';
+import { NotarizationThreads } from '../src/notarizedPdf/notarizationThreads';
 import { installTemporalRuntime } from './temporalRuntime';
 import { createMailTransport } from '../src/mail/transport';
 

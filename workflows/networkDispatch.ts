@@ -1,7 +1,7 @@
 import { condition, sleep } from '@temporalio/workflow';
-import { signerIsWaiting, type SessionPlan } from './sessionMachine';
+import { signerIsWaiting, type SessionPlan } from '../core/session/machine';
 import type { SessionRun } from './sessionRun';
-import type { EventNotary } from './events';
+import type { EventNotary } from '../core/session/events';
 
 export type DispatchOutcome = 'started' | 'ended' | 'continue_as_new';
 

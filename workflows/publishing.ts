@@ -1,9 +1,9 @@
 import { ParentClosePolicy, startChild } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { SessionStatus } from './sessionDefinitions';
+import type { SessionStatus } from '../core/session/messages';
 import type { DatabaseSteps } from './sessionActivities';
-import type { EventData, EventName } from './events';
-import { eventId, type Occurrence } from './eventIds';
+import type { EventData, EventName } from '../core/session/events';
+import { eventId, type Occurrence } from '../core/session/eventIds';
 import { webhookDeliveryWorkflow } from './webhookDelivery';
 import { deliveryWorkflowIdOf } from './webhookDeliveryDefinitions';
 

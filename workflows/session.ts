@@ -28,7 +28,7 @@ import {
   type Joiner,
   type SessionStatus,
   type SessionWorkflowInput,
-} from './sessionDefinitions';
+} from '../core/session/messages';
 import {
   commissionOfRequest,
   initialStatus,
@@ -43,7 +43,7 @@ import {
   type SessionPlan,
   type SessionRequest,
   type Verdict,
-} from './sessionMachine';
+} from '../core/session/machine';
 import { confirmSessionRecorded, databaseSteps, failureType, finalize, mail } from './sessionActivities';
 import { sessionChanges } from './sessionChanges';
 import { SessionRun } from './sessionRun';

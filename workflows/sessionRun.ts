@@ -8,11 +8,11 @@ import type {
   ParticipantKey,
   ParticipantRef,
   SessionStatus,
-} from './sessionDefinitions';
-import { assertDocumentsTransition, assertTransition, type SessionState } from './sessionMachine';
+} from '../core/session/messages';
+import { assertDocumentsTransition, assertTransition, type SessionState } from '../core/session/machine';
 import type { DatabaseSteps } from './sessionActivities';
 import { SessionStatusAttribute } from './searchAttributes';
-import type { EventArgs, EventData, EventName } from './events';
+import type { EventArgs, EventData, EventName } from '../core/session/events';
 import { publishSessionEvent } from './publishing';
 
 /** An event's data from its typed arguments: the one argument, or none for an event without data. */

@@ -1,4 +1,4 @@
-import type { Annotation } from '../sessions/createRequest';
+import type { Annotation } from '../../core/session/request';
 
 /** The first annotation placed beyond the document's pages, as a message naming it; else undefined. */
 export function annotationProblem(

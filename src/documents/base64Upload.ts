@@ -1,4 +1,4 @@
-import { MAX_DOCUMENT_BYTES } from '../sessions/vocabulary';
+import { MAX_DOCUMENT_BYTES } from '../../core/vocabulary';
 
 /**
  * A `base64Doc` as the body parser decoded it while the request arrived: the document's bytes, never its

@@ -9,7 +9,7 @@ import {
   assertPdfInflatesWithinLimits,
   assertPdfPagesWithinLimits,
 } from './documentLimits';
-import { DOCUMENT_EXTENSIONS, type DocumentExtension } from '../sessions/vocabulary';
+import { DOCUMENT_EXTENSIONS, type DocumentExtension } from '../../core/vocabulary';
 
 export { DocumentError };
 

@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { refused, notFound, conflict } from '../domain/errors';
-import type { SessionRow } from '../sessions/presenter';
+import type { SessionRow } from '../../core/session/rows';
 import { readAuditTrail, verifyChain } from '../audit/auditChain';
 import { readBlob } from './blobStore';
 import type { DownloadUrls } from './downloadUrls';

@@ -10,12 +10,12 @@ import { resolveJwtSecret, TokenService } from '../auth/tokens';
 import { registerSignedDocumentRoutes } from './routes/signedDocuments';
 import { DownloadUrls } from '../documents/downloadUrls';
 import { linkSecret } from '../crypto/urlSigner';
-import { CompletionLinks } from '../sessions/completionLinks';
+import { CompletionLinks } from '../participants/completionLinks';
 import { SignedDocumentService } from '../documents/signedDocumentService';
 import { buildOpenApiDocument } from './openapi/document';
 import { OPENAPI_DECISIONS } from './openapi/decisions';
 import type { AppState } from './context';
-import { ApiRoutes } from './routes';
+import { ApiRoutes } from './routeTable';
 import { API_PREFIX } from '../publicPaths';
 import { requestId } from './middleware/requestId';
 import { accessLog } from './middleware/accessLog';
@@ -29,15 +29,15 @@ import { registerDocsAssets, registerOperationRoutes } from './routes/operations
 import { registerAuthRoutes } from './routes/auth';
 import { registerSessionRoutes } from './routes/sessions';
 import { registerTemplateRoutes } from './routes/templates';
-import { registerSigningRoutes } from './routes/signing';
+import { registerParticipantRoutes } from './routes/participants';
 import { registerMeRoutes } from './routes/me';
 import { registerConsolePage } from './routes/console';
 import { SessionService } from '../sessions/sessionService';
 import { DocumentPool } from '../documents/documentPool';
-import { SigningService } from '../sessions/signingService';
-import { IdentityService } from '../identity/identityService';
-import { createIdentityProvider } from '../identity/createProvider';
-import { registerIdentityRoutes } from './routes/identity';
+import { ParticipantJourneys } from '../participants/journey';
+import { IdentityProofing } from '../proofing/identityProofing';
+import { createIdentityProvider } from '../proofing/createProvider';
+import { registerProofingRoutes } from './routes/proofing';
 import { registerWebhookRoutes } from './routes/webhooks';
 import { registerTeamRoutes } from './routes/team';
 import { registerCommissionRoutes } from './routes/commissions';
@@ -108,7 +108,7 @@ export function createApp(deps: AppDependencies): App {
   );
   registerSignedDocumentRoutes(api, sessions, new SignedDocumentService(deps.sequelize, downloadUrls));
   registerTemplateRoutes(api, deps.sequelize, documents);
-  const identity = new IdentityService(
+  const identity = new IdentityProofing(
     deps.sequelize,
     deps.temporal,
     createIdentityProvider(deps.config.identity, deps.sequelize),
@@ -119,15 +119,15 @@ export function createApp(deps: AppDependencies): App {
     deps.config.publicBaseUrl,
     deps.config.completionLinkTtlSeconds,
   );
-  const signing = new SigningService(
+  const signing = new ParticipantJourneys(
     deps.sequelize,
     deps.temporal,
     identity,
     deps.config.notaryLateAfterMs,
     completionLinks,
   );
-  registerSigningRoutes(site, signing);
-  registerIdentityRoutes(site, api, identity);
+  registerParticipantRoutes(site, signing);
+  registerProofingRoutes(site, api, identity);
   registerConsolePage(site);
   registerMeRoutes(api, {
     sequelize: deps.sequelize,

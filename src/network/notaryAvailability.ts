@@ -1,4 +1,4 @@
-import { sessionEndedSql } from '../sessions/statusSql';
+import { sessionEndedSql } from '../../core/session/statusSql';
 
 /**
  * Whether the network notary aliased `alias` is free, in SQL: no unfinished session and no open offer.

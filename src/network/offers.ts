@@ -4,14 +4,14 @@ import type { Sequelize } from 'sequelize';
 import type { TemporalHandle } from '../temporal/client';
 import { conflict, unavailable } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
-import { acceptOfferUpdate, type ActionResult } from '../../workflows/sessionDefinitions';
+import { acceptOfferUpdate, type ActionResult } from '../../core/session/messages';
 import { planOfRow, recordedResult, throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
 import { offeredOrAssignedSession } from './workQueue';
 import { rowExists } from '../db/query';
 import { networkNotaryCommission } from './commissionHorizon';
 import { commissionOnFile } from '../team/jurisdictionTime';
-import { commissionLapse, commissionOutsideRequest } from '../../workflows/sessionMachine';
-import type { SessionRow } from '../sessions/presenter';
+import { commissionLapse, commissionOutsideRequest } from '../../core/session/machine';
+import type { SessionRow } from '../../core/session/rows';
 
 const DEADLINE_MS = 15_000;
 

@@ -1,11 +1,11 @@
 import type { Sequelize } from 'sequelize';
 import { queryRows } from '../db/query';
 import { sessionRowWhere } from '../sessions/sessionReads';
-import type { SessionRow } from '../sessions/presenter';
+import type { SessionRow } from '../../core/session/rows';
 import type { NetworkPerson } from './networkPeople';
-import { checkAskedOf } from '../identity/requirements';
+import { checkAskedOf } from '../proofing/requirements';
 import { networkCommissionStanding } from './commissionHorizon';
-import { sessionEndedSql } from '../sessions/statusSql';
+import { sessionEndedSql } from '../../core/session/statusSql';
 
 /** Whose work list: a team member of an account, or a person of the network. */
 export type Worker =

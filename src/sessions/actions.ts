@@ -11,9 +11,9 @@ import {
   startUpdate,
   type ActionResult,
   type NotaryActionName,
-} from '../../workflows/sessionDefinitions';
-import { judgeActor, judgeRequest, type Actor } from '../../workflows/sessionMachine';
-import type { SessionRow } from './presenter';
+} from '../../core/session/messages';
+import { judgeActor, judgeRequest, type Actor } from '../../core/session/machine';
+import type { SessionRow } from '../../core/session/rows';
 import {
   hasEnded,
   planOfRow,

@@ -1,9 +1,9 @@
 import type Joi from 'joi';
 import { refused, DomainError } from '../domain/errors';
 import { VALIDATION_OPTIONS } from '../validation/options';
-import { createSessionSchema, type CreateSessionInput } from './createRequest';
+import { createSessionSchema, type CreateSessionRequest } from './createRequest';
 import { Base64Upload } from '../documents/base64Upload';
-import { stateCode } from './usStates';
+import { stateCode } from '../../core/usStates';
 
 /** Spec 7.1: every create failure is a 403 whose identifier fields are empty strings. */
 export function createFailure(message: string): DomainError {
@@ -46,7 +46,7 @@ export interface CreateRuleContext {
 export async function validateCreateRequest(
   raw: unknown,
   ctx: CreateRuleContext,
-): Promise<CreateSessionInput> {
+): Promise<CreateSessionRequest> {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     throw createFailure('Request body must be a JSON object');
   const body = raw as Record<string, unknown>;
@@ -74,7 +74,7 @@ export async function validateCreateRequest(
 
   const { error, value } = createSessionSchema.validate(body, VALIDATION_OPTIONS);
   if (error) throw createFailure(messageOf(error));
-  const input = value as CreateSessionInput;
+  const input = value as CreateSessionRequest;
   const crossField = crossFieldProblem(input, ctx.now);
   if (crossField) throw createFailure(crossField);
   return input;
@@ -99,7 +99,7 @@ export function messageOf(error: Joi.ValidationError): string {
   return error.details[0]?.message ?? 'Invalid request';
 }
 
-function crossFieldProblem(input: CreateSessionInput, now: Date): string | undefined {
+function crossFieldProblem(input: CreateSessionRequest, now: Date): string | undefined {
   if (input.all_signers.filter((s) => s.is_shared_device_owner === true).length > 1) {
     return 'all_signers: only one signer may have is_shared_device_owner true';
   }

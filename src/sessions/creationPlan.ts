@@ -1,15 +1,11 @@
-import {
-  workflowIdOf,
-  type SessionStatus,
-  type SessionWorkflowInput,
-} from '../../workflows/sessionDefinitions';
+import { workflowIdOf, type SessionStatus, type SessionWorkflowInput } from '../../core/session/messages';
 import type { SessionColumns } from './sessionRows';
-import type { CreateSessionInput } from './createRequest';
+import type { CreateSessionRequest } from './createRequest';
 import { hostIndexOf } from './participants';
-import { identityRequiredOf } from '../identity/requirements';
+import { identityRequiredOf } from '../proofing/requirements';
 
 /** Options kept with the session for later stages (display, completion, certificates). */
-export function sessionOptions(input: CreateSessionInput) {
+export function sessionOptions(input: CreateSessionRequest) {
   return {
     notarization_types: input.notarization_types,
     state_specific_notary: input.state_specific_notary ?? null,
@@ -28,7 +24,7 @@ export function sessionOptions(input: CreateSessionInput) {
 export function sessionColumnsOf(
   sessionId: string,
   accountId: string,
-  input: CreateSessionInput,
+  input: CreateSessionRequest,
   status: SessionStatus,
   notaryMemberId: string | null,
 ): SessionColumns {
@@ -52,7 +48,7 @@ export function sessionColumnsOf(
 export function workflowInputOf(
   sessionId: string,
   accountId: string,
-  input: CreateSessionInput,
+  input: CreateSessionRequest,
   notaryMemberId: string | null,
 ): SessionWorkflowInput {
   return {
@@ -79,6 +75,6 @@ export function workflowInputOf(
 }
 
 /** The first signer, or in same-device signing the host (the only one who joins, spec 2.2). */
-function primarySignerIndex(input: CreateSessionInput): number {
+function primarySignerIndex(input: CreateSessionRequest): number {
   return input.session_configurations?.same_device_signing_mode === 'all' ? hostIndexOf(input) : 0;
 }

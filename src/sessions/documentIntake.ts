@@ -7,7 +7,8 @@ import { createFailure } from './createRules';
 import { storeBlob } from '../documents/blobStore';
 import { annotationProblem } from '../documents/annotations';
 import { findTemplates } from '../templates/templateService';
-import type { Annotation, DocumentInput } from './createRequest';
+import type { Annotation } from '../../core/session/request';
+import type { DocumentRequest } from './createRequest';
 import { queryRows } from '../db/query';
 
 export interface StoredDocument {
@@ -40,7 +41,7 @@ export interface PreparedUpload {
 export async function prepareUploads(
   sequelize: Sequelize,
   accountId: string,
-  documents: DocumentInput[],
+  documents: DocumentRequest[],
   pool: DocumentPool,
 ): Promise<PreparedUpload[]> {
   const templates = await findTemplates(

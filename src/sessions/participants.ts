@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { generateOpaqueToken } from '../auth/keys';
-import type { CreateSessionInput } from './createRequest';
+import type { CreateSessionInput } from '../../core/session/request';
 import type { ParticipantRow } from './sessionRows';
 
 export interface NewParticipant {

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { DOCUMENTS_STATUSES, SESSION_STATUSES } from '../../workflows/sessionDefinitions';
+import { DOCUMENTS_STATUSES, SESSION_STATUSES } from '../../core/session/messages';
 import { canonicalTimeZone } from '../team/jurisdictionTime';
 
 /** Response shapes of the session routes, for the OpenAPI document. */

@@ -4,7 +4,8 @@ import { notFound } from '../domain/errors';
 import { queryRows } from '../db/query';
 import { pageOf } from '../db/pagination';
 import { MEMBER_NAME, NETWORK_NOTARY_NAME, SESSION_NOTARY_JOINS } from '../db/sessionNotary';
-import { presentSessionSummary, type ParticipantRow, type SessionRow } from './presenter';
+import { presentSessionSummary, type ParticipantRow } from './presenter';
+import type { SessionRow } from '../../core/session/rows';
 
 export interface SessionFilters {
   notarization_id?: string;

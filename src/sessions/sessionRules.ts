@@ -5,9 +5,9 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { conflict, refused, type DomainError } from '../domain/errors';
-import { ALREADY_DONE, REFUSED, type ActionResult, type Refusal } from '../../workflows/sessionDefinitions';
-import type { SessionPlan, SessionState, Verdict } from '../../workflows/sessionMachine';
-import type { SessionRow } from './presenter';
+import { ALREADY_DONE, REFUSED, type ActionResult, type Refusal } from '../../core/session/messages';
+import type { SessionPlan, SessionState, Verdict } from '../../core/session/machine';
+import type { SessionRow } from '../../core/session/rows';
 
 export function errorOfRefusal(refusal: Refusal): DomainError {
   return refusal.kind === 'forbidden'

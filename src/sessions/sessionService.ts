@@ -15,16 +15,16 @@ import {
   workflowIdOf,
   type CompleteRequest,
   type NotaryActionName,
-} from '../../workflows/sessionDefinitions';
+} from '../../core/session/messages';
 import {
   commissionLapse,
   commissionOutsideRequest,
   initialStatus,
   planOfInput,
   judgeRequest,
-} from '../../workflows/sessionMachine';
-import { addDocumentsSchema, type DocumentInput } from './createRequest';
-import { MAX_DOCUMENTS_PER_SESSION } from './vocabulary';
+} from '../../core/session/machine';
+import { addDocumentsSchema, type DocumentRequest } from './createRequest';
+import { MAX_DOCUMENTS_PER_SESSION } from '../../core/vocabulary';
 import {
   createFailure,
   documentTooLarge,
@@ -47,7 +47,8 @@ import { findAccountNotary } from './notaries';
 import { assignedNetworkSession } from '../network/workQueue';
 import { sessionNotaryCommission } from '../team/commissions';
 import { VALIDATION_OPTIONS } from '../validation/options';
-import { presentSession, type SessionRow } from './presenter';
+import { presentSession } from './presenter';
+import type { SessionRow } from '../../core/session/rows';
 import {
   findSessionRow,
   listSessions,
@@ -286,7 +287,7 @@ export class SessionService {
     }
     const { error, value } = addDocumentsSchema.validate(raw, VALIDATION_OPTIONS);
     if (error) throw createFailure(messageOf(error));
-    const uploads = (value as { session_documents: DocumentInput[] }).session_documents;
+    const uploads = (value as { session_documents: DocumentRequest[] }).session_documents;
     const notaryCanEditAll = Boolean(
       (session.options as { session_configurations?: { notary_can_edit_documents?: boolean } })
         .session_configurations?.notary_can_edit_documents,

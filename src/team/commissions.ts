@@ -3,8 +3,8 @@ import { renderSeal } from './seal';
 import { execute, queryRows } from '../db/query';
 import { NOTARY_AT_THE_ACT, SESSION_NOTARY_JOINS } from '../db/sessionNotary';
 import { commissionOnFile } from './jurisdictionTime';
-import type { CommissionOnFile } from '../../workflows/sessionMachine';
-import type { NotaryAtTheAct } from '../../workflows/sessionDefinitions';
+import type { CommissionOnFile } from '../../core/session/machine';
+import type { NotaryAtTheAct } from '../../core/session/messages';
 
 /** A notary's commission as onboarding records it: the facts every certificate of theirs states. */
 export interface Commission {

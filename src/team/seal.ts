@@ -1,5 +1,5 @@
 import { Resvg } from '@resvg/resvg-js';
-import { stateName } from '../sessions/usStates';
+import { stateName } from '../../core/usStates';
 
 export interface SealInput {
   stateCode: string;

@@ -2,7 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { DocumentError } from '../documents/decode';
 import type { DocumentPool } from '../documents/documentPool';
 import { storeBlob } from '../documents/blobStore';
-import type { Annotation } from '../sessions/createRequest';
+import type { Annotation } from '../../core/session/request';
 import type { Base64Upload } from '../documents/base64Upload';
 import { annotationProblem } from '../documents/annotations';
 import { queryRows } from '../db/query';

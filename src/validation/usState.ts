@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { stateCode } from '../sessions/usStates';
+import { stateCode } from '../../core/usStates';
 
 /** A US state, DC or territory by name or USPS code, in any letter case; validated to its code. */
 export const usState = Joi.string()

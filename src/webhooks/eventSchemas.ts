@@ -1,6 +1,6 @@
 import Joi from 'joi';
-import type { EventName } from '../../workflows/events';
-import { SESSION_STATUSES } from '../../workflows/sessionDefinitions';
+import type { EventName } from '../../core/session/events';
+import { SESSION_STATUSES } from '../../core/session/messages';
 
 const participant = {
   role: Joi.string().valid('signer', 'witness').required(),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { b64, pdfBytes } from '../support/documents';
 import { sessionBody, signer } from '../support/sessions';
-import { MAX_INVITED_WITNESSES, MAX_SIGNERS } from '../../src/sessions/vocabulary';
+import { MAX_INVITED_WITNESSES, MAX_SIGNERS } from '../../core/vocabulary';
 import {
   completedSession,
   downloadAll,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createTestAccount } from '../support/accounts';
 import { request } from '../support/http';
-import { rotateKey } from '../../src/services/accounts';
+import { rotateKey } from '../../src/accounts/accounts';
 import { testEnvironment } from '../support/environment';
 
 const UNAUTHORIZED = { response: 'Fail', response_message: 'Unauthorized' };

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { request } from '../support/http';
 import { testEnvironment } from '../support/environment';
 import { createTestAccount } from '../support/accounts';
-import { SMALL_BODY_BYTES } from '../../src/http/routes';
+import { SMALL_BODY_BYTES } from '../../src/http/routeTable';
 
 /** Sends a POST's headers announcing `length` bytes and only the first few; resolves with the status line. */
 function answerToPartialBody(path: string, length: number, authorization?: string): Promise<string> {

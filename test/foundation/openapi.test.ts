@@ -9,7 +9,7 @@ import { VALIDATION_OPTIONS } from '../../src/validation/options';
 import { createTestAccount } from '../support/accounts';
 import { createSession, sessionBody } from '../support/sessions';
 import { contractViolation, webhookViolation } from '../support/contract';
-import { EVENT_NAMES } from '../../workflows/events';
+import { EVENT_NAMES } from '../../core/session/events';
 
 function documentedOperations(doc: any): Set<string> {
   const ops = new Set<string>();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from '../support/http';
 import { createTestAccount } from '../support/accounts';
-import { rotateKey } from '../../src/services/accounts';
+import { rotateKey } from '../../src/accounts/accounts';
 import { testEnvironment } from '../support/environment';
 
 const REFRESH = '/api/integrationsv2/auth/refresh';

@@ -6,7 +6,7 @@ import {
   lockoutAfterFailure,
   newQuestionsNeeded,
   type PastAttempt,
-} from '../../src/identity/identityRules';
+} from '../../src/proofing/attemptRules';
 
 const HOUR = 3600_000;
 const TEXAS: IdentityPolicy = {

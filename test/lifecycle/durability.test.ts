@@ -9,7 +9,7 @@ import { testEnvironment } from '../support/environment';
 import { recordHistory } from '../support/histories';
 import { startWorker } from '../../worker/createWorker';
 import { startWorkerProcess, type WorkerProcess } from '../support/workerProcess';
-import { participantJoinedSignal } from '../../workflows/sessionDefinitions';
+import { participantJoinedSignal } from '../../core/session/messages';
 import type { sessionWorkflow } from '../../workflows/session';
 import { lastTaskBefore, resetTo, untilRunning } from '../support/workflows';
 import { eventually, letTimePass } from '../support/eventually';

@@ -16,7 +16,7 @@ import { WebhookReceiver } from '../support/webhookReceiver';
 import { SESSION_COURSE_EVENTS } from '../support/sessionCourse';
 import { testEnvironment } from '../support/environment';
 import { recordHistory } from '../support/histories';
-import { startUpdate } from '../../workflows/sessionDefinitions';
+import { startUpdate } from '../../core/session/messages';
 import { SessionStatusAttribute } from '../../workflows/searchAttributes';
 import { eventually } from '../support/eventually';
 

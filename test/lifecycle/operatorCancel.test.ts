@@ -15,7 +15,7 @@ import { testEnvironment } from '../support/environment';
 import { recordHistory } from '../support/histories';
 import { eventually } from '../support/eventually';
 import { assertNoWorkflowTaskFailed, untilIdle } from '../support/workflows';
-import { participantJoinedSignal, snapshotQuery } from '../../workflows/sessionDefinitions';
+import { participantJoinedSignal, snapshotQuery } from '../../core/session/messages';
 
 const { EventType } = temporal.api.enums.v1;
 

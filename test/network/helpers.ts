@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { addNetworkNotary } from '../../src/services/accounts';
+import { addNetworkNotary } from '../../src/accounts/accounts';
 import { addNetworkWitness, createNetworkLoginLink } from '../../src/network/networkPeople';
 import { testEnvironment } from '../support/environment';
 import { request, type ApiResponse } from '../support/http';

@@ -4,7 +4,7 @@ import { b64, pdfBytes } from '../support/documents';
 import { request } from '../support/http';
 import { startSecondApp } from '../support/secondApp';
 import { teamNotarySession } from '../support/sessions';
-import { MAX_DOCUMENTS_PER_REQUEST, MAX_DOCUMENTS_PER_SESSION } from '../../src/sessions/vocabulary';
+import { MAX_DOCUMENTS_PER_REQUEST, MAX_DOCUMENTS_PER_SESSION } from '../../core/vocabulary';
 import { MAX_WEBHOOK_ENDPOINTS } from '../../src/webhooks/endpointService';
 
 /** Caps a real customer never meets and a script does (issue 10); each answers with the route's own failure. */

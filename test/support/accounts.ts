@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { createAccount, type CreatedAccount } from '../../src/services/accounts';
+import { createAccount, type CreatedAccount } from '../../src/accounts/accounts';
 import { testEnvironment } from './environment';
 
 export interface TestAccountOptions {

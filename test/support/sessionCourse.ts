@@ -1,4 +1,4 @@
-import type { EventName } from '../../workflows/events';
+import type { EventName } from '../../core/session/events';
 
 /**
  * The events of a session run through its whole course (created, invitations sent, a named notary assigned,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { eventId, ONCE_PER_SESSION_EVENTS } from '../../workflows/eventIds';
-import { EVENT_NAMES } from '../../workflows/events';
+import { eventId, ONCE_PER_SESSION_EVENTS } from '../../core/session/eventIds';
+import { EVENT_NAMES } from '../../core/session/events';
 
 describe('event ids', () => {
   const session = crypto.randomUUID();

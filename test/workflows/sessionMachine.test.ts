@@ -13,8 +13,8 @@ import {
   judgeAccept,
   judgeIdentityOutcome,
   signerIsWaiting,
-} from '../../workflows/sessionMachine';
-import type { DocumentsStatus, Joiner, SessionStatus } from '../../workflows/sessionDefinitions';
+} from '../../core/session/machine';
+import type { DocumentsStatus, Joiner, SessionStatus } from '../../core/session/messages';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const plan: SessionPlan = {

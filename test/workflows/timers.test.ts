@@ -16,7 +16,7 @@ import {
   type CompleteRequest,
   type SessionStatus,
   type SessionWorkflowInput,
-} from '../../workflows/sessionDefinitions';
+} from '../../core/session/messages';
 import { startTimeSkipping, withMockedWorker } from '../support/timeSkipping';
 import { eventually } from '../support/eventually';
 

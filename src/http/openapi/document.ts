@@ -3,7 +3,7 @@ import { DEFAULT_MAX_BODY_BYTES } from '../../config';
 import { MAX_JSON_DEPTH } from '../jsonWithUploads';
 import { answerTo } from '../middleware/errors';
 import { UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../domain/errors';
-import { invalidInput, SMALL_BODY_BYTES, type RouteDefinition } from '../routes';
+import { invalidInput, SMALL_BODY_BYTES, type RouteDefinition } from '../routeTable';
 import { VALIDATION_OPTIONS } from '../../validation/options';
 import { REQUEST_EXAMPLES, RESPONSE_EXAMPLES } from './examples';
 import { exampleOf } from './exampleOf';

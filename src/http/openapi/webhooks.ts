@@ -1,5 +1,5 @@
-import { EVENT_NAMES } from '../../../workflows/events';
-import { ONCE_PER_SESSION_EVENTS } from '../../../workflows/eventIds';
+import { EVENT_NAMES } from '../../../core/session/events';
+import { ONCE_PER_SESSION_EVENTS } from '../../../core/session/eventIds';
 import { EVENT_DOCUMENTATION, webhookBodySchema } from '../../webhooks/eventSchemas';
 import { exampleOf } from './exampleOf';
 import { toSchema, type JsonSchema } from './jsonSchema';

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { Authenticator } from '../../auth/authenticator';
 import { InvalidTokenError, type TokenService } from '../../auth/tokens';
 import { unauthenticated } from '../../domain/errors';
-import type { ApiRoutes } from '../routes';
+import type { ApiRoutes } from '../routeTable';
 import { failBodySchema } from '../openapi/document';
 
 type RefreshBody = { api_key: string } | { refresh_token: string };

@@ -12,7 +12,7 @@ import { isUnavailable } from '../../infra/unavailable';
 import { failBodySchema } from '../openapi/document';
 import { escapeHtml, page } from '../html';
 import { principalOf } from '../context';
-import type { ApiRoutes } from '../routes';
+import type { ApiRoutes } from '../routeTable';
 import { validationFailure } from './team';
 
 const facts = Joi.object({

@@ -1,5 +1,5 @@
 import { notaryConsolePage } from '../pages/notaryConsole';
-import type { ApiRoutes } from '../routes';
+import type { ApiRoutes } from '../routeTable';
 
 export function registerConsolePage(site: ApiRoutes): void {
   site.add({

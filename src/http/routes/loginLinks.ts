@@ -8,7 +8,7 @@ import type { TokenService } from '../../auth/tokens';
 import { failBodySchema } from '../openapi/document';
 import { unauthenticated } from '../../domain/errors';
 import { escapeHtml, page } from '../html';
-import type { ApiRoutes } from '../routes';
+import type { ApiRoutes } from '../routeTable';
 
 interface LoginBody {
   login_link_id: string;

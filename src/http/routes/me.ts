@@ -2,13 +2,13 @@ import Joi from 'joi';
 import type { Sequelize } from 'sequelize';
 import { Histogram, type Registry } from 'prom-client';
 import type { TemporalHandle } from '../../temporal/client';
-import type { SigningService } from '../../sessions/signingService';
+import type { ParticipantJourneys } from '../../participants/journey';
 import { acceptOffer } from '../../network/offers';
 import { workList, type Worker } from '../../network/workQueue';
 import { actionResponse, sessionIdParams } from '../../sessions/schemas';
 import { failBodySchema } from '../openapi/document';
 import { networkPersonAs, type AppContext } from '../context';
-import type { ApiRoutes } from '../routes';
+import type { ApiRoutes } from '../routeTable';
 
 const BASE = '/me/sessions';
 const notFound = {
@@ -69,7 +69,7 @@ const workListResponse = Joi.object({
 /** The signed-in notary's or witness's own work: what the notary console shows and does. */
 export function registerMeRoutes(
   api: ApiRoutes,
-  deps: { sequelize: Sequelize; temporal: TemporalHandle; signing: SigningService; metrics: Registry },
+  deps: { sequelize: Sequelize; temporal: TemporalHandle; signing: ParticipantJourneys; metrics: Registry },
 ): void {
   const timeToNotary = new Histogram({
     name: 'notary_time_to_accept_seconds',

@@ -6,7 +6,7 @@ import Joi from 'joi';
 import type { Registry } from 'prom-client';
 import type { Sequelize } from 'sequelize';
 import type { Connection } from '@temporalio/client';
-import type { ApiRoutes } from '../routes';
+import type { ApiRoutes } from '../routeTable';
 import type { AppState } from '../context';
 import { temporalReachable } from '../../temporal/client';
 import { execute } from '../../db/query';

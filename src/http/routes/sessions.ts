@@ -17,8 +17,8 @@ import {
 import { failBodySchema } from '../openapi/document';
 import { createFailure, messageOf } from '../../sessions/createRules';
 import { idempotentAnswerWithin, principalOf, type AppContext } from '../context';
-import type { Actor } from '../../../workflows/sessionMachine';
-import { linksFrom, type ApiRoutes } from '../routes';
+import type { Actor } from '../../../core/session/machine';
+import { linksFrom, type ApiRoutes } from '../routeTable';
 
 const BASE = '/sessions';
 const notFound = {

@@ -5,7 +5,7 @@ import { sessionIdParams } from '../../sessions/schemas';
 import { failBodySchema } from '../openapi/document';
 import { refused } from '../../domain/errors';
 import { principalOf } from '../context';
-import type { ApiRoutes } from '../routes';
+import type { ApiRoutes } from '../routeTable';
 
 const notFound = { description: '`Session not found`', schema: failBodySchema };
 

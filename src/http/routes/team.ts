@@ -5,7 +5,7 @@ import { invalidId, validationFailed } from '../../team/teamErrors';
 import { failBodySchema } from '../openapi/document';
 import { paginationSchema } from '../../sessions/schemas';
 import { principalOf } from '../context';
-import type { ApiRoutes } from '../routes';
+import type { ApiRoutes } from '../routeTable';
 
 const memberFields = {
   id: Joi.string().guid(),

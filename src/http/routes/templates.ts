@@ -14,7 +14,7 @@ import { DocumentWorkTimeout, type DocumentPool } from '../../documents/document
 import { failBodySchema } from '../openapi/document';
 import { base64Doc } from '../../validation/base64Doc';
 import { principalOf } from '../context';
-import type { ApiRoutes } from '../routes';
+import type { ApiRoutes } from '../routeTable';
 
 const templateSchema = Joi.object({
   template_id: Joi.string().guid(),

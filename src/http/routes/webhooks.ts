@@ -1,10 +1,10 @@
 import Joi from 'joi';
 import { MAX_WEBHOOK_ENDPOINTS, type WebhookEndpointService } from '../../webhooks/endpointService';
-import { EVENT_NAMES } from '../../../workflows/events';
+import { EVENT_NAMES } from '../../../core/session/events';
 import { failBodySchema } from '../openapi/document';
 import { paginationSchema } from '../../sessions/schemas';
 import { idempotentAnswerWithin, principalOf } from '../context';
-import { linksFrom, type ApiRoutes } from '../routes';
+import { linksFrom, type ApiRoutes } from '../routeTable';
 
 const endpointSchema = Joi.object({
   id: Joi.string().guid(),

@@ -2,9 +2,9 @@ import Joi from 'joi';
 import { sha256 } from '../../auth/keys';
 import { notFound } from '../../domain/errors';
 import { isUuid } from '../../ids';
-import type { IdentityParticipant, IdentityService } from '../../identity/identityService';
+import type { IdentityParticipant, IdentityProofing } from '../../proofing/identityProofing';
 import { failBodySchema } from '../openapi/document';
-import type { ApiRoutes } from '../routes';
+import type { ApiRoutes } from '../routeTable';
 import { networkPersonAs, type AppContext } from '../context';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -82,7 +82,7 @@ const IDENTITY_RULES =
  * Identity proofing through a signing link (signers and invited witnesses) and through a network
  * witness's own sign-in. Routes resolve the participant and call the identity service.
  */
-export function registerIdentityRoutes(site: ApiRoutes, api: ApiRoutes, identity: IdentityService): void {
+export function registerProofingRoutes(site: ApiRoutes, api: ApiRoutes, identity: IdentityProofing): void {
   const byToken = (token: string, index?: number): Promise<IdentityParticipant> => {
     if (!TOKEN.test(token)) throw notFound('Signing link not found');
     return identity.participantWhere('p.token_hash = $1', [sha256(token)], { signerIndex: index });

@@ -1,4 +1,4 @@
-import type { BouncedMail, IdentityOutcome, ParticipantRef } from './sessionDefinitions';
+import type { BouncedMail, IdentityOutcome, ParticipantRef } from './messages';
 
 /** Session events delivered to webhooks (contract §5). */
 export const EVENT_NAMES = [

@@ -1,6 +1,6 @@
-import type { ParticipantKey } from '../../workflows/sessionDefinitions';
-import type { CreateSessionInput } from '../sessions/createRequest';
-import type { IdentityMethod } from './identityRules';
+import type { ParticipantKey } from '../../core/session/messages';
+import type { CreateSessionInput } from '../../core/session/request';
+import type { IdentityMethod } from './attemptRules';
 
 /**
  * Which check the session asks of a participant. Signers: their `authentication_type`, `kba` when the

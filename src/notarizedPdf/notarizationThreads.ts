@@ -1,6 +1,6 @@
 import type { NotarialActContext } from './notarize';
 import type { NotarizeOutcome, NotarizeTask } from './notarizeThread';
-import type { SigningIdentity } from './identity';
+import type { DigitalId } from './digitalId';
 import { asBuffer, ownsItsMemory } from '../documents/movableBytes';
 import { RecyclingThreadPool } from '../infra/recyclingThreadPool';
 
@@ -34,7 +34,7 @@ export class NotarizationThreads {
   async notarize(
     pdf: Buffer,
     context: NotarialActContext,
-    identity: SigningIdentity,
+    identity: DigitalId,
     signal: AbortSignal,
   ): Promise<Buffer> {
     const task: NotarizeTask = { pdf, context, p12: identity.p12, passphrase: identity.passphrase };

@@ -6,12 +6,8 @@ import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
 import { conflict, invalid, notFound, unavailable } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
 import { execute, queryRows } from '../db/query';
-import { isFinal } from '../../workflows/sessionMachine';
-import {
-  identityOutcomeUpdate,
-  type IdentityOutcome,
-  type SessionStatus,
-} from '../../workflows/sessionDefinitions';
+import { isFinal } from '../../core/session/machine';
+import { identityOutcomeUpdate, type IdentityOutcome, type SessionStatus } from '../../core/session/messages';
 import { verdictOfUpdateFailure } from '../sessions/sessionRules';
 import {
   judgeAttempt,
@@ -19,7 +15,7 @@ import {
   lockoutAfterFailure,
   newQuestionsNeeded,
   type PastAttempt,
-} from './identityRules';
+} from './attemptRules';
 import { checkAskedOf, type AskedCheck } from './requirements';
 import type { IdImageKind, IdentityProvider, IdentitySubject, KbaAnswer, KbaQuestion } from './providers';
 
@@ -122,7 +118,7 @@ interface ParticipantRow {
  * (events, the start rule). An outcome the workflow has not recorded yet is sent again on the
  * participant's next identity request, so an outage loses none.
  */
-export class IdentityService {
+export class IdentityProofing {
   constructor(
     private readonly sequelize: Sequelize,
     private readonly temporal: TemporalHandle,

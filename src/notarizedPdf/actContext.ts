@@ -1,11 +1,11 @@
 import type { Sequelize } from 'sequelize';
 import { renderSeal } from '../team/seal';
 import { NOTARY_AT_THE_ACT, SESSION_NOTARY_JOINS } from '../db/sessionNotary';
-import { stateName } from '../sessions/usStates';
+import { stateName } from '../../core/usStates';
 import { actTimeIn } from '../team/jurisdictionTime';
 import type { NotarialActContext } from './notarize';
 import { queryRows } from '../db/query';
-import type { NotaryAtTheAct } from '../../workflows/sessionDefinitions';
+import type { NotaryAtTheAct } from '../../core/session/messages';
 
 /** What sessions from before identity checks were recorded asked for; they have no check to cite. */
 const IDENTITY_METHODS: Record<string, string> = {

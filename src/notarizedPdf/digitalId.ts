@@ -4,7 +4,7 @@ import path from 'node:path';
 import forge from 'node-forge';
 import { ConfigError, type Config } from '../config';
 
-export interface SigningIdentity {
+export interface DigitalId {
   p12: Buffer;
   passphrase: string;
 }
@@ -49,7 +49,7 @@ function rsaKeys() {
 }
 
 /** A development CA and a document-signing certificate it issued, as PKCS#12 plus the CA in PEM. */
-function developmentIdentity(dir: string): SigningIdentity {
+function developmentIdentity(dir: string): DigitalId {
   const p12File = path.join(dir, 'signer.p12');
   const passFile = path.join(dir, 'passphrase');
   if (!fs.existsSync(p12File)) {
@@ -86,7 +86,7 @@ function developmentIdentity(dir: string): SigningIdentity {
  * The certificate that signs notarized PDFs: SIGNING_P12_PATH / SIGNING_P12_PASSPHRASE in production;
  * elsewhere a development CA and certificate generated once under DATA_DIR/signing.
  */
-export function loadSigningIdentity(config: Config): SigningIdentity {
+export function loadDigitalId(config: Config): DigitalId {
   if (config.signingP12Path) {
     const identity = {
       p12: fs.readFileSync(config.signingP12Path),

@@ -6,13 +6,13 @@ import { sha256 } from '../auth/keys';
 import { notFound, conflict, gone, unavailable } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { joinUpdate, type Joiner, type SessionStatus } from '../../workflows/sessionDefinitions';
-import { isFinal, judgeJoin, notaryIsLate } from '../../workflows/sessionMachine';
-import type { IdentityService, IdentityState } from '../identity/identityService';
-import { throwIfRefused, verdictOfUpdateFailure } from './sessionRules';
+import { joinUpdate, type Joiner, type SessionStatus } from '../../core/session/messages';
+import { isFinal, judgeJoin, notaryIsLate } from '../../core/session/machine';
+import type { IdentityProofing, IdentityState } from '../proofing/identityProofing';
+import { throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
 import { queryRows } from '../db/query';
 import { isUuid } from '../ids';
-import type { ParticipantColumns } from './sessionRows';
+import type { ParticipantColumns } from '../sessions/sessionRows';
 
 interface ParticipantSession extends ParticipantColumns {
   participant_id: string;
@@ -113,11 +113,11 @@ interface JourneyFacts {
 }
 
 /** A signing link's token is its participant's credential: it reaches that participant and no other. */
-export class SigningService {
+export class ParticipantJourneys {
   constructor(
     private readonly sequelize: Sequelize,
     private readonly temporal: TemporalHandle,
-    private readonly identity: IdentityService,
+    private readonly identity: IdentityProofing,
     private readonly notaryLateAfterMs: number,
     private readonly completionLinks: CompletionLinks,
   ) {}

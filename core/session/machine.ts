@@ -16,7 +16,7 @@ import type {
   Refusal,
   SessionStatus,
   SessionWorkflowInput,
-} from './sessionDefinitions';
+} from './messages';
 
 /** What the session was asked for at creation, fixed for its life. */
 export interface SessionPlan {

@@ -1,6 +1,6 @@
 import { FILE_AS_BASE64 } from './browserSnippets';
-import type { SessionStatus } from '../../../workflows/sessionDefinitions';
-import type { CompletionFacts, Journey } from '../../sessions/signingService';
+import type { SessionStatus } from '../../../core/session/messages';
+import type { CompletionFacts, Journey } from '../../participants/journey';
 import { escapeHtml, page } from '../html';
 
 /**

@@ -5,8 +5,8 @@ import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { SignPdf } from '@signpdf/signpdf';
 import { P12Signer } from '@signpdf/signer-p12';
 import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
-import type { Annotation } from '../sessions/createRequest';
-import type { SigningIdentity } from './identity';
+import type { Annotation } from '../../core/session/request';
+import type { DigitalId } from './digitalId';
 import { appendCertificatePages, type CertificateLine } from './certificatePages';
 
 const FONTS = {
@@ -162,7 +162,7 @@ function appendCertificate(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) 
 export async function notarizePdf(
   pdfBytes: Buffer,
   ctx: NotarialActContext,
-  identity: SigningIdentity,
+  identity: DigitalId,
 ): Promise<Buffer> {
   const pdf = await PDFDocument.load(pdfBytes, { updateMetadata: false });
   pdf.registerFontkit(fontkit);

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { execute, queryRows } from '../db/query';
 import { imageDimensions } from '../documents/documentLimits';
-import { stateName } from '../sessions/usStates';
+import { stateName } from '../../core/usStates';
 import type {
   IdImageKind,
   IdVerificationResult,

@@ -1,12 +1,12 @@
 import Joi from 'joi';
-import type { SigningService } from '../../sessions/signingService';
-import { SESSION_STATUSES, type SessionStatus } from '../../../workflows/sessionDefinitions';
-import { completionPage, endedPage, signingPage } from '../pages/signingPage';
+import type { ParticipantJourneys } from '../../participants/journey';
+import { SESSION_STATUSES, type SessionStatus } from '../../../core/session/messages';
+import { completionPage, endedPage, signingPage } from '../pages/participantPage';
 import { failBodySchema } from '../openapi/document';
 import { DomainError } from '../../domain/errors';
-import type { ApiRoutes } from '../routes';
+import type { ApiRoutes } from '../routeTable';
 import { answerTo } from '../middleware/errors';
-import type { CompletionQuery } from '../../sessions/completionLinks';
+import type { CompletionQuery } from '../../participants/completionLinks';
 
 const participantSchema = Joi.object({
   bn_session_id: Joi.string().guid(),
@@ -66,7 +66,7 @@ const tokenParams = Joi.object({
   token: Joi.string().description('The pre-authenticated token of one participant'),
 });
 
-export function registerSigningRoutes(api: ApiRoutes, signing: SigningService): void {
+export function registerParticipantRoutes(api: ApiRoutes, signing: ParticipantJourneys): void {
   api.add<unknown, unknown, { token: string }>({
     method: 'get',
     path: '/sign/{token}',
