@@ -106,4 +106,25 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // core/ is the ground floor: the session's rules, pure and deterministic, imported by everything else.
+    files: ['core/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [...nodeBuiltins, ...nodeBuiltins.map((m) => `node:${m}`), ...ioLibraries].map((name) => ({
+            name,
+            message: 'core/ holds rules and types only: no I/O, no Node built-ins.',
+          })),
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(src|activities|workflows|server|worker|scripts)(/|$)',
+              message: 'core/ imports nothing above it: move what you need into core/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

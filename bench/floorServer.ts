@@ -1,3 +1,4 @@
+import type { SessionPlan } from '../core/session/plan';
 import crypto from 'node:crypto';
 import Koa from 'koa';
 import getRawBody from 'raw-body';
@@ -15,6 +16,17 @@ import type { sessionWorkflow } from '../workflows/session';
  * workflow inside it and commits. No validation, no authentication, no document checks.
  * Env: PORT, DATABASE_URL, TEMPORAL_ADDRESS, FLOOR_ACCOUNT_ID, FLOOR_TASK_QUEUE.
  */
+/** An on-demand session of one signer, now, as the API plans such a create. */
+const PLAN: SessionPlan = {
+  holdInvitesUntilPretagged: false,
+  deliveryMode: 'immediately',
+  notary: { kind: 'network' },
+  primarySignerIndex: 0,
+  witnessesRequired: 0,
+  serviceWitnesses: 0,
+  identityRequired: [],
+};
+
 async function main() {
   const env = (name: string) =>
     process.env[name] ??
@@ -38,8 +50,8 @@ async function main() {
       await execute(
         sequelize,
         `INSERT INTO sessions (id, account_id, notarization_id, status, signing_type, session_type,
-                               notarization_timing_type, options, workflow_id)
-         VALUES ($1, $2, $3, 'awaiting_notary', $4, $5, $6, '{}', $7)`,
+                               notarization_timing_type, options, workflow_id, plan)
+         VALUES ($1, $2, $3, 'awaiting_notary', $4, $5, $6, '{}', $7, $8)`,
         {
           bind: [
             sessionId,
@@ -49,6 +61,7 @@ async function main() {
             body.session_type,
             body.notarization_timing_type,
             workflowId,
+            JSON.stringify(PLAN),
           ],
           transaction,
         },
@@ -81,11 +94,14 @@ async function main() {
         args: [
           {
             sessionId,
+            transactionId: (
+              await queryRows<{ id: string }>(sequelize, 'SELECT pg_current_xact_id()::text AS id', {
+                transaction,
+              })
+            )[0].id,
             accountId,
             notarizationId: body.notarization_id,
-            holdInvitesUntilPretagged: false,
-            deliveryMode: 'immediately',
-            notary: { kind: 'network' },
+            plan: PLAN,
           },
         ],
       });

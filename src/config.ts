@@ -3,7 +3,7 @@ import path from 'node:path';
 import ms from 'ms';
 
 /**
- * Runtime configuration, read once from the environment. Every variable is documented in README.md;
+ * Runtime configuration, read once from the environment. Every variable is documented in docs/configuration.md;
  * defaults are the embedded development setup, so `npm start` needs none of them.
  */
 export interface Config {

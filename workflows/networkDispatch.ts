@@ -1,5 +1,6 @@
 import { condition, sleep } from '@temporalio/workflow';
-import { signerIsWaiting, type SessionPlan } from '../core/session/machine';
+import { signerIsWaiting } from '../core/session/machine';
+import type { SessionPlan } from '../core/session/plan';
 import type { SessionRun } from './sessionRun';
 import type { EventNotary } from '../core/session/events';
 
@@ -19,7 +20,7 @@ export async function dispatchToNetwork(
   historyIsLong: () => boolean,
 ): Promise<DispatchOutcome> {
   const { requested } = run;
-  const ended = () => requested.cancel || run.expired();
+  const ended = () => run.ended();
   const state = plan.notary.kind === 'network' ? plan.notary.state : undefined;
   for (;;) {
     if (!(await run.waitFor(() => signerIsWaiting(run.state(), plan)))) return 'ended';
@@ -62,6 +63,13 @@ export async function dispatchToNetwork(
   }
 }
 
+/** A named team notary: known at creation, recorded and announced when the session opens. */
+export async function assignTeamNotary(run: SessionRun, sessionId: string, memberId: string): Promise<void> {
+  const { notary } = await run.db.assignTeamNotary({ sessionId, memberId });
+  run.notaryAssigned = true;
+  await run.enter('ready', 'notary_assigned', { notary });
+}
+
 /**
  * Fills the session's places for network witnesses once its signer waits, asking again while too few
  * are free. Runs beside the main flow; `busy` lets the flow continue as new only between attempts.
@@ -73,7 +81,7 @@ export function staffNetworkWitnesses(run: SessionRun, plan: SessionPlan, sessio
     for (;;) {
       status.busy = true;
       const { added, missing, retryAfterMs } = await run.db.assignNetworkWitnesses({ sessionId, count });
-      for (const witness of added) run.queue('witness_assigned', { role: 'witness', ...witness });
+      for (const witness of added) run.events.queue('witness_assigned', { role: 'witness', ...witness });
       status.busy = false;
       if (!missing) return;
       await sleep(retryAfterMs);

@@ -3,7 +3,6 @@ import {
   condition,
   continueAsNew,
   isCancellation,
-  patched,
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
@@ -115,7 +114,6 @@ async function deliver(
   }
 }
 
-/** The patch is asked for only past the limit, so the deliveries that never reach it carry no marker. */
 function historyIsLong(): boolean {
-  return historyPast(HISTORY_LIMIT) && patched('delivery-continues-as-new');
+  return historyPast(HISTORY_LIMIT);
 }

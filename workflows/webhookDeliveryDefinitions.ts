@@ -7,7 +7,7 @@ export interface WebhookDeliveryInput {
   retryDelaysMs: number[];
   /**
    * Set when the publisher made the first attempt itself: wait this long before this workflow's first
-   * attempt. Absent (as in every delivery started before publishers attempted first): attempt at once.
+   * attempt. Absent (a redelivery's workflow): attempt at once.
    */
   firstAttemptAfterMs?: number;
   /**

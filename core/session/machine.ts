@@ -6,46 +6,15 @@
  */
 import type {
   CompleteRequest,
-  DeliveryMode,
   DocumentsStatus,
   Joiner,
   NotaryActionName,
-  NotaryRequest,
   ParticipantKey,
   ParticipantRef,
   Refusal,
   SessionStatus,
-  SessionWorkflowInput,
 } from './messages';
-
-/** What the session was asked for at creation, fixed for its life. */
-export interface SessionPlan {
-  holdInvitesUntilPretagged: boolean;
-  /** Epoch ms of notarize_later's session_timing. */
-  startAt?: number;
-  notary: NotaryRequest;
-  deliveryMode: DeliveryMode;
-  /** The signer whose presence sends an on-demand session to the network (the host in same-device mode). */
-  primarySignerIndex: number;
-  /** Witnesses (invited and from the network) who must have joined before the session starts. */
-  witnessesRequired: number;
-  /** Participants who must pass identity verification before they are admitted. */
-  identityRequired: readonly ParticipantKey[];
-}
-
-export function planOfInput(input: SessionWorkflowInput): SessionPlan {
-  return {
-    holdInvitesUntilPretagged: input.holdInvitesUntilPretagged,
-    startAt: input.startAt ? Date.parse(input.startAt) : undefined,
-    notary: input.notary,
-    deliveryMode: input.deliveryMode,
-    // Sessions started before these were passed: the first signer, and no witness rule.
-    primarySignerIndex: input.primarySignerIndex ?? 0,
-    witnessesRequired: (input.invitedWitnesses ?? 0) + (input.serviceWitnesses ?? 0),
-    // Sessions started before identity checks existed need none.
-    identityRequired: input.identityRequired ?? [],
-  };
-}
+import type { SessionPlan } from './plan';
 
 /** What the session is now. */
 export interface SessionState {
@@ -133,22 +102,34 @@ export function assertDocumentsTransition(from: DocumentsStatus, to: DocumentsSt
 export const isFinal = (status: SessionStatus) => FINAL_STATUSES.includes(status);
 
 /**
+ * Whether the session's workflow has nothing left to do, so the state it recorded is its last and the
+ * machine can judge on it without asking the workflow: a final status, and for a completed session its
+ * documents out. Statuses only move forward, so a recorded copy that lags can say "not ended" for an
+ * ended session, never the reverse.
+ */
+export function hasEnded({
+  status,
+  documentsStatus,
+}: {
+  status: SessionStatus;
+  documentsStatus: DocumentsStatus;
+}) {
+  return isFinal(status) && (status !== 'completed' || documentsStatus === 'released');
+}
+
+/**
  * The state a session opens in once invitations are out and its scheduled time has come: a named team
  * notary is known at creation, so such a session is ready at once; the network must first find one.
  */
-export function openingStatus(plan: SessionPlan, namedNotaryReadyAtOnce: boolean): SessionStatus {
-  return plan.notary.kind === 'team' && namedNotaryReadyAtOnce ? 'ready' : 'awaiting_notary';
+export function openingStatus(plan: SessionPlan): SessionStatus {
+  return plan.notary.kind === 'team' ? 'ready' : 'awaiting_notary';
 }
 
 /** The state the API records with the session and the workflow starts in, so both agree from the first moment. */
-export function initialStatus(
-  plan: SessionPlan,
-  now: number,
-  namedNotaryReadyAtOnce: boolean,
-): SessionStatus {
+export function initialStatus(plan: SessionPlan, now: number): SessionStatus {
   if (plan.holdInvitesUntilPretagged) return 'awaiting_pretag';
   if (plan.startAt !== undefined && plan.startAt > now) return 'scheduled';
-  return openingStatus(plan, namedNotaryReadyAtOnce);
+  return openingStatus(plan);
 }
 
 /**

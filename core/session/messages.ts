@@ -31,41 +31,6 @@ export type DeliveryMode = 'immediately' | 'notary_manual';
 export type NotaryRequest =
   { kind: 'team'; memberId: string; state?: string } | { kind: 'network'; state?: string };
 
-export interface SessionWorkflowInput {
-  sessionId: string;
-  /** The PostgreSQL transaction (xid8) that writes the session's rows: the workflow asks whether it committed. */
-  transactionId?: string;
-  accountId: string;
-  notarizationId: string | null;
-  /** notarize_later: the session opens at this instant (ISO 8601). */
-  startAt?: string;
-  /** auto_expire_session_on: an unfinished session expires at this instant (ISO 8601). */
-  expiresAt?: string;
-  holdInvitesUntilPretagged: boolean;
-  deliveryMode: DeliveryMode;
-  notary: NotaryRequest;
-  /** The signer whose presence sends an on-demand session to the network: the host in same-device mode. */
-  primarySignerIndex?: number;
-  /** Witnesses who must have joined before the notary starts: the invited ones and the network's. */
-  invitedWitnesses?: number;
-  serviceWitnesses?: number;
-  /** Participants who must pass identity verification before they are admitted (signers by authentication_type, witnesses by need_id_auth). */
-  identityRequired?: ParticipantKey[];
-  /** Set when a session waiting for a network notary continued as new: what it keeps from before. */
-  resume?: ResumedSession;
-}
-
-export interface ResumedSession {
-  joined: ParticipantRef[];
-  /** Epoch ms since which its signer has been waiting for a notary. */
-  waitingSince?: number;
-  verified?: ParticipantKey[];
-  /** Identity checks already recorded, so a retried report records nothing twice. */
-  recordedChecks?: string[];
-  /** The run's place in the session's chain of runs (the first is 0); absent from older runs' hand-over. */
-  generation?: number;
-}
-
 export interface ParticipantKey {
   role: 'signer' | 'witness';
   index: number;
@@ -144,7 +109,7 @@ export interface ActionResult {
 /** The notary actions an integrator or team member calls (`POST /sessions/{id}/{action}`). */
 export type NotaryActionName = 'pretagged' | 'start' | 'complete' | 'release_documents' | 'cancel';
 
-/** How joins reached sessions started before `joinUpdate`; their recorded histories still carry it. */
+/** A join an operator records from the Temporal UI; judged as the join update is (but for same-device signing). */
 export const participantJoinedSignal = defineSignal<[ParticipantRef]>('participantJoined');
 
 /**

@@ -1,4 +1,5 @@
 import type { DocumentsStatus, SessionStatus } from './messages';
+import type { SessionPlan } from './plan';
 
 /** A session's row in `sessions`, with its notary's name and e-mail where a read joins them. */
 export interface SessionRow {
@@ -15,6 +16,7 @@ export interface SessionRow {
   notary_member_id: string | null;
   network_notary_id: string | null;
   options: Record<string, unknown>;
+  plan: SessionPlan;
   workflow_id: string;
   created_at: Date;
   updated_at: Date;

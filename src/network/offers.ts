@@ -5,7 +5,7 @@ import type { TemporalHandle } from '../temporal/client';
 import { conflict, unavailable } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
 import { acceptOfferUpdate, type ActionResult } from '../../core/session/messages';
-import { planOfRow, recordedResult, throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
+import { recordedResult, throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
 import { offeredOrAssignedSession } from './workQueue';
 import { rowExists } from '../db/query';
 import { networkNotaryCommission } from './commissionHorizon';
@@ -62,8 +62,7 @@ const CATCH_UP_MS = 100;
 async function assertMayTake(sequelize: Sequelize, notaryId: string, session: SessionRow): Promise<void> {
   const notary = await networkNotaryCommission(sequelize, notaryId);
   const commission = commissionOnFile(notary.state, notary.commission_expires_on);
-  const lapse =
-    commissionLapse(commission, Date.now()) ?? commissionOutsideRequest(planOfRow(session), commission);
+  const lapse = commissionLapse(commission, Date.now()) ?? commissionOutsideRequest(session.plan, commission);
   if (lapse) throw conflict(`Session cannot be accepted: ${lapse}`);
 }
 

@@ -3,7 +3,7 @@ import { queryRows } from '../db/query';
 import { sessionRowWhere } from '../sessions/sessionReads';
 import type { SessionRow } from '../../core/session/rows';
 import type { NetworkPerson } from './networkPeople';
-import { checkAskedOf } from '../proofing/requirements';
+import { checkAskedOf } from '../../core/session/identityChecks';
 import { networkCommissionStanding } from './commissionHorizon';
 import { sessionEndedSql } from '../../core/session/statusSql';
 

@@ -5,8 +5,6 @@
  */
 import type { IdentityPolicy } from '../config';
 
-export type IdentityMethod = 'kba' | 'biometrics';
-
 export interface PastAttempt {
   attempt: number;
   outcome: 'passed' | 'failed' | 'skipped' | null;

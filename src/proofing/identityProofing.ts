@@ -16,7 +16,7 @@ import {
   newQuestionsNeeded,
   type PastAttempt,
 } from './attemptRules';
-import { checkAskedOf, type AskedCheck } from './requirements';
+import { checkAskedOf, type AskedCheck } from '../../core/session/identityChecks';
 import type { IdImageKind, IdentityProvider, IdentitySubject, KbaAnswer, KbaQuestion } from './providers';
 
 /** The first key of the advisory lock that holds one participant's attempt slot (the second: their id's hash). */

@@ -12,11 +12,9 @@ import {
   type ActionResult,
   type NotaryActionName,
 } from '../../core/session/messages';
-import { judgeActor, judgeRequest, type Actor } from '../../core/session/machine';
+import { hasEnded, judgeActor, judgeRequest, type Actor } from '../../core/session/machine';
 import type { SessionRow } from '../../core/session/rows';
 import {
-  hasEnded,
-  planOfRow,
   recordedResult,
   recordedState,
   throwIfRefused,
@@ -98,7 +96,7 @@ export async function runNotaryAction(
 
 function answerFromRecord(session: SessionRow, action: NotaryAction): ActionResult {
   throwIfWorkflowStopped(session);
-  const verdict = judgeRequest(recordedState(session), planOfRow(session), action, Date.now());
+  const verdict = judgeRequest(recordedState(session), session.plan, action, Date.now());
   throwIfRefused(verdict);
   if (verdict.outcome === 'already_done') return recordedResult(session);
   throw conflict(`Session has ended: it is ${session.status}`);

@@ -1,8 +1,8 @@
-import { workflowIdOf, type SessionStatus, type SessionWorkflowInput } from '../../core/session/messages';
+import { workflowIdOf, type SessionStatus } from '../../core/session/messages';
+import type { SessionWorkflowInput } from '../../core/session/workflowInput';
 import type { SessionColumns } from './sessionRows';
 import type { CreateSessionRequest } from './createRequest';
-import { hostIndexOf } from './participants';
-import { identityRequiredOf } from '../proofing/requirements';
+import type { SessionPlan } from '../../core/session/plan';
 
 /** Options kept with the session for later stages (display, completion, certificates). */
 export function sessionOptions(input: CreateSessionRequest) {
@@ -26,7 +26,7 @@ export function sessionColumnsOf(
   accountId: string,
   input: CreateSessionRequest,
   status: SessionStatus,
-  notaryMemberId: string | null,
+  plan: SessionPlan,
 ): SessionColumns {
   return {
     id: sessionId,
@@ -38,43 +38,29 @@ export function sessionColumnsOf(
     notarizationTimingType: input.notarization_timing_type,
     sessionTiming: input.notarization_timing_type === 'notarize_later' ? input.session_timing! : null,
     expiresAt: input.session_configurations?.auto_expire_session_on ?? null,
-    notaryMemberId,
+    notaryMemberId: plan.notary.kind === 'team' ? plan.notary.memberId : null,
     options: sessionOptions(input),
+    plan,
     workflowId: workflowIdOf(sessionId),
   };
 }
 
-/** What the session's workflow is started with: timings, the notary asked for, how documents go out. */
+/** What the session's workflow is started with: its plan, and when an unfinished session expires. */
 export function workflowInputOf(
   sessionId: string,
   accountId: string,
   input: CreateSessionRequest,
-  notaryMemberId: string | null,
+  plan: SessionPlan,
+  transactionId: string,
 ): SessionWorkflowInput {
   return {
     sessionId,
+    transactionId,
     accountId,
     notarizationId: input.notarization_id ?? null,
-    startAt:
-      input.notarization_timing_type === 'notarize_later'
-        ? new Date(input.session_timing!).toISOString()
-        : undefined,
     expiresAt: input.session_configurations?.auto_expire_session_on
       ? new Date(input.session_configurations.auto_expire_session_on).toISOString()
       : undefined,
-    holdInvitesUntilPretagged: input.send_invite_after_pretagging,
-    deliveryMode: input.final_documents_delivery_mode,
-    notary: notaryMemberId
-      ? { kind: 'team', memberId: notaryMemberId, state: input.state_specific_notary }
-      : { kind: 'network', state: input.state_specific_notary },
-    primarySignerIndex: primarySignerIndex(input),
-    invitedWitnesses: input.witnesses?.invited_witness_details?.length ?? 0,
-    serviceWitnesses: input.witnesses?.number_of_service_witnesses ?? 0,
-    identityRequired: identityRequiredOf(input),
+    plan,
   };
-}
-
-/** The first signer, or in same-device signing the host (the only one who joins, spec 2.2). */
-function primarySignerIndex(input: CreateSessionRequest): number {
-  return input.session_configurations?.same_device_signing_mode === 'all' ? hostIndexOf(input) : 0;
 }

@@ -3,6 +3,7 @@ import { queryRows } from '../db/query';
 import { preparedStatement } from '../db/preparedStatements';
 import { documentRecords, DOCUMENTS_FROM_JSON } from './documentIntake';
 import type { StoredDocument } from './documentIntake';
+import type { SessionPlan } from '../../core/session/plan';
 
 /** A new session's row in `sessions`. */
 export interface SessionColumns {
@@ -17,6 +18,7 @@ export interface SessionColumns {
   expiresAt: string | null;
   notaryMemberId: string | null;
   options: unknown;
+  plan: SessionPlan;
   workflowId: string;
 }
 
@@ -61,8 +63,9 @@ const INSERT_SESSION = preparedStatement(
   'insert-session',
   `WITH session AS (
        INSERT INTO sessions (id, account_id, notarization_id, status, signing_type, session_type,
-                             notarization_timing_type, session_timing, expires_at, notary_member_id, options, workflow_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)),
+                             notarization_timing_type, session_timing, expires_at, notary_member_id, options, workflow_id,
+                             plan)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $18)),
      participant AS (
        INSERT INTO participants (id, session_id, role, index, email, first_name, last_name, is_host, details, token_hash)
        SELECT p.id, $1, p.role, p."index", p.email, p.first_name, p.last_name, p.is_host, p.details, decode(p.token_hash, 'hex')
@@ -112,6 +115,7 @@ export async function insertSession(
       JSON.stringify(created.waived.map((p) => ({ participant_id: p.id }))),
       JSON.stringify(documentRecords(created.documents, 0, created.notaryCanEditAll)),
       JSON.stringify(created.invitations),
+      JSON.stringify(session.plan),
     ],
     transaction,
   });

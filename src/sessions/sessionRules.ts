@@ -6,7 +6,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { conflict, refused, type DomainError } from '../domain/errors';
 import { ALREADY_DONE, REFUSED, type ActionResult, type Refusal } from '../../core/session/messages';
-import type { SessionPlan, SessionState, Verdict } from '../../core/session/machine';
+import { hasEnded, type SessionState, type Verdict } from '../../core/session/machine';
 import type { SessionRow } from '../../core/session/rows';
 
 export function errorOfRefusal(refusal: Refusal): DomainError {
@@ -42,28 +42,6 @@ export function verdictOfUpdateFailure(err: unknown): Verdict | undefined {
   return undefined;
 }
 
-/** The plan as the session's row keeps it. */
-export function planOfRow(row: SessionRow): SessionPlan {
-  const options = row.options as {
-    send_invite_after_pretagging?: boolean;
-    final_documents_delivery_mode?: SessionPlan['deliveryMode'];
-    state_specific_notary?: string | null;
-    witnesses?: { number_of_service_witnesses?: number };
-  };
-  return {
-    holdInvitesUntilPretagged: Boolean(options.send_invite_after_pretagging),
-    startAt: row.session_timing ? new Date(row.session_timing).getTime() : undefined,
-    notary: row.notary_member_id
-      ? { kind: 'team', memberId: row.notary_member_id, state: options.state_specific_notary ?? undefined }
-      : { kind: 'network', state: options.state_specific_notary ?? undefined },
-    deliveryMode: options.final_documents_delivery_mode ?? 'immediately',
-    primarySignerIndex: 0,
-    // Judging a recorded state never needs the witness rule: a start is judged by the workflow.
-    witnessesRequired: 0,
-    identityRequired: [],
-  };
-}
-
 export const recordedResult = (row: SessionRow): ActionResult => ({
   status: row.status,
   documentsStatus: row.documents_status,
@@ -71,17 +49,4 @@ export const recordedResult = (row: SessionRow): ActionResult => ({
 
 export function recordedState(row: SessionRow, joined: SessionState['joined'] = []): SessionState {
   return { ...recordedResult(row), joined, verified: [] };
-}
-
-/**
- * Whether the session's workflow has nothing left to do, so the state it recorded is its last and
- * the machine can judge on it without asking the workflow. Statuses only move forward, so a recorded
- * copy that lags can say "not ended" for an ended session, never the reverse.
- */
-export function hasEnded({ status, documentsStatus }: ActionResult): boolean {
-  return (
-    status === 'expired' ||
-    status === 'cancelled' ||
-    (status === 'completed' && documentsStatus === 'released')
-  );
 }

@@ -20,7 +20,6 @@ import {
   commissionLapse,
   commissionOutsideRequest,
   initialStatus,
-  planOfInput,
   judgeRequest,
 } from '../../core/session/machine';
 import { addDocumentsSchema, type DocumentRequest } from './createRequest';
@@ -40,6 +39,7 @@ import {
   refusingBadDocuments,
 } from './documentIntake';
 import { sessionColumnsOf, workflowInputOf } from './creationPlan';
+import { planOf } from '../../core/session/plan';
 import { refuseWhileTemporalUnreachable, startSessionWorkflow, terminateQuietly } from './sessionWorkflows';
 import { participantRecords, participantsOf, signingPath, type NewParticipant } from './participants';
 import { insertSession } from './sessionRows';
@@ -57,7 +57,6 @@ import {
   type SessionFilters,
 } from './sessionReads';
 import {
-  planOfRow,
   recordedState,
   throwIfRefused,
   throwIfWorkflowStopped,
@@ -147,8 +146,8 @@ export class SessionService {
       : null;
     const sessionId = crypto.randomUUID();
     const workflowId = workflowIdOf(sessionId);
-    const workflowInput = workflowInputOf(sessionId, accountId, input, notaryMemberId);
-    const status = initialStatus(planOfInput(workflowInput), now.getTime(), true);
+    const plan = planOf(input, notaryMemberId);
+    const status = initialStatus(plan, now.getTime());
     const participants = participantsOf(input);
     // Document work first, outside the transaction: no database connection waits on a conversion.
     const uploads = await refusingBadDocuments(() =>
@@ -172,7 +171,7 @@ export class SessionService {
         const transactionId = await insertSession(
           this.sequelize,
           {
-            session: sessionColumnsOf(sessionId, accountId, input, status, notaryMemberId),
+            session: sessionColumnsOf(sessionId, accountId, input, status, plan),
             participants: participantRecords(participants),
             // authentication_type `skip` waives identity proofing: recorded as allowed by the account that asked.
             waived: participants.filter(
@@ -194,7 +193,7 @@ export class SessionService {
           this.temporal,
           this.config.taskQueue,
           workflowId,
-          { ...workflowInput, transactionId },
+          workflowInputOf(sessionId, accountId, input, plan, transactionId),
           status,
         );
         workflowStarted = true;
@@ -246,13 +245,11 @@ export class SessionService {
 
   private async assertNotaryMayStart(session: SessionRow): Promise<void> {
     // A retried start of a session that did start is answered as such (see runNotaryAction).
-    if (
-      judgeRequest(recordedState(session), planOfRow(session), 'start', Date.now()).outcome === 'already_done'
-    )
+    if (judgeRequest(recordedState(session), session.plan, 'start', Date.now()).outcome === 'already_done')
       return;
     const commission = await sessionNotaryCommission(this.sequelize, session.id);
     const lapse = commission.hasNotary
-      ? (commissionLapse(commission, Date.now()) ?? commissionOutsideRequest(planOfRow(session), commission))
+      ? (commissionLapse(commission, Date.now()) ?? commissionOutsideRequest(session.plan, commission))
       : undefined;
     if (lapse) throw conflict(`Session cannot be started: ${lapse}`);
   }
@@ -281,7 +278,7 @@ export class SessionService {
   ) {
     const session = await this.findRow(accountId, sessionId);
     // Statuses only move forward: a recorded status that refuses documents is past the point of adding them.
-    throwIfRefused(judgeRequest(recordedState(session), planOfRow(session), 'add_documents', Date.now()));
+    throwIfRefused(judgeRequest(recordedState(session), session.plan, 'add_documents', Date.now()));
     if (documentTooLarge((raw as { session_documents?: unknown })?.session_documents)) {
       throw createFailure(SPEC_MESSAGES.documentTooLarge);
     }
@@ -348,7 +345,7 @@ export class SessionService {
         // Closed since the row was read: judged on what it recorded last.
         const closed = await this.findRow(accountId, sessionId);
         throwIfWorkflowStopped(closed);
-        throwIfRefused(judgeRequest(recordedState(closed), planOfRow(closed), 'add_documents', Date.now()));
+        throwIfRefused(judgeRequest(recordedState(closed), closed.plan, 'add_documents', Date.now()));
       }
       if (isUnavailable(err)) throw unavailable(UNAVAILABLE_MESSAGE);
       throw err;

@@ -1,7 +1,8 @@
 import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
 import { unavailable, UNAVAILABLE_MESSAGE } from '../domain/errors';
 import type { sessionWorkflow } from '../../workflows/session';
-import type { SessionStatus, SessionWorkflowInput } from '../../core/session/messages';
+import type { SessionStatus } from '../../core/session/messages';
+import type { SessionWorkflowInput } from '../../core/session/workflowInput';
 import {
   NotarizationIdAttribute,
   SessionIdAttribute,

@@ -429,7 +429,10 @@ describe('migrations', () => {
         INSERT INTO network_notaries (email, first_name, last_name, state, commission_number, commission_expires_on)
         VALUES ('net@example.com', 'Net', 'Notary', 'WA', 'WA-1', '2032-02-29');`);
 
-      assert.deepEqual(await migrate(db), ['0014-commission-changes-need-the-notary']);
+      assert.deepEqual(
+        (await createMigrator(db).up({ to: '0014-commission-changes-need-the-notary' })).map((m) => m.name),
+        ['0014-commission-changes-need-the-notary'],
+      );
 
       // The commissions on file say they were written before the audit began.
       assert.deepEqual(
@@ -461,6 +464,61 @@ describe('migrations', () => {
         ),
         /commission_changes_one_person/,
       );
+    });
+  });
+
+  it('0015 keeps each session’s plan, built for sessions that had none from what they kept, from the 0014 schema', async () => {
+    await withScratchDatabase('migrate_0015', async (db) => {
+      const rows = rowsOf(db);
+      await createMigrator(db).up({ to: '0014-commission-changes-need-the-notary' });
+      await db.query(`
+        INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A');
+        INSERT INTO users (id, email) VALUES ('00000000-0000-4000-8000-0000000000b1', 'nora@example.com');
+        INSERT INTO account_members (id, account_id, user_id, business_role, first_name, last_name)
+        VALUES ('00000000-0000-4000-8000-0000000000d1', '00000000-0000-4000-8000-00000000000a',
+                '00000000-0000-4000-8000-0000000000b1', 'notary', 'Nora', 'Notary');
+        INSERT INTO sessions (id, account_id, status, signing_type, session_type, notarization_timing_type, options,
+                              workflow_id, notary_member_id, session_timing)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-00000000000a', 'scheduled', 'ron',
+                'gnw', 'notarize_later',
+                '{"state_specific_notary": "TX", "final_documents_delivery_mode": "notary_manual",
+                  "send_invite_after_pretagging": false, "witnesses": {"number_of_service_witnesses": 1}}',
+                'session-00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-0000000000d1',
+                '2030-01-01T12:00:00Z'),
+               ('00000000-0000-4000-8000-0000000000c2', '00000000-0000-4000-8000-00000000000a', 'awaiting_notary',
+                'ron', 'gnw', 'notarize_now', '{}', 'session-00000000-0000-4000-8000-0000000000c2', NULL, NULL);
+        INSERT INTO participants (session_id, role, index, email, token_hash)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', 'witness', 0, 'w@example.com', '\\x01');`);
+
+      assert.deepEqual(await migrate(db), ['0015-sessions-keep-their-plan']);
+
+      assert.deepEqual(await rows('SELECT id, plan FROM sessions ORDER BY id'), [
+        {
+          id: '00000000-0000-4000-8000-0000000000c1',
+          plan: {
+            holdInvitesUntilPretagged: false,
+            startAt: Date.parse('2030-01-01T12:00:00Z'),
+            notary: { kind: 'team', memberId: '00000000-0000-4000-8000-0000000000d1', state: 'TX' },
+            deliveryMode: 'notary_manual',
+            primarySignerIndex: 0,
+            witnessesRequired: 2,
+            serviceWitnesses: 1,
+            identityRequired: [],
+          },
+        },
+        {
+          id: '00000000-0000-4000-8000-0000000000c2',
+          plan: {
+            holdInvitesUntilPretagged: false,
+            notary: { kind: 'network' },
+            deliveryMode: 'immediately',
+            primarySignerIndex: 0,
+            witnessesRequired: 0,
+            serviceWitnesses: 0,
+            identityRequired: [],
+          },
+        },
+      ]);
     });
   });
 });

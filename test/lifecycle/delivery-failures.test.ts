@@ -165,7 +165,7 @@ describe('delivery failures', function () {
     assert.ok(certificate.includes('Commission expires: 2035-12-31'), certificate);
     assert.ok(!certificate.includes('TX-RENEWED'), certificate);
 
-    await recordHistory('session-documents-failed-local-database-steps', `session-${id}`);
+    await recordHistory('session-documents-failed', `session-${id}`);
     const again = await admin(['retry-finalization', '--session', id]);
     assert.equal(again.code, 1);
     assert.equal(again.json.error, 'Documents cannot be retried while released');

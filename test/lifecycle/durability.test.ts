@@ -395,9 +395,15 @@ describe('a session whose rows are not committed yet', () => {
           transactionId: xact[0].id,
           accountId: crypto.randomUUID(),
           notarizationId: null,
-          holdInvitesUntilPretagged: false,
-          deliveryMode: 'immediately',
-          notary: { kind: 'network' },
+          plan: {
+            holdInvitesUntilPretagged: false,
+            deliveryMode: 'immediately',
+            notary: { kind: 'network' },
+            primarySignerIndex: 0,
+            witnessesRequired: 0,
+            serviceWitnesses: 0,
+            identityRequired: [],
+          },
         },
       ],
     });

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import crypto from 'node:crypto';
-import { sessionActivities, type NotaryAssignment } from '../../activities/sessions';
 import { createTestAccount } from '../support/accounts';
 import { action, getSession, tokenOf, waitForSession } from '../support/sessions';
 import { eventually, letTimePass } from '../support/eventually';
@@ -19,7 +17,6 @@ import {
   signIn,
   signerJoins,
   waitForRelation,
-  type NetworkPersonLogin,
 } from './helpers';
 
 // Each test uses US states no other test uses, so only its own sessions ask for its notaries (sessions
@@ -102,10 +99,7 @@ describe('the on-demand network: dispatch when a signer waits, offers, accepts a
     ).text();
     assert.match(metrics, /notary_time_to_accept_seconds_count [1-9]/);
     for (const idle of [idleA, idleC]) await action(account.api_key, idle.bn_session_id, 'cancel');
-    await recordHistory(
-      'session-network-offer-accepted-local-database-steps',
-      `session-${waiting.bn_session_id}`,
-    );
+    await recordHistory('session-network-offer-accepted', `session-${waiting.bn_session_id}`);
   });
 
   it('offers only notaries with an unexpired commission in the requested state', async () => {
@@ -223,37 +217,6 @@ describe('the on-demand network: dispatch when a signer waits, offers, accepts a
     const completed = await notaryAction('complete');
     assert.equal(completed.status, 200, completed.text);
     assert.equal(completed.body.status, 'completed');
-  });
-
-  it('a workflow from before offers is given only a free notary: never one another session has an open offer to', async () => {
-    // No workflow started today takes this path (they make offers); ones started before offers existed
-    // still do, beside today's, so the activity they call is asked directly.
-    const { sequelize, config } = testEnvironment().runtime;
-    const { assignNetworkNotary } = sessionActivities({ sequelize, config });
-    const account = await createTestAccount();
-    const [first, second] = [await networkNotary('IA'), await networkNotary('IA')];
-    const ask = () => assignNetworkNotary({ sessionId: crypto.randomUUID(), state: 'IA' });
-    // Sessions left waiting without a state by other tests may offer themselves to either notary at any
-    // moment: the one expected may then be passed over, but only while such an offer is open to them.
-    const expectGiven = async (expected: NetworkPersonLogin, answer: NotaryAssignment, why: string) => {
-      if (answer.notary?.email !== expected.email)
-        assert.notDeepEqual(await offersTo(expected.token), [], `${why}: ${expected.email} was passed over`);
-    };
-    await expectGiven(first, await ask(), 'the longest-serving free notary comes first');
-
-    const offeredElsewhere = await onDemandSession(account.api_key, 'IA');
-    await sequelize.query(
-      `INSERT INTO notary_offers (session_id, notary_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')`,
-      { bind: [offeredElsewhere.bn_session_id, first.id] },
-    );
-    const assignment = await ask();
-    assert.notEqual(assignment.notary?.email, first.email, 'a notary with an open offer is not free');
-    await expectGiven(second, assignment, 'the free notary is given');
-
-    await sequelize.query(`UPDATE notary_offers SET outcome = 'withdrawn' WHERE session_id = $1`, {
-      bind: [offeredElsewhere.bn_session_id],
-    });
-    await action(account.api_key, offeredElsewhere.bn_session_id, 'cancel');
   });
 
   it('an offer not accepted in time goes to the next notary; the first can no longer take it', async () => {

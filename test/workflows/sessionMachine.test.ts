@@ -7,13 +7,13 @@ import {
   judgeCompletion,
   judgeJoin,
   judgeRequest,
-  type SessionPlan,
   type SessionRequest,
   type Verdict,
   judgeAccept,
   judgeIdentityOutcome,
   signerIsWaiting,
 } from '../../core/session/machine';
+import type { SessionPlan } from '../../core/session/plan';
 import type { DocumentsStatus, Joiner, SessionStatus } from '../../core/session/messages';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
@@ -23,6 +23,7 @@ const plan: SessionPlan = {
   deliveryMode: 'notary_manual',
   primarySignerIndex: 0,
   witnessesRequired: 0,
+  serviceWitnesses: 0,
   identityRequired: [],
 };
 const signer: Joiner = {
@@ -244,13 +245,12 @@ describe('session machine (pure rules)', () => {
   it('the first state: pretag hold, then schedule, then a named notary is ready at once', () => {
     const network = { ...plan, notary: { kind: 'network' as const } };
     assert.equal(
-      initialStatus({ ...plan, holdInvitesUntilPretagged: true, startAt: NOW + 1 }, NOW, true),
+      initialStatus({ ...plan, holdInvitesUntilPretagged: true, startAt: NOW + 1 }, NOW),
       'awaiting_pretag',
     );
-    assert.equal(initialStatus({ ...plan, startAt: NOW + 1 }, NOW, true), 'scheduled');
-    assert.equal(initialStatus({ ...plan, startAt: NOW - 1 }, NOW, true), 'ready');
-    assert.equal(initialStatus(plan, NOW, false), 'awaiting_notary', 'sessions started before the rule');
-    assert.equal(initialStatus(network, NOW, true), 'awaiting_notary');
+    assert.equal(initialStatus({ ...plan, startAt: NOW + 1 }, NOW), 'scheduled');
+    assert.equal(initialStatus({ ...plan, startAt: NOW - 1 }, NOW), 'ready');
+    assert.equal(initialStatus(network, NOW), 'awaiting_notary');
   });
 
   it('transitions: forward moves and the two exits; no way back, nothing out of a final state', () => {

@@ -3,6 +3,8 @@ import crypto from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { temporal } from '@temporalio/proto';
 import type { Activities } from '../../activities';
+import type { SessionPlan } from '../../core/session/plan';
+import type { SessionWorkflowInput } from '../../core/session/workflowInput';
 import { sessionWorkflow } from '../../workflows/session';
 import { webhookDeliveryWorkflow } from '../../workflows/webhookDelivery';
 import { redeliverSignal } from '../../workflows/webhookDeliveryDefinitions';
@@ -15,7 +17,6 @@ import {
   startUpdate,
   type CompleteRequest,
   type SessionStatus,
-  type SessionWorkflowInput,
 } from '../../core/session/messages';
 import { startTimeSkipping, withMockedWorker } from '../support/timeSkipping';
 import { eventually } from '../support/eventually';
@@ -136,22 +137,33 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
     return runs;
   }
 
-  async function start(input: Partial<SessionWorkflowInput>) {
+  async function start(
+    input: { expiresAt?: string; startAt?: string } & Partial<Omit<SessionPlan, 'startAt'>> = {},
+  ) {
+    const { expiresAt, startAt, ...plan } = input;
     const sessionId = crypto.randomUUID();
+    const args: SessionWorkflowInput = {
+      sessionId,
+      transactionId: '1',
+      accountId: crypto.randomUUID(),
+      notarizationId: null,
+      expiresAt,
+      plan: {
+        holdInvitesUntilPretagged: false,
+        startAt: startAt ? Date.parse(startAt) : undefined,
+        deliveryMode: 'immediately',
+        notary: { kind: 'team', memberId: crypto.randomUUID() },
+        primarySignerIndex: 0,
+        witnessesRequired: 0,
+        serviceWitnesses: 0,
+        identityRequired: [],
+        ...plan,
+      },
+    };
     return env.client.workflow.start(sessionWorkflow, {
       taskQueue,
       workflowId: `session-${sessionId}`,
-      args: [
-        {
-          sessionId,
-          accountId: crypto.randomUUID(),
-          notarizationId: null,
-          holdInvitesUntilPretagged: false,
-          deliveryMode: 'immediately',
-          notary: { kind: 'team', memberId: crypto.randomUUID() },
-          ...input,
-        },
-      ],
+      args: [args],
     });
   }
 

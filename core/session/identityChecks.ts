@@ -1,6 +1,8 @@
-import type { ParticipantKey } from '../../core/session/messages';
-import type { CreateSessionInput } from '../../core/session/request';
-import type { IdentityMethod } from './attemptRules';
+import type { ParticipantKey } from './messages';
+import type { CreateSessionInput } from './request';
+
+/** The two ways a participant proves who they are: a KBA quiz, or an ID check with a selfie. */
+export type IdentityMethod = 'kba' | 'biometrics';
 
 /**
  * Which check the session asks of a participant. Signers: their `authentication_type`, `kba` when the

@@ -1,0 +1,243 @@
+import { CancellationScope, condition, log, setHandler } from '@temporalio/workflow';
+import {
+  acceptOfferUpdate,
+  addDocumentsUpdate,
+  alreadyDoneFailure,
+  cancelUpdate,
+  completeUpdate,
+  identityOutcomeUpdate,
+  isParticipantRef,
+  joinUpdate,
+  participantJoinedSignal,
+  pretaggedUpdate,
+  refusedFailure,
+  releaseDocumentsUpdate,
+  retryFinalizationUpdate,
+  snapshotQuery,
+  startUpdate,
+  type AcceptResult,
+  type ActionResult,
+  type CompleteRequest,
+  type IdentityOutcome,
+  type Joiner,
+  type ParticipantRef,
+} from '../core/session/messages';
+import {
+  commissionOfRequest,
+  isFinal,
+  judgeAccept,
+  judgeCompletion,
+  judgeIdentityOutcome,
+  judgeJoin,
+  judgeRequest,
+  type SessionRequest,
+  type Verdict,
+} from '../core/session/machine';
+import type { SessionPlan } from '../core/session/plan';
+import type { SessionRun } from './sessionRun';
+
+/**
+ * What the session does with each message it is sent (updates, the signal, the query), and the
+ * validators that judge them by the session machine. An update's handler sets what the main flow waits
+ * for and waits for the flow to act on it; handlers never run activities.
+ */
+export class SessionMessages {
+  constructor(
+    private readonly run: SessionRun,
+    private readonly plan: SessionPlan,
+  ) {}
+
+  /** Registers each message's handler: one line each, into this class. */
+  listen(): void {
+    const steadfast = this.steadfast;
+    setHandler(snapshotQuery, () => this.run.snapshot());
+    setHandler(participantJoinedSignal, (participant) => this.joinSignalled(participant));
+    setHandler(joinUpdate, (joiner) => this.join(joiner), { validator: (j) => this.validateJoin(j) });
+    setHandler(identityOutcomeUpdate, (check) => this.identity(check), {
+      validator: (check) => this.validateIdentity(check),
+    });
+    setHandler(
+      pretaggedUpdate,
+      steadfast(() => this.pretagged()),
+      { validator: this.judged('pretagged') },
+    );
+    setHandler(
+      startUpdate,
+      steadfast(() => this.start()),
+      { validator: this.judged('start') },
+    );
+    setHandler(
+      completeUpdate,
+      steadfast((request?: CompleteRequest) => this.complete(request)),
+      {
+        validator: (request) => this.validateComplete(request),
+      },
+    );
+    setHandler(
+      releaseDocumentsUpdate,
+      steadfast(() => this.release()),
+      {
+        validator: this.judged('release_documents'),
+      },
+    );
+    setHandler(
+      cancelUpdate,
+      steadfast((_request: { reason?: string }) => this.cancel()),
+      {
+        validator: this.judged('cancel'),
+      },
+    );
+    setHandler(
+      retryFinalizationUpdate,
+      steadfast(() => this.retryFinalization()),
+      {
+        validator: this.judged('retry_finalization'),
+      },
+    );
+    setHandler(
+      acceptOfferUpdate,
+      steadfast(({ notaryId }) => this.accept(notaryId)),
+      {
+        validator: ({ notaryId }) => this.validateAccept(notaryId),
+      },
+    );
+    setHandler(
+      addDocumentsUpdate,
+      ({ documentIds }: { documentIds: string[] }) => this.addDocuments(documentIds),
+      {
+        validator: this.judged('add_documents'),
+      },
+    );
+  }
+
+  /** Temporal's cancellation of the workflow is taken as the integrator's cancel, under the same rule. */
+  cancelRequested(): void {
+    const verdict = judgeRequest(this.run.state(), this.plan, 'cancel', Date.now());
+    if (verdict.outcome === 'allowed') this.run.requested.cancel = true;
+    if (verdict.outcome === 'refused')
+      log.warn('Cancellation request declined: the session cannot be cancelled now', {
+        status: this.run.status,
+      });
+  }
+
+  /**
+   * An update's handler waits for the session's steps, in the workflow's root scope, which Temporal's
+   * cancellation cancels: that must not break off an integrator's or a notary's request.
+   */
+  private steadfast =
+    <A extends unknown[], R>(handler: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      CancellationScope.nonCancellable(() => handler(...args));
+
+  /** A validator's answer: refusals fail the update; `already_done` answers with the state, or is refused. */
+  private enforce(verdict: Verdict, alreadyDone: 'answer' | 'refuse' = 'answer'): void {
+    if (verdict.outcome === 'refused') throw refusedFailure(verdict.refusal);
+    if (verdict.outcome === 'already_done' && alreadyDone === 'refuse') throw alreadyDoneFailure();
+  }
+
+  private judged =
+    (request: SessionRequest) =>
+    (..._args: unknown[]): void =>
+      this.enforce(judgeRequest(this.run.state(), this.plan, request, Date.now()));
+
+  private judgeJoin(joiner: Joiner): Verdict {
+    return judgeJoin(this.run.state(), joiner, this.plan.startAt, Date.now());
+  }
+
+  private validateJoin(joiner: Joiner): void {
+    this.enforce(this.judgeJoin(joiner), 'refuse');
+  }
+
+  private join(joiner: Joiner): ActionResult {
+    this.run.recordJoin(joiner);
+    return this.run.result();
+  }
+
+  /** An operator's signal from the Temporal UI, held to the join's rules (but for same-device signing). */
+  private joinSignalled(participant: ParticipantRef): void {
+    if (!isParticipantRef(participant)) return;
+    const verdict = this.judgeJoin({ ...participant, sameDeviceAll: false, isHost: false });
+    if (verdict.outcome !== 'allowed') {
+      const { role, index } = participant;
+      log.warn('participantJoined signal declined: the join update would refuse it', { role, index });
+      return;
+    }
+    this.run.recordJoin(participant);
+  }
+
+  private validateIdentity(check: IdentityOutcome): void {
+    const recorded = this.run.recordedChecks.includes(check.checkId);
+    this.enforce(judgeIdentityOutcome(this.run.state(), recorded), 'refuse');
+  }
+
+  private identity(check: IdentityOutcome): ActionResult {
+    this.run.recordIdentity(check);
+    return this.run.result();
+  }
+
+  private async pretagged(): Promise<ActionResult> {
+    this.run.requested.pretagged = true;
+    return this.resultOnce(() => this.run.status !== 'awaiting_pretag');
+  }
+
+  private async start(): Promise<ActionResult> {
+    this.run.requested.start = true;
+    return this.resultOnce(() => this.run.status !== 'ready');
+  }
+
+  /** The act's time is this task's: the commission is judged at the time the certificate will state. */
+  private validateComplete(request: CompleteRequest | undefined): void {
+    const { run, plan } = this;
+    this.enforce(
+      request
+        ? judgeCompletion(run.state(), plan, commissionOfRequest(request), Date.now())
+        : judgeRequest(run.state(), plan, 'complete', Date.now()),
+    );
+  }
+
+  private async complete(request?: CompleteRequest): Promise<ActionResult> {
+    this.run.requested.complete = true;
+    // The commission judged is the one the certificates state, whatever the record on file says later.
+    this.run.actNotary ??= request?.notary;
+    return this.resultOnce(() => this.run.status !== 'in_progress');
+  }
+
+  /** Documents still being finalized go out once they are ready: the answer need not wait for that. */
+  private async release(): Promise<ActionResult> {
+    this.run.requested.release = true;
+    return this.resultOnce(() => this.run.documentsStatus !== 'held');
+  }
+
+  private async cancel(): Promise<ActionResult> {
+    this.run.requested.cancel = true;
+    return this.resultOnce(() => this.run.status === 'cancelled');
+  }
+
+  private async retryFinalization(): Promise<ActionResult> {
+    this.run.requested.retryFinalization = true;
+    return this.resultOnce(() => this.run.documentsStatus !== 'failed');
+  }
+
+  private validateAccept(notaryId: string): void {
+    const { run } = this;
+    this.enforce(judgeAccept(run.state(), run.openOffer?.notaryId, run.networkNotaryId, notaryId));
+  }
+
+  /** Once an accept is in, the dispatch takes it and records the session ready, unless it ends first. */
+  private async accept(notaryId: string): Promise<AcceptResult> {
+    const acceptedAt = Date.now();
+    this.run.requested.acceptedBy = notaryId;
+    await condition(() => this.run.networkNotaryId === notaryId || isFinal(this.run.status));
+    return { ...this.run.result(), waitedMs: acceptedAt - (this.run.waitingSince ?? acceptedAt) };
+  }
+
+  private addDocuments(documentIds: string[]): ActionResult {
+    this.run.events.queue('document_added', { document_ids: documentIds });
+    return this.run.result();
+  }
+
+  private async resultOnce(done: () => boolean): Promise<ActionResult> {
+    await condition(done);
+    return this.run.result();
+  }
+}
