@@ -9,53 +9,60 @@ import { loadDigitalId, type DigitalId } from '../src/notarizedPdf/digitalId';
 import type { Annotation } from '../core/session/request';
 import { execute, queryRows, rowExists } from '../src/db/query';
 
-export function documentActivities({ sequelize, config, finalization }: ActivityDependencies) {
-  let identity: DigitalId | undefined;
-  const signingIdentity = () => (identity ??= loadDigitalId(config));
-
-  async function notarizeAndStore(sessionId: string, documentId: string) {
-    const existing = await rowExists(sequelize, 'SELECT 1 FROM signed_documents WHERE document_id = $1', {
-      bind: [documentId],
-    });
-    if (existing) return;
-    const documents = await queryRows<{
-      name: string;
-      sha256: string;
-      pdf_blob_id: string;
-      annotations: Annotation[];
-    }>(
+/** One document's notarized PDF, made on a finalization thread and stored; done once per document. */
+async function notarizeAndStore(
+  { sequelize, finalization }: Pick<ActivityDependencies, 'sequelize' | 'finalization'>,
+  digitalId: () => DigitalId,
+  sessionId: string,
+  documentId: string,
+) {
+  const existing = await rowExists(sequelize, 'SELECT 1 FROM signed_documents WHERE document_id = $1', {
+    bind: [documentId],
+  });
+  if (existing) return;
+  const documents = await queryRows<{
+    name: string;
+    sha256: string;
+    pdf_blob_id: string;
+    annotations: Annotation[];
+  }>(
+    sequelize,
+    'SELECT name, sha256, coalesce(pdf_blob_id, blob_id) AS pdf_blob_id, annotations FROM documents WHERE id = $1',
+    { bind: [documentId] },
+  );
+  const document = documents[0];
+  const { accountId, ...facts } = await loadActFacts(sequelize, sessionId);
+  const original = await readBlob(sequelize, document.pdf_blob_id);
+  const signed = await finalization.notarize(
+    original,
+    {
+      sessionId,
+      ...facts,
+      document: { name: document.name, originalSha256: document.sha256, annotations: document.annotations },
+    },
+    digitalId(),
+    cancellationSignal(),
+  );
+  const sha256 = sha256Hex(signed);
+  await sequelize.transaction(async (transaction) => {
+    const blobId = await storeBlob(sequelize, accountId, signed, sha256, transaction);
+    await execute(
       sequelize,
-      'SELECT name, sha256, coalesce(pdf_blob_id, blob_id) AS pdf_blob_id, annotations FROM documents WHERE id = $1',
-      { bind: [documentId] },
+      `INSERT INTO signed_documents (document_id, session_id, blob_id, sha256, size_bytes) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (document_id) DO NOTHING`,
+      { bind: [documentId, sessionId, blobId, sha256, signed.length], transaction },
     );
-    const document = documents[0];
-    const { accountId, ...facts } = await loadActFacts(sequelize, sessionId);
-    const original = await readBlob(sequelize, document.pdf_blob_id);
-    const signed = await finalization.notarize(
-      original,
-      {
-        sessionId,
-        ...facts,
-        document: { name: document.name, originalSha256: document.sha256, annotations: document.annotations },
-      },
-      signingIdentity(),
-      cancellationSignal(),
-    );
-    const sha256 = sha256Hex(signed);
-    await sequelize.transaction(async (transaction) => {
-      const blobId = await storeBlob(sequelize, accountId, signed, sha256, transaction);
-      await execute(
-        sequelize,
-        `INSERT INTO signed_documents (document_id, session_id, blob_id, sha256, size_bytes) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (document_id) DO NOTHING`,
-        { bind: [documentId, sessionId, blobId, sha256, signed.length], transaction },
-      );
-      await execute(sequelize, 'UPDATE documents SET finalization_error = NULL WHERE id = $1', {
-        bind: [documentId],
-        transaction,
-      });
+    await execute(sequelize, 'UPDATE documents SET finalization_error = NULL WHERE id = $1', {
+      bind: [documentId],
+      transaction,
     });
-  }
+  });
+}
+
+export function documentActivities(deps: ActivityDependencies) {
+  const { sequelize, config } = deps;
+  let identity: DigitalId | undefined;
+  const digitalId = () => (identity ??= loadDigitalId(config));
 
   return {
     async listDocumentsToFinalize({ sessionId }: { sessionId: string }): Promise<string[]> {
@@ -85,7 +92,7 @@ export function documentActivities({ sequelize, config, finalization }: Activity
       documentId: string;
     }): Promise<void> {
       try {
-        await whileHeartbeating(() => notarizeAndStore(sessionId, documentId));
+        await whileHeartbeating(() => notarizeAndStore(deps, digitalId, sessionId, documentId));
       } catch (err) {
         const { attempt } = activityInfo();
         if (isUnavailable(err) || attempt < config.finalizeAttempts) throw err;
@@ -108,7 +115,12 @@ export function documentActivities({ sequelize, config, finalization }: Activity
         });
       }
     },
+  };
+}
 
+/** The notary's journal: what the law asks a notary to keep of each act. */
+export function journalActivities({ sequelize }: Pick<ActivityDependencies, 'sequelize'>) {
+  return {
     /** One journal entry per notarial act of the completed session. */
     async recordJournal({ sessionId }: { sessionId: string }): Promise<void> {
       const { accountId: _accountId, sealPng: _sealPng, ...facts } = await loadActFacts(sequelize, sessionId);

@@ -1,12 +1,12 @@
 import type { ActivityDependencies } from './dependencies';
-import { sessionActivities } from './sessions';
+import { sessionActivities, teamNotaryActivities } from './sessions';
 import { eventActivities } from './events';
 import { webhookActivities } from './webhooks';
 import { deliveryAttempts } from '../src/webhooks/deliveryAttempt';
 import { mailActivities } from './mail';
 import { housekeepingActivities } from './housekeeping';
-import { documentActivities } from './documents';
-import { networkActivities } from './network';
+import { documentActivities, journalActivities } from './documents';
+import { networkAcceptanceActivities, networkActivities, networkWitnessActivities } from './network';
 import { terminatedWorkflowActivities } from './terminatedWorkflows';
 
 export type { ActivityDependencies };
@@ -19,12 +19,16 @@ export function createActivities(deps: ActivityDependencies) {
   const attemptDelivery = deliveryAttempts(deps);
   return {
     ...sessionActivities(deps),
+    ...teamNotaryActivities(deps),
     ...eventActivities(deps, attemptDelivery),
     ...webhookActivities(deps, attemptDelivery),
     ...mailActivities(deps),
     ...housekeepingActivities(deps),
     ...documentActivities(deps),
+    ...journalActivities(deps),
     ...networkActivities(deps),
+    ...networkAcceptanceActivities(deps),
+    ...networkWitnessActivities(deps),
     ...terminatedWorkflowActivities(deps),
   };
 }

@@ -101,7 +101,12 @@ export function networkActivities({ sequelize, config }: ActivityDependencies) {
         { bind: [offerId, outcome] },
       );
     },
+  };
+}
 
+/** An accepted offer makes the notary the session's; one who does not start is let go. */
+export function networkAcceptanceActivities({ sequelize }: ActivityDependencies) {
+  return {
     /** The notary who accepted becomes the session's notary, in one transaction with the offer's outcome. */
     async acceptOffer({ offerId, sessionId }: { offerId: string; sessionId: string }): Promise<void> {
       await sequelize.transaction(async (transaction) => {
@@ -143,7 +148,12 @@ export function networkActivities({ sequelize, config }: ActivityDependencies) {
         );
       });
     },
+  };
+}
 
+/** Network witnesses for the session's places. */
+export function networkWitnessActivities({ sequelize, config }: ActivityDependencies) {
+  return {
     /**
      * Fills the session's network-witness places with witnesses who are in no other live session; each
      * becomes a witness participant after the invited ones. Returns those it added now and how many

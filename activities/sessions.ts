@@ -75,7 +75,12 @@ export function sessionActivities({ sequelize }: Pick<ActivityDependencies, 'seq
         },
       );
     },
+  };
+}
 
+/** A named team notary recorded as the session's. */
+export function teamNotaryActivities({ sequelize }: Pick<ActivityDependencies, 'sequelize'>) {
+  return {
     async assignTeamNotary({
       sessionId,
       memberId,

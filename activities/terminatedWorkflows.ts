@@ -25,43 +25,48 @@ export interface StrandedSession {
   documentsStatus: DocumentsStatus;
 }
 
+type SweepDependencies = Pick<ActivityDependencies, 'temporal'>;
+
+async function isRunning({ temporal }: SweepDependencies, workflowId: string): Promise<boolean> {
+  try {
+    return (await temporal.workflow.getHandle(workflowId).describe()).status.name === 'RUNNING';
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
+/** The ids whose workflow (`idOf` names it) of this type was closed outside its course. */
+async function closedIds(
+  { temporal }: SweepDependencies,
+  workflowType: string,
+  idOf: (id: string) => string,
+): Promise<string[]> {
+  const ids = new Set<string>();
+  for await (const execution of temporal.workflow.list({ query: closedOutsideTheirCourse(workflowType) })) {
+    const id = execution.workflowId.slice(-UUID_LENGTH);
+    if (isUuid(id) && idOf(id) === execution.workflowId) ids.add(id);
+    Context.current().heartbeat();
+  }
+  return [...ids];
+}
+
 /**
  * What the terminated-workflow sweep asks: which sessions and webhook deliveries a terminated workflow
  * left unfinished, with no run of its workflow id going on (an operator's reset, a redelivery, starts
  * one under the same id).
  */
-export function terminatedWorkflowActivities({
-  sequelize,
-  temporal,
-  logger,
-}: Pick<ActivityDependencies, 'sequelize' | 'temporal' | 'logger'>) {
-  const isRunning = async (workflowId: string): Promise<boolean> => {
-    try {
-      return (await temporal.workflow.getHandle(workflowId).describe()).status.name === 'RUNNING';
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return false;
-      throw err;
-    }
-  };
-
-  /** The ids whose workflow (`idOf` names it) of this type was closed outside its course. */
-  const closedIds = async (workflowType: string, idOf: (id: string) => string): Promise<string[]> => {
-    const ids = new Set<string>();
-    for await (const execution of temporal.workflow.list({ query: closedOutsideTheirCourse(workflowType) })) {
-      const id = execution.workflowId.slice(-UUID_LENGTH);
-      if (isUuid(id) && idOf(id) === execution.workflowId) ids.add(id);
-      Context.current().heartbeat();
-    }
-    return [...ids];
-  };
-
+export function terminatedWorkflowActivities(
+  deps: Pick<ActivityDependencies, 'sequelize' | 'temporal' | 'logger'>,
+) {
+  const { sequelize, logger } = deps;
   return {
     /**
      * Sessions left unfinished by a workflow closed outside its course, and sessions such a workflow
      * recorded cancelled without publishing `session_cancelled`.
      */
     async findStrandedSessions(): Promise<StrandedSession[]> {
-      const sessionIds = await closedIds('sessionWorkflow', workflowIdOf);
+      const sessionIds = await closedIds(deps, 'sessionWorkflow', workflowIdOf);
       if (!sessionIds.length) return [];
       const rows = await queryRows<{
         id: string;
@@ -82,7 +87,7 @@ export function terminatedWorkflowActivities({
       for (const row of rows) {
         if (stranded.length === PER_SWEEP) break;
         Context.current().heartbeat();
-        if (await isRunning(row.workflow_id)) continue;
+        if (await isRunning(deps, row.workflow_id)) continue;
         logger.warn(
           { sessionId: row.id, workflowId: row.workflow_id, status: row.status },
           'session workflow was terminated with the session unfinished: ending it as cancelled',
@@ -98,7 +103,7 @@ export function terminatedWorkflowActivities({
      * rather than wait on one no workflow carries. Answers their ids.
      */
     async giveUpStrandedDeliveries(): Promise<string[]> {
-      const deliveryIds = await closedIds('webhookDeliveryWorkflow', deliveryWorkflowIdOf);
+      const deliveryIds = await closedIds(deps, 'webhookDeliveryWorkflow', deliveryWorkflowIdOf);
       if (!deliveryIds.length) return [];
       const pending = await queryRows<{ id: string }>(
         sequelize,
@@ -109,7 +114,7 @@ export function terminatedWorkflowActivities({
       for (const { id } of pending) {
         if (givenUp.length === PER_SWEEP) break;
         Context.current().heartbeat();
-        if (await isRunning(deliveryWorkflowIdOf(id))) continue;
+        if (await isRunning(deps, deliveryWorkflowIdOf(id))) continue;
         if (!(await giveUpDelivery(sequelize, id))) continue;
         logger.warn({ deliveryId: id }, 'webhook delivery workflow was terminated: delivery recorded failed');
         givenUp.push(id);

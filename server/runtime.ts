@@ -66,6 +66,35 @@ function closeServer(server: http.Server, graceMs: number): Promise<void> {
   });
 }
 
+/** The API on its port, with its metrics and token service; its teardown pushed onto `stack`. */
+async function startApi(
+  runtime: Runtime,
+  createApi: NonNullable<RuntimeOptions['api']>,
+  stack: Array<() => Promise<void>>,
+): Promise<void> {
+  const { config, logger, sequelize, temporal } = runtime;
+  const metrics = new Registry();
+  collectDefaultMetrics({ register: metrics });
+  const tokens = new TokenService(
+    sequelize,
+    resolveJwtSecret(config),
+    config.accessTokenTtlSeconds,
+    config.refreshTokenTtlSeconds,
+    config.maxLiveRefreshTokensPerKey,
+  );
+  const app = createApi({ config, logger, sequelize, temporal, metrics, tokens });
+  runtime.app = app;
+  stack.push(() => app.close());
+  const server = http.createServer(app.koa.callback());
+  // Uploads of several 10 MB documents over slow links need more than Node's 5-minute default.
+  server.requestTimeout = 10 * 60_000;
+  server.headersTimeout = 60_000;
+  const address = await listen(server, config.port, config.host);
+  runtime.server = server;
+  runtime.apiUrl = `http://localhost:${address.port}`;
+  stack.push(() => closeServer(server, config.shutdownGraceMs));
+}
+
 /**
  * Brings up what one process runs (API, worker or both) on top of its backing services, and tears it
  * down in reverse: HTTP, worker, Temporal client, database pool, embedded servers.
@@ -131,28 +160,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
       await ensureSchedules(temporal.client, config);
     }
 
-    if (opts.api) {
-      const metrics = new Registry();
-      collectDefaultMetrics({ register: metrics });
-      const tokens = new TokenService(
-        sequelize,
-        resolveJwtSecret(config),
-        config.accessTokenTtlSeconds,
-        config.refreshTokenTtlSeconds,
-        config.maxLiveRefreshTokensPerKey,
-      );
-      runtime.app = opts.api({ config, logger, sequelize, temporal, metrics, tokens });
-      const app = runtime.app;
-      stack.push(() => app.close());
-      const server = http.createServer(runtime.app.koa.callback());
-      // Uploads of several 10 MB documents over slow links need more than Node's 5-minute default.
-      server.requestTimeout = 10 * 60_000;
-      server.headersTimeout = 60_000;
-      const address = await listen(server, config.port, config.host);
-      runtime.server = server;
-      runtime.apiUrl = `http://localhost:${address.port}`;
-      stack.push(() => closeServer(server, config.shutdownGraceMs));
-    }
+    if (opts.api) await startApi(runtime, opts.api, stack);
     return runtime;
   } catch (err) {
     await stop();

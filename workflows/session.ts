@@ -1,7 +1,7 @@
 import { allHandlersFinished, CancellationScope, continueAsNew, workflowInfo } from '@temporalio/workflow';
 import type { SessionStatus } from '../core/session/messages';
 import type { SessionWorkflowInput } from '../core/session/workflowInput';
-import { initialStatus, openingStatus } from '../core/session/machine';
+import { initialStatus, openingStatus } from '../core/session/statuses';
 import { databaseSteps } from './sessionActivities';
 import { SessionRun } from './sessionRun';
 import { SessionMessages } from './sessionMessages';

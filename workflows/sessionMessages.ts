@@ -23,8 +23,6 @@ import {
   type ParticipantRef,
 } from '../core/session/messages';
 import {
-  commissionOfRequest,
-  isFinal,
   judgeAccept,
   judgeCompletion,
   judgeIdentityOutcome,
@@ -33,6 +31,8 @@ import {
   type SessionRequest,
   type Verdict,
 } from '../core/session/machine';
+import { isFinal } from '../core/session/statuses';
+import { commissionOfRequest } from '../core/session/commission';
 import type { SessionPlan } from '../core/session/plan';
 import type { SessionRun } from './sessionRun';
 

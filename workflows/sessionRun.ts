@@ -11,7 +11,8 @@ import type {
   SessionStatus,
 } from '../core/session/messages';
 import type { ResumedSession } from '../core/session/workflowInput';
-import { assertDocumentsTransition, assertTransition, type SessionState } from '../core/session/machine';
+import { type SessionState } from '../core/session/machine';
+import { assertDocumentsTransition, assertTransition } from '../core/session/statuses';
 import type { DatabaseSteps } from './sessionActivities';
 import { SessionStatusAttribute } from './searchAttributes';
 import type { EventArgs, EventData, EventName } from '../core/session/events';

@@ -5,7 +5,6 @@
  * Nothing here reads a clock, the database or Temporal: callers pass what it judges.
  */
 import type {
-  CompleteRequest,
   DocumentsStatus,
   Joiner,
   NotaryActionName,
@@ -15,6 +14,8 @@ import type {
   SessionStatus,
 } from './messages';
 import type { SessionPlan } from './plan';
+import { EDITABLE_STATUSES, isFinal, NOTARY_WAIT_RETRY_SECONDS, OPEN_STATUSES } from './statuses';
+import { commissionLapse, commissionOutsideRequest, type CommissionOnFile } from './commission';
 
 /** What the session is now. */
 export interface SessionState {
@@ -51,86 +52,6 @@ export type Verdict =
   /** The session is already where the request leads: a retry of a request whose answer was lost. */
   | { outcome: 'already_done' }
   | { outcome: 'refused'; refusal: Refusal };
-
-export const FINAL_STATUSES: readonly SessionStatus[] = ['completed', 'expired', 'cancelled'];
-/** Statuses in which participants can join through their signing links. */
-export const OPEN_STATUSES: readonly SessionStatus[] = ['awaiting_notary', 'ready', 'in_progress'];
-/** Statuses in which documents can still be added. */
-export const EDITABLE_STATUSES: readonly SessionStatus[] = [
-  'awaiting_pretag',
-  'scheduled',
-  'awaiting_notary',
-  'ready',
-];
-
-/** How long a caller waits for the service to find or record a notary before asking again. */
-export const NOTARY_WAIT_RETRY_SECONDS = 5;
-
-const UNFINISHED_EXITS: readonly SessionStatus[] = ['cancelled', 'expired'];
-
-/** Every move the main flow makes; staying in a state (re-recording it) is always allowed. */
-export const TRANSITIONS: Readonly<Record<SessionStatus, readonly SessionStatus[]>> = {
-  awaiting_pretag: ['scheduled', 'awaiting_notary', 'ready', ...UNFINISHED_EXITS],
-  scheduled: ['awaiting_notary', 'ready', ...UNFINISHED_EXITS],
-  awaiting_notary: ['ready', ...UNFINISHED_EXITS],
-  // back to awaiting_notary: a network notary who accepted and did not start is released.
-  ready: ['in_progress', 'awaiting_notary', ...UNFINISHED_EXITS],
-  in_progress: ['completed', ...UNFINISHED_EXITS],
-  completed: [],
-  expired: [],
-  cancelled: [],
-};
-
-export const DOCUMENTS_TRANSITIONS: Readonly<Record<DocumentsStatus, readonly DocumentsStatus[]>> = {
-  pending: ['held', 'released', 'failed'],
-  held: ['released'],
-  failed: ['pending'],
-  released: [],
-};
-
-/** Throws on a move the rules do not have: a bug in the flow, never a caller's error. */
-export function assertTransition(from: SessionStatus, to: SessionStatus): void {
-  if (from !== to && !TRANSITIONS[from].includes(to))
-    throw new Error(`session cannot move from ${from} to ${to}`);
-}
-
-export function assertDocumentsTransition(from: DocumentsStatus, to: DocumentsStatus): void {
-  if (from !== to && !DOCUMENTS_TRANSITIONS[from].includes(to))
-    throw new Error(`documents cannot move from ${from} to ${to}`);
-}
-
-export const isFinal = (status: SessionStatus) => FINAL_STATUSES.includes(status);
-
-/**
- * Whether the session's workflow has nothing left to do, so the state it recorded is its last and the
- * machine can judge on it without asking the workflow: a final status, and for a completed session its
- * documents out. Statuses only move forward, so a recorded copy that lags can say "not ended" for an
- * ended session, never the reverse.
- */
-export function hasEnded({
-  status,
-  documentsStatus,
-}: {
-  status: SessionStatus;
-  documentsStatus: DocumentsStatus;
-}) {
-  return isFinal(status) && (status !== 'completed' || documentsStatus === 'released');
-}
-
-/**
- * The state a session opens in once invitations are out and its scheduled time has come: a named team
- * notary is known at creation, so such a session is ready at once; the network must first find one.
- */
-export function openingStatus(plan: SessionPlan): SessionStatus {
-  return plan.notary.kind === 'team' ? 'ready' : 'awaiting_notary';
-}
-
-/** The state the API records with the session and the workflow starts in, so both agree from the first moment. */
-export function initialStatus(plan: SessionPlan, now: number): SessionStatus {
-  if (plan.holdInvitesUntilPretagged) return 'awaiting_pretag';
-  if (plan.startAt !== undefined && plan.startAt > now) return 'scheduled';
-  return openingStatus(plan);
-}
 
 /**
  * Contract §2: a notary acts on sessions assigned to them, a pretagger only marks pretagged, an admin
@@ -251,55 +172,6 @@ export function judgeRequest(
         ? ALLOWED
         : refuse('not_now', `Documents cannot be retried while ${documentsStatus}`);
   }
-}
-
-/**
- * A notary's commission as the API read it for an action: its expiry on file (YYYY-MM-DD, null: none) and
- * the instant it ends, at the close of that day in its jurisdiction's own time (`src/team/jurisdictionTime`).
- * A completion sent by an API from before `endsAt` carries none; its commission ends with UTC's day.
- */
-export interface CommissionOnFile {
-  expiresOn: string | null;
-  endsAt?: number;
-  /** The jurisdiction that issued it (two-letter code), when known: a completion from an older API lacks it. */
-  state?: string;
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-export function commissionOfRequest(request: CompleteRequest): CommissionOnFile {
-  return {
-    expiresOn: request.commissionExpiresOn,
-    ...(request.commissionEndsAt ? { endsAt: Date.parse(request.commissionEndsAt) } : {}),
-    ...(request.notary?.state ? { state: request.notary.state } : {}),
-  };
-}
-
-/**
- * Why a notary with this commission may not act at `at` (epoch ms), or undefined when they may: the
- * commission must be on file and not yet ended.
- */
-export function commissionLapse(commission: CommissionOnFile, at: number): string | undefined {
-  const { expiresOn } = commission;
-  if (!expiresOn) return "the notary's commission is not on file (onboarding is pending)";
-  const endsAt = commission.endsAt ?? Date.parse(`${expiresOn}T00:00:00Z`) + DAY_MS;
-  return at < endsAt ? undefined : `the notary's commission expired on ${expiresOn}`;
-}
-
-/**
- * Why a notary with this commission may not act for this session, or undefined when they may: a session that
- * asked for a notary of one state (`state_specific_notary`) is notarized under that state's commission only.
- * A named team notary of another state is refused at creation, the network offers it to no one else, and
- * the admin CLI changes no network notary's state while they hold a session or an offer; this holds the act
- * to the request whatever the records came to say (a team notary records their own renewal).
- */
-export function commissionOutsideRequest(
-  plan: SessionPlan,
-  commission: CommissionOnFile,
-): string | undefined {
-  const asked = plan.notary.state;
-  if (!asked || !commission.state || commission.state === asked) return undefined;
-  return `the session asks for a notary commissioned in ${asked}, and the notary's commission is from ${commission.state}`;
 }
 
 /**

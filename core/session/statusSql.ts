@@ -1,4 +1,4 @@
-import { FINAL_STATUSES } from './machine';
+import { FINAL_STATUSES } from './statuses';
 
 /**
  * Whether the session aliased `alias` has ended, in SQL: the session rules' final statuses, so that a

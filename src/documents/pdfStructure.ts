@@ -1,29 +1,25 @@
 import {
-  PDFArray,
-  PDFCatalog,
   PDFContext,
-  PDFDict,
   PDFName,
   PDFObjectParser,
   PDFObjectStreamParser,
-  PDFPageLeaf,
-  PDFPageTree,
   PDFRawStream,
   PDFRef,
   PDFXRefStreamParser,
   type PDFObject,
 } from 'pdf-lib';
+import { PdfSyntax } from './pdfSyntax';
+import { countPageLeaves } from './pdfNodes';
 import {
-  isDigit,
-  K,
-  MAX_DEPTH,
-  NotPlain,
-  notPlain,
-  PdfSyntax,
-  WHITESPACE,
-  type DictInfo,
-  type Ref,
-} from './pdfSyntax';
+  holdsRef,
+  nodeOf,
+  nodeOfPdfLib,
+  refOf,
+  STREAM_READING_KEYS,
+  type Node,
+  type TrailerInfo,
+} from './pdfNodes';
+import { isDigit, K, NotPlain, notPlain, WHITESPACE, type DictInfo, type Ref } from './pdfTokens';
 
 /**
  * A PDF's page count as `PDFDocument.load(bytes).getPageCount()` finds it, without building pdf-lib's
@@ -56,27 +52,6 @@ export async function plainPdfPageCount(
     throw err;
   }
 }
-
-/** What the page tree needs of an object; pdf-lib's classes by `/Type`, and the keys its walk reads. */
-interface Node {
-  kind: 'catalog' | 'pages' | 'page' | 'other';
-  /** `/Kids` when a direct array of references; null when present but anything else. */
-  kids?: Ref[] | null;
-  /** The catalog's `/Pages` when a reference; null when present but anything else. */
-  pages?: Ref | null;
-}
-
-/** The trailer keys pdf-lib keeps, as it merges trailers (a later one's key wins when present). */
-interface TrailerInfo {
-  root?: Ref | null;
-  encrypt: boolean;
-}
-
-/**
- * Page-tree visits, far above the tree of any PDF within the page limit: a tree that shares its nodes can
- * make pdf-lib's walk exponential.
- */
-const MAX_TREE_VISITS = 10_000;
 
 const refKey = (ref: Ref) => `${ref.num} ${ref.gen}`;
 
@@ -125,23 +100,7 @@ class PdfReading extends PdfSyntax {
     if (catalog.kind !== 'catalog') notPlain();
     const root = this.lookup(catalog.pages);
     if (root.kind !== 'pages') notPlain();
-    let count = 0;
-    let visits = 0;
-    const path = new Set<Node>();
-    const walk = (node: Node) => {
-      if (path.has(node) || path.size >= MAX_DEPTH) notPlain();
-      path.add(node);
-      for (const ref of node.kids ?? notPlain()) {
-        if (++visits > MAX_TREE_VISITS) notPlain();
-        const kid = this.lookup(ref);
-        if (kid.kind === 'pages') walk(kid);
-        else if (kid.kind === 'page') count += 1;
-        else notPlain();
-      }
-      path.delete(node);
-    };
-    walk(root);
-    return count;
+    return countPageLeaves(root, (ref) => this.lookup(ref));
   }
 
   private lookup(ref: Ref | null | undefined): Node {
@@ -332,50 +291,4 @@ class PdfReading extends PdfSyntax {
     for (const key of STREAM_READING_KEYS) if (holdsRef(object.dict.get(PDFName.of(key)))) notPlain();
     return object;
   }
-}
-
-/** What pdf-lib looks up to decode an object or cross-reference stream and to read its entries. */
-const STREAM_READING_KEYS = ['Filter', 'DecodeParms', 'N', 'First', 'Size', 'Index', 'W'];
-
-function holdsRef(value: PDFObject | undefined): boolean {
-  if (value instanceof PDFRef) return true;
-  if (value instanceof PDFArray) return value.asArray().some(holdsRef);
-  if (value instanceof PDFDict) return value.values().some(holdsRef);
-  return false;
-}
-
-const refOf = (ref: PDFRef): Ref => ({ num: ref.objectNumber, gen: ref.generationNumber });
-
-/** pdf-lib's class for a dictionary it parsed (`PDFObjectParser.parseDict`), by its direct `/Type`. */
-function nodeOf(dict: DictInfo): Node {
-  const kind =
-    dict.type === 'Catalog'
-      ? 'catalog'
-      : dict.type === 'Pages'
-        ? 'pages'
-        : dict.type === 'Page'
-          ? 'page'
-          : 'other';
-  return { kind, kids: dict.kids, pages: dict.pages };
-}
-
-/** The same of an object pdf-lib parsed from an object stream. */
-function nodeOfPdfLib(object: PDFObject): Node {
-  if (object instanceof PDFCatalog) {
-    const pages = object.get(PDFName.of('Pages'));
-    return {
-      kind: 'catalog',
-      pages: pages === undefined ? undefined : pages instanceof PDFRef ? refOf(pages) : null,
-    };
-  }
-  if (object instanceof PDFPageTree) {
-    const kids = object.get(PDFName.of('Kids'));
-    const refs = kids instanceof PDFArray ? kids.asArray() : undefined;
-    return {
-      kind: 'pages',
-      kids: refs?.every((k) => k instanceof PDFRef) ? refs.map((k) => refOf(k as PDFRef)) : null,
-    };
-  }
-  if (object instanceof PDFPageLeaf) return { kind: 'page' };
-  return { kind: 'other' };
 }

@@ -35,6 +35,7 @@ import { registerConsolePage } from './routes/console';
 import { SessionService } from '../sessions/sessionService';
 import { DocumentPool } from '../documents/documentPool';
 import { ParticipantJourneys } from '../participants/journey';
+import { ParticipantLookup } from '../participants/lookup';
 import { IdentityProofing } from '../proofing/identityProofing';
 import { createIdentityProvider } from '../proofing/createProvider';
 import { registerProofingRoutes } from './routes/proofing';
@@ -80,7 +81,6 @@ export function createApp(deps: AppDependencies): App {
     rateLimit: rateLimiters(deps.config.rateLimits),
   });
   const api = site.on(apiRouter);
-
   let document: Record<string, unknown> | undefined;
   const openApiDocument = () =>
     (document ??= buildOpenApiDocument(site.definitions, {
@@ -88,7 +88,6 @@ export function createApp(deps: AppDependencies): App {
       serverUrl: deps.config.publicBaseUrl,
       decisions: OPENAPI_DECISIONS,
     }));
-
   registerOperationRoutes(site, api, {
     sequelize: deps.sequelize,
     temporal: deps.temporal.connection,
@@ -99,57 +98,7 @@ export function createApp(deps: AppDependencies): App {
   registerDocsAssets(router);
   registerAuthRoutes(api, authenticator, deps.tokens);
   const documents = new DocumentPool({ ...deps.config.documentWork, soffice: deps.config.libreofficePath });
-  const sessions = new SessionService(deps.sequelize, deps.temporal, deps.config, documents);
-  registerSessionRoutes(api, sessions, deps.temporal);
-  const downloadUrls = new DownloadUrls(
-    linkSecret(deps.config.downloadUrlSecret, jwtSecret),
-    deps.config.publicBaseUrl,
-    deps.config.downloadUrlTtlSeconds,
-  );
-  registerSignedDocumentRoutes(api, sessions, new SignedDocumentService(deps.sequelize, downloadUrls));
-  registerTemplateRoutes(api, deps.sequelize, documents);
-  const identity = new IdentityProofing(
-    deps.sequelize,
-    deps.temporal,
-    createIdentityProvider(deps.config.identity, deps.sequelize),
-    deps.config.identity.policy,
-  );
-  const completionLinks = new CompletionLinks(
-    linkSecret(deps.config.downloadUrlSecret, jwtSecret),
-    deps.config.publicBaseUrl,
-    deps.config.completionLinkTtlSeconds,
-  );
-  const signing = new ParticipantJourneys(
-    deps.sequelize,
-    deps.temporal,
-    identity,
-    deps.config.notaryLateAfterMs,
-    completionLinks,
-  );
-  registerParticipantRoutes(site, signing);
-  registerProofingRoutes(site, api, identity);
-  registerConsolePage(site);
-  registerMeRoutes(api, {
-    sequelize: deps.sequelize,
-    temporal: deps.temporal,
-    signing,
-    metrics: deps.metrics,
-  });
-  registerWebhookRoutes(api, new WebhookEndpointService(deps.sequelize, deps.temporal, deps.config));
-  const team = new TeamService(deps.sequelize, {
-    frontUrl: deps.config.frontUrl,
-    lifetimeSeconds: deps.config.loginLinkLifetimeSeconds,
-    publicBaseUrl: deps.config.publicBaseUrl,
-    commissionConfirmationSeconds: deps.config.commissionConfirmationSeconds,
-  });
-  registerTeamRoutes(api, team);
-  registerCommissionRoutes(site, api, {
-    team,
-    sequelize: deps.sequelize,
-    temporal: deps.temporal,
-    taskQueue: deps.config.taskQueue,
-  });
-  registerLoginLinkRoutes(site, api, team, deps.tokens, deps.sequelize);
+  registerUseCases(site, api, deps, documents, linkSecret(deps.config.downloadUrlSecret, jwtSecret));
 
   koa.use(requestId(deps.logger));
   koa.use(accessLog());
@@ -161,4 +110,55 @@ export function createApp(deps: AppDependencies): App {
     koa.use(r.allowedMethods());
   }
   return { koa, routers: [router, apiRouter], routes: site, openApiDocument, close: () => documents.close() };
+}
+
+/** The use cases the API serves, each built from its dependencies and given its routes. */
+function registerUseCases(
+  site: ApiRoutes,
+  api: ApiRoutes,
+  deps: AppDependencies,
+  documents: DocumentPool,
+  signedLinks: Buffer,
+): void {
+  const { config, sequelize, temporal } = deps;
+  const sessions = new SessionService(sequelize, temporal, config, documents);
+  registerSessionRoutes(api, sessions, temporal);
+  const downloadUrls = new DownloadUrls(signedLinks, config.publicBaseUrl, config.downloadUrlTtlSeconds);
+  registerSignedDocumentRoutes(api, sessions, new SignedDocumentService(sequelize, downloadUrls));
+  registerTemplateRoutes(api, sequelize, documents);
+  const participants = new ParticipantLookup(sequelize);
+  const identity = new IdentityProofing(
+    sequelize,
+    temporal,
+    createIdentityProvider(config.identity, sequelize),
+    config.identity.policy,
+    participants,
+  );
+  const completionLinks = new CompletionLinks(
+    signedLinks,
+    config.publicBaseUrl,
+    config.completionLinkTtlSeconds,
+  );
+  const journeys = new ParticipantJourneys(
+    sequelize,
+    temporal,
+    identity,
+    participants,
+    config.notaryLateAfterMs,
+    completionLinks,
+  );
+  registerParticipantRoutes(site, journeys);
+  registerProofingRoutes(site, api, { identity, participants });
+  registerConsolePage(site);
+  registerMeRoutes(api, { sequelize, temporal, journeys, metrics: deps.metrics });
+  registerWebhookRoutes(api, new WebhookEndpointService(sequelize, temporal, config));
+  const team = new TeamService(sequelize, {
+    frontUrl: config.frontUrl,
+    lifetimeSeconds: config.loginLinkLifetimeSeconds,
+    publicBaseUrl: config.publicBaseUrl,
+    commissionConfirmationSeconds: config.commissionConfirmationSeconds,
+  });
+  registerTeamRoutes(api, team);
+  registerCommissionRoutes(site, api, { team, sequelize, temporal, taskQueue: config.taskQueue });
+  registerLoginLinkRoutes(site, api, team, deps.tokens, sequelize);
 }

@@ -41,8 +41,13 @@ export type AppMiddleware = RouterMiddleware<AppState>;
  * Where a route's work commits in one transaction, the answer kept for its Idempotency-Key is written in
  * it too, so a failure between the work and the stored answer cannot leave either without the other.
  */
-export function idempotentAnswerWithin(ctx: AppContext, status: number): BeforeCommit<unknown> | undefined {
-  return ctx.state.idempotency?.answerWithin(status);
+export function idempotentAnswerWithin<T>(
+  ctx: AppContext,
+  status: number,
+  shape: (value: T) => unknown,
+): BeforeCommit<T> | undefined {
+  const store = ctx.state.idempotency?.answerWithin(status);
+  return store && ((value, transaction) => store(shape(value), transaction));
 }
 
 /** The signed-in network person of `role`; anyone else (a team member, the other role) is refused. */

@@ -10,7 +10,7 @@ import { offeredOrAssignedSession } from './workQueue';
 import { rowExists } from '../db/query';
 import { networkNotaryCommission } from './commissionHorizon';
 import { commissionOnFile } from '../team/jurisdictionTime';
-import { commissionLapse, commissionOutsideRequest } from '../../core/session/machine';
+import { commissionLapse, commissionOutsideRequest } from '../../core/session/commission';
 import type { SessionRow } from '../../core/session/rows';
 
 const DEADLINE_MS = 15_000;

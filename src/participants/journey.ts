@@ -2,36 +2,23 @@ import type { Sequelize } from 'sequelize';
 import type { CompletionLinks, CompletionQuery } from './completionLinks';
 import { executeUpdate } from '../temporal/updates';
 import type { TemporalHandle } from '../temporal/client';
-import { sha256 } from '../auth/keys';
-import { notFound, conflict, gone, unavailable } from '../domain/errors';
+import { conflict, gone, unavailable } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { joinUpdate, type Joiner, type SessionStatus } from '../../core/session/messages';
-import { isFinal, judgeJoin, notaryIsLate } from '../../core/session/machine';
+import { judgeJoin, notaryIsLate } from '../../core/session/machine';
+import { isFinal } from '../../core/session/statuses';
 import type { IdentityProofing, IdentityState } from '../proofing/identityProofing';
 import { throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
 import { queryRows } from '../db/query';
 import { isUuid } from '../ids';
-import type { ParticipantColumns } from '../sessions/sessionRows';
-
-interface ParticipantSession extends ParticipantColumns {
-  participant_id: string;
-  joined_at: Date | null;
-  session_id: string;
-  notarization_id: string | null;
-  status: SessionStatus;
-  session_timing: Date | null;
-  workflow_id: string;
-  same_device_signing_mode: string | null;
-}
-
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+import type { ParticipantLookup, ParticipantRecord } from './lookup';
 
 const isSettled = (identity: IdentityState) =>
   identity.status === 'passed' || identity.status === 'waived' || identity.status === 'not_required';
 
 function journeyStep(
-  participant: ParticipantSession,
+  participant: ParticipantRecord,
   identity: IdentityState,
   everyoneVerified: boolean,
 ): JourneyStep {
@@ -53,7 +40,7 @@ export interface ParticipantView {
   joined_at: string | null;
 }
 
-function viewOf(p: ParticipantSession): ParticipantView {
+function viewOf(p: ParticipantRecord): ParticipantView {
   return {
     bn_session_id: p.session_id,
     status: p.status,
@@ -118,6 +105,7 @@ export class ParticipantJourneys {
     private readonly sequelize: Sequelize,
     private readonly temporal: TemporalHandle,
     private readonly identity: IdentityProofing,
+    private readonly participants: ParticipantLookup,
     private readonly notaryLateAfterMs: number,
     private readonly completionLinks: CompletionLinks,
   ) {}
@@ -127,7 +115,7 @@ export class ParticipantJourneys {
    * check, the step the participant is at, and the late-notary modal once the notary is late.
    */
   async journey(token: string): Promise<Journey> {
-    const participant = await this.find(token);
+    const participant = await this.participants.byToken(token);
     if (isFinal(participant.status)) throw this.ended(participant);
     const [facts] = await queryRows<JourneyFacts>(
       this.sequelize,
@@ -145,8 +133,7 @@ export class ParticipantJourneys {
       'SELECT name, page_count AS pages FROM documents WHERE session_id = $1 ORDER BY position',
       { bind: [participant.session_id] },
     );
-    const self = await this.identity.participantWhere('p.id = $1', [participant.participant_id]);
-    const identity = await this.identity.state(self);
+    const identity = await this.identity.state(await this.identity.participantFor(participant));
     const sameDevice =
       participant.role === 'signer' && participant.is_host && participant.same_device_signing_mode === 'all';
     const signers = sameDevice ? await this.sameDeviceSigners(participant) : null;
@@ -174,23 +161,19 @@ export class ParticipantJourneys {
     };
   }
 
-  private async sameDeviceSigners(host: ParticipantSession) {
-    const rows = await this.participantWhere("p.session_id = $1 AND p.role = 'signer' ORDER BY p.index", [
-      host.session_id,
-    ]);
+  private async sameDeviceSigners(host: ParticipantRecord) {
+    const rows = await this.participants.signersOf(host.session_id);
     return Promise.all(
       rows.map(async (row) => ({
         index: row.index,
         name: [row.first_name, row.last_name].filter(Boolean).join(' ') || row.email,
-        identity: await this.identity.state(
-          await this.identity.participantWhere('p.id = $1', [row.participant_id]),
-        ),
+        identity: await this.identity.state(await this.identity.participantFor(row)),
       })),
     );
   }
 
   /** A link's ended answer; the participants of a completed session get their completion page's link. */
-  private ended({ status, session_id: sessionId, notarization_id: reference }: ParticipantSession) {
+  private ended({ status, session_id: sessionId, notarization_id: reference }: ParticipantRecord) {
     return gone(`This signing link is no longer valid: the session is ${status}`, {
       status,
       ...(status === 'completed'
@@ -199,34 +182,12 @@ export class ParticipantJourneys {
     });
   }
 
-  private async find(token: string): Promise<ParticipantSession> {
-    if (!TOKEN.test(token)) throw notFound('Signing link not found');
-    const [participant] = await this.participantWhere('p.token_hash = $1', [sha256(token)]);
-    if (!participant) throw notFound('Signing link not found');
-    return participant;
-  }
-
-  private participantWhere(condition: string, bind: unknown[]): Promise<ParticipantSession[]> {
-    return queryRows<ParticipantSession>(
-      this.sequelize,
-      `SELECT p.id AS participant_id, p.role, p.index, p.email, p.first_name, p.last_name, p.is_host, p.joined_at,
-              s.id AS session_id, s.notarization_id, s.status, s.session_timing, s.workflow_id,
-              s.options -> 'session_configurations' ->> 'same_device_signing_mode' AS same_device_signing_mode
-         FROM participants p JOIN sessions s ON s.id = p.session_id
-        WHERE ${condition}`,
-      { bind },
-    );
-  }
-
   /** A network witness joins a session they are assigned to, as a participant with a link would. */
   async joinAsNetworkWitness(witnessId: string, sessionId: string): Promise<ParticipantView> {
-    const [participant] = isUuid(sessionId)
-      ? await this.participantWhere('p.network_witness_id = $1 AND p.session_id = $2', [witnessId, sessionId])
-      : [];
-    if (!participant) throw notFound('Session not found');
-    return this.joinParticipant(participant, () =>
-      this.participantWhere('p.id = $1', [participant.participant_id]),
-    );
+    const participant = await this.participants.asNetworkWitness(witnessId, sessionId);
+    return this.joinParticipant(participant, async () => [
+      await this.participants.byId(participant.participant_id),
+    ]);
   }
 
   /**
@@ -253,12 +214,14 @@ export class ParticipantJourneys {
    * participant's row keeps when they first joined. Sessions that have ended are judged on their record.
    */
   async join(token: string): Promise<ParticipantView> {
-    return this.joinParticipant(await this.find(token), async () => [await this.find(token)]);
+    return this.joinParticipant(await this.participants.byToken(token), async () => [
+      await this.participants.byToken(token),
+    ]);
   }
 
   private async joinParticipant(
-    participant: ParticipantSession,
-    reread: () => Promise<ParticipantSession[]>,
+    participant: ParticipantRecord,
+    reread: () => Promise<ParticipantRecord[]>,
   ): Promise<ParticipantView> {
     const joiner: Joiner = {
       role: participant.role,

@@ -12,7 +12,8 @@ import {
   type ActionResult,
   type NotaryActionName,
 } from '../../core/session/messages';
-import { hasEnded, judgeActor, judgeRequest, type Actor } from '../../core/session/machine';
+import { judgeActor, judgeRequest, type Actor } from '../../core/session/machine';
+import { hasEnded } from '../../core/session/statuses';
 import type { SessionRow } from '../../core/session/rows';
 import {
   recordedResult,

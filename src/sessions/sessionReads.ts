@@ -4,7 +4,6 @@ import { notFound } from '../domain/errors';
 import { queryRows } from '../db/query';
 import { pageOf } from '../db/pagination';
 import { MEMBER_NAME, NETWORK_NOTARY_NAME, SESSION_NOTARY_JOINS } from '../db/sessionNotary';
-import { presentSessionSummary, type ParticipantRow } from './presenter';
 import type { SessionRow } from '../../core/session/rows';
 
 export interface SessionFilters {
@@ -44,6 +43,16 @@ export async function sessionRowWhere(
   );
   if (!row) throw notFound('Session not found');
   return row;
+}
+
+/** A participant as a session's lookup shows them. */
+export interface ParticipantRow {
+  role: 'signer' | 'witness';
+  index: number;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  joined_at: Date | null;
 }
 
 export function sessionParticipants(sequelize: Sequelize, sessionId: string): Promise<ParticipantRow[]> {
@@ -89,5 +98,5 @@ export async function listSessions(sequelize: Sequelize, accountId: string, filt
     },
     filters,
   );
-  return { response: 'Pass', data: rows.map(presentSessionSummary), pagination };
+  return { rows, pagination };
 }

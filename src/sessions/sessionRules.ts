@@ -6,7 +6,8 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { conflict, refused, type DomainError } from '../domain/errors';
 import { ALREADY_DONE, REFUSED, type ActionResult, type Refusal } from '../../core/session/messages';
-import { hasEnded, type SessionState, type Verdict } from '../../core/session/machine';
+import { type SessionState, type Verdict } from '../../core/session/machine';
+import { hasEnded } from '../../core/session/statuses';
 import type { SessionRow } from '../../core/session/rows';
 
 export function errorOfRefusal(refusal: Refusal): DomainError {

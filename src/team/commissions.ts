@@ -3,7 +3,7 @@ import { renderSeal } from './seal';
 import { execute, queryRows } from '../db/query';
 import { NOTARY_AT_THE_ACT, SESSION_NOTARY_JOINS } from '../db/sessionNotary';
 import { commissionOnFile } from './jurisdictionTime';
-import type { CommissionOnFile } from '../../core/session/machine';
+import type { CommissionOnFile } from '../../core/session/commission';
 import type { NotaryAtTheAct } from '../../core/session/messages';
 
 /** A notary's commission as onboarding records it: the facts every certificate of theirs states. */

@@ -8,7 +8,7 @@
  * after the expiry anywhere in it (Texas by Central time, not El Paso's Mountain; Arizona by the Navajo
  * Nation's daylight time in summer).
  */
-import type { CommissionOnFile } from '../../core/session/machine';
+import type { CommissionOnFile } from '../../core/session/commission';
 
 const JURISDICTION_ZONES: Readonly<Record<string, readonly string[]>> = {
   AL: ['America/Chicago'],

@@ -1,10 +1,9 @@
 import { isUuid } from '../ids';
 import crypto from 'node:crypto';
-import bcrypt from 'bcryptjs';
 import type { Sequelize, Transaction } from 'sequelize';
-import { malformed, refused, notFound } from '../domain/errors';
-import { COMMISSION_FIELDS, recordCommission } from './commissions';
-import { auditAppliedChange, factsOf, requestCommissionChange } from './commissionChanges';
+import { refused, notFound } from '../domain/errors';
+import { requestCommissionChange } from './commissionChanges';
+import { inviteMember } from './invitation';
 import { queueConfirmationMail } from './confirmationMail';
 import { invalidId, TEAM_MESSAGES } from './teamErrors';
 import type { InviteInput, OnboardingInput } from './teamSchemas';
@@ -13,14 +12,7 @@ import { pageOf } from '../db/pagination';
 import { searchLookup } from './searchLookup';
 import { TrigramFrequencies } from './trigramFrequencies';
 import { createLoginLink, memberForLoginLink, type LoginLinkSettings } from './loginLinks';
-import {
-  findMember,
-  MEMBER_COLUMNS,
-  MEMBER_JOINS,
-  presentInvitedMember,
-  presentMember,
-  type MemberRow,
-} from './members';
+import { findMember, MEMBER_COLUMNS, MEMBER_JOINS, presentMember, type MemberRow } from './members';
 
 /** A collision-resistant e-mail for a released child account, so its address can be invited afresh. */
 function withUnlinkedSuffix(email: string): string {
@@ -51,116 +43,9 @@ export class TeamService {
     return findMember(this.sequelize, accountId, memberId, transaction);
   }
 
-  /**
-   * Spec 4.5. The invite writes this vendor's membership only. A notary's commission and seal are written
-   * when this invite onboards them for the first time (automatic onboarding, no commission on file yet);
-   * otherwise commission fields, like a password for an existing user, are ignored and listed as such.
-   */
-  async invite(
-    accountId: string,
-    input: InviteInput,
-  ): Promise<{ status: 200 | 201; body: Record<string, unknown> }> {
-    const accounts = await queryRows<{ auto_onboarding: boolean }>(
-      this.sequelize,
-      'SELECT auto_onboarding FROM accounts WHERE id = $1',
-      {
-        bind: [accountId],
-      },
-    );
-    const autoOnboarding = accounts[0].auto_onboarding && input.business_role === 'notary';
-    if (autoOnboarding && COMMISSION_FIELDS.some((field) => !input[field])) {
-      throw malformed(TEAM_MESSAGES.onboardingFields);
-    }
-    const passwordHash =
-      input.password ?? (await bcrypt.hash(crypto.randomBytes(24).toString('base64url'), 10));
-
-    return this.sequelize.transaction(async (transaction) => {
-      // Serialise invites of the same e-mail, so two at once cannot create the user twice.
-      await execute(this.sequelize, 'SELECT pg_advisory_xact_lock(hashtext(lower($1)))', {
-        bind: [input.email],
-        transaction,
-      });
-      // The row lock orders this invite with an unlink that may release the address (see unlink).
-      const users = await queryRows<{ id: string }>(
-        this.sequelize,
-        'SELECT id FROM users WHERE lower(email) = lower($1) FOR UPDATE',
-        { bind: [input.email], transaction },
-      );
-      const ignored: string[] = [];
-      let userId = users[0]?.id;
-      if (userId) {
-        const links = await queryRows<{ id: string }>(
-          this.sequelize,
-          'SELECT id FROM account_members WHERE account_id = $1 AND user_id = $2 AND deleted_at IS NULL',
-          { bind: [accountId, userId], transaction },
-        );
-        if (links.length)
-          return { status: 200, body: { success: true, already_linked: true, team_member_id: links[0].id } };
-        if (input.password) ignored.push('password');
-      } else {
-        const created = await queryRows<{ id: string }>(
-          this.sequelize,
-          `INSERT INTO users (email, password_hash, is_child_account) VALUES ($1, $2, true) RETURNING id`,
-          { bind: [input.email, passwordHash], transaction },
-        );
-        userId = created[0].id;
-      }
-      const links = await queryRows<{ id: string }>(
-        this.sequelize,
-        `INSERT INTO account_members (account_id, user_id, first_name, last_name, business_role, vendor_user_id,
-                                      role_options, optional_metadata)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-        {
-          bind: [
-            accountId,
-            userId,
-            input.first_name,
-            input.last_name,
-            input.business_role,
-            input.vendor_user_id ?? null,
-            input.role_options ? JSON.stringify(input.role_options) : null,
-            input.optional_metadata ? JSON.stringify(input.optional_metadata) : null,
-          ],
-          transaction,
-        },
-      );
-      const commission = {
-        firstName: input.first_name,
-        lastName: input.last_name,
-        state: input.state!,
-        county: input.county!,
-        commissionNumber: input.commission_number!,
-        commissionExpiresOn: input.commission_expires_on!,
-      };
-      const onboarded =
-        autoOnboarding &&
-        (await recordCommission(
-          this.sequelize,
-          userId,
-          commission,
-          { by: 'vendor', accountId },
-          transaction,
-        ));
-      if (onboarded)
-        await auditAppliedChange(
-          this.sequelize,
-          {
-            person: { userId },
-            requestedBy: { accountId },
-            credential: 'vendor_key',
-            proof: 'vendor_invite',
-            before: null,
-            after: factsOf(commission),
-          },
-          transaction,
-        );
-      if (!onboarded) ignored.push(...COMMISSION_FIELDS.filter((field) => input[field] !== undefined));
-      const member = (await this.member(accountId, links[0].id, transaction))!;
-      return {
-        status: 201,
-        body: { success: true, user_data: presentInvitedMember(member), ignored_fields: ignored },
-      };
-    });
+  /** Spec 4.5 (see invitation.ts). */
+  invite(accountId: string, input: InviteInput) {
+    return inviteMember(this.sequelize, accountId, input);
   }
 
   /**

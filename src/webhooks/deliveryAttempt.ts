@@ -45,6 +45,94 @@ export type AttemptDelivery = (attempt: {
   isLastAttempt: boolean;
 }) => Promise<AttemptOutcome>;
 
+type AttemptRecord = { statusCode: number | null; latencyMs: number; error: string | null; success: boolean };
+
+async function recordAttempt(
+  sequelize: Sequelize,
+  deliveryId: string,
+  attempt: AttemptRecord,
+): Promise<void> {
+  await execute(
+    sequelize,
+    `INSERT INTO webhook_attempts (delivery_id, status_code, latency_ms, error, success) VALUES ($1, $2, $3, $4, $5)`,
+    { bind: [deliveryId, attempt.statusCode, attempt.latencyMs, attempt.error, attempt.success] },
+  );
+}
+
+// An attempt still in flight when its delivery was given up (an operator stopped its retries) does not
+// reopen it, nor say its schedule ran out: only a redelivery reopens it, and a success is recorded as one.
+async function finishAttempt(
+  sequelize: Sequelize,
+  deliveryId: string,
+  status: string,
+  statusCode: number | null,
+) {
+  await execute(
+    sequelize,
+    `UPDATE webhook_deliveries
+        SET status = CASE WHEN status = 'failed' AND $2 = 'pending' THEN status ELSE $2 END,
+            failure_reason = CASE WHEN status = 'failed' AND $2 IN ('pending', 'failed') THEN failure_reason
+                                  WHEN $2 = 'failed' THEN 'retries_exhausted' END,
+            last_status_code = $3, attempt_count = attempt_count + 1,
+            delivered_at = CASE WHEN $2 = 'delivered' THEN now() ELSE delivered_at END, updated_at = now()
+      WHERE id = $1`,
+    { bind: [deliveryId, status, statusCode] },
+  );
+}
+
+async function disableEndpointOf(sequelize: Sequelize, deliveryId: string): Promise<void> {
+  await execute(
+    sequelize,
+    `UPDATE webhook_endpoints SET disabled_at = coalesce(disabled_at, now()), disabled_reason = 'receiver answered 410 Gone'
+        WHERE id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = $1)`,
+    { bind: [deliveryId] },
+  );
+}
+
+/** The signed POST itself: the receiver's status code, or the error that left it without one. */
+async function post(
+  delivery: DeliveryRow,
+  agent: ReturnType<typeof webhookAgent>,
+  config: Config,
+): Promise<AttemptRecord> {
+  const body = JSON.stringify(delivery.payload);
+  const timestamp = new Date();
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': 'notarization-webhooks/1.0',
+    'webhook-id': delivery.event_id,
+    'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+    'webhook-signature': new Webhook(delivery.secret).sign(delivery.event_id, timestamp, body),
+  };
+  const started = process.hrtime.bigint();
+  const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
+  try {
+    const host = new URL(delivery.url).hostname.replace(/^\[|\]$/g, '');
+    if (!config.allowPrivateWebhookTargets && net.isIP(host) && !isPublicAddress(host)) {
+      throw new Error('target address is private or loopback');
+    }
+    const response = await request(delivery.url, {
+      method: 'POST',
+      headers,
+      body,
+      dispatcher: agent,
+      headersTimeout: config.webhookTimeoutMs,
+      bodyTimeout: config.webhookTimeoutMs,
+      signal: AbortSignal.timeout(config.webhookTimeoutMs),
+    });
+    await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+    const success = response.statusCode >= 200 && response.statusCode < 300;
+    return { statusCode: response.statusCode, latencyMs: elapsed(), error: null, success };
+  } catch (err) {
+    return {
+      statusCode: null,
+      latencyMs: elapsed(),
+      error: (err as Error).message.slice(0, 500),
+      success: false,
+    };
+  }
+}
+
 export function deliveryAttempts({
   sequelize,
   config,
@@ -53,34 +141,6 @@ export function deliveryAttempts({
   config: Config;
 }): AttemptDelivery {
   const agent = webhookAgent(config.allowPrivateWebhookTargets);
-
-  async function record(
-    deliveryId: string,
-    attempt: { statusCode: number | null; latencyMs: number; error: string | null; success: boolean },
-  ) {
-    await execute(
-      sequelize,
-      `INSERT INTO webhook_attempts (delivery_id, status_code, latency_ms, error, success) VALUES ($1, $2, $3, $4, $5)`,
-      { bind: [deliveryId, attempt.statusCode, attempt.latencyMs, attempt.error, attempt.success] },
-    );
-  }
-
-  // An attempt still in flight when its delivery was given up (an operator stopped its retries) does not
-  // reopen it, nor say its schedule ran out: only a redelivery reopens it, and a success is recorded as one.
-  async function finish(deliveryId: string, status: string, statusCode: number | null) {
-    await execute(
-      sequelize,
-      `UPDATE webhook_deliveries
-          SET status = CASE WHEN status = 'failed' AND $2 = 'pending' THEN status ELSE $2 END,
-              failure_reason = CASE WHEN status = 'failed' AND $2 IN ('pending', 'failed') THEN failure_reason
-                                    WHEN $2 = 'failed' THEN 'retries_exhausted' END,
-              last_status_code = $3, attempt_count = attempt_count + 1,
-              delivered_at = CASE WHEN $2 = 'delivered' THEN now() ELSE delivered_at END, updated_at = now()
-        WHERE id = $1`,
-      { bind: [deliveryId, status, statusCode] },
-    );
-  }
-
   return async ({ deliveryId, isLastAttempt }) => {
     const rows = await queryRows<DeliveryRow>(
       sequelize,
@@ -93,64 +153,21 @@ export function deliveryAttempts({
     if (!delivery) return 'failed';
     if (delivery.status === 'delivered') return 'delivered';
     if (delivery.disabled_at || delivery.deleted_at) {
-      await finish(deliveryId, 'disabled', null);
+      await finishAttempt(sequelize, deliveryId, 'disabled', null);
       return 'disabled';
     }
-    const body = JSON.stringify(delivery.payload);
-    const timestamp = new Date();
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': 'notarization-webhooks/1.0',
-      'webhook-id': delivery.event_id,
-      'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-      'webhook-signature': new Webhook(delivery.secret).sign(delivery.event_id, timestamp, body),
-    };
-    const started = process.hrtime.bigint();
-    const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
-    let statusCode: number | null = null;
-    try {
-      const host = new URL(delivery.url).hostname.replace(/^\[|\]$/g, '');
-      if (!config.allowPrivateWebhookTargets && net.isIP(host) && !isPublicAddress(host)) {
-        throw new Error('target address is private or loopback');
-      }
-      const response = await request(delivery.url, {
-        method: 'POST',
-        headers,
-        body,
-        dispatcher: agent,
-        headersTimeout: config.webhookTimeoutMs,
-        bodyTimeout: config.webhookTimeoutMs,
-        signal: AbortSignal.timeout(config.webhookTimeoutMs),
-      });
-      statusCode = response.statusCode;
-      await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-    } catch (err) {
-      await record(deliveryId, {
-        statusCode: null,
-        latencyMs: elapsed(),
-        error: (err as Error).message.slice(0, 500),
-        success: false,
-      });
-      await finish(deliveryId, isLastAttempt ? 'failed' : 'pending', null);
-      return 'retry';
-    }
-    const success = statusCode >= 200 && statusCode < 300;
-    await record(deliveryId, { statusCode, latencyMs: elapsed(), error: null, success });
-    if (success) {
-      await finish(deliveryId, 'delivered', statusCode);
+    const attempt = await post(delivery, agent, config);
+    await recordAttempt(sequelize, deliveryId, attempt);
+    if (attempt.success) {
+      await finishAttempt(sequelize, deliveryId, 'delivered', attempt.statusCode);
       return 'delivered';
     }
-    if (statusCode === 410) {
-      await execute(
-        sequelize,
-        `UPDATE webhook_endpoints SET disabled_at = coalesce(disabled_at, now()), disabled_reason = 'receiver answered 410 Gone'
-            WHERE id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = $1)`,
-        { bind: [deliveryId] },
-      );
-      await finish(deliveryId, 'disabled', statusCode);
+    if (attempt.statusCode === 410) {
+      await disableEndpointOf(sequelize, deliveryId);
+      await finishAttempt(sequelize, deliveryId, 'disabled', attempt.statusCode);
       return 'disabled';
     }
-    await finish(deliveryId, isLastAttempt ? 'failed' : 'pending', statusCode);
+    await finishAttempt(sequelize, deliveryId, isLastAttempt ? 'failed' : 'pending', attempt.statusCode);
     return 'retry';
   };
 }

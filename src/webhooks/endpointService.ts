@@ -123,7 +123,6 @@ export class WebhookEndpointService {
     await execute(this.sequelize, 'UPDATE webhook_endpoints SET deleted_at = now() WHERE id = $1', {
       bind: [id],
     });
-    return { response: 'Pass' };
   }
 
   async deliveries(accountId: string, id: string, page: number, limit: number) {
@@ -200,6 +199,6 @@ export class WebhookEndpointService {
       );
       throw err;
     }
-    return { response: 'Pass', delivery_id: deliveryId, status: 'pending' };
+    return { deliveryId, status: 'pending' as const };
   }
 }

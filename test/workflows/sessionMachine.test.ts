@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
 import {
-  assertTransition,
-  type CommissionOnFile,
-  initialStatus,
   judgeActor,
   judgeCompletion,
   judgeJoin,
@@ -13,6 +10,8 @@ import {
   judgeIdentityOutcome,
   signerIsWaiting,
 } from '../../core/session/machine';
+import { assertTransition, initialStatus } from '../../core/session/statuses';
+import { type CommissionOnFile } from '../../core/session/commission';
 import type { SessionPlan } from '../../core/session/plan';
 import type { DocumentsStatus, Joiner, SessionStatus } from '../../core/session/messages';
 

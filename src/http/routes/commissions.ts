@@ -12,7 +12,7 @@ import { isUnavailable } from '../../infra/unavailable';
 import { failBodySchema } from '../openapi/document';
 import { escapeHtml, page } from '../html';
 import { principalOf } from '../context';
-import type { ApiRoutes } from '../routeTable';
+import type { ApiRoutes, RouteDefinition } from '../routeTable';
 import { validationFailure } from './team';
 
 const facts = Joi.object({
@@ -75,12 +75,18 @@ Every certificate you sign states it: confirm only if it is yours.</p>
   );
 }
 
-export function registerCommissionRoutes(
-  site: ApiRoutes,
-  api: ApiRoutes,
-  deps: { team: TeamService; sequelize: Sequelize; temporal: TemporalHandle; taskQueue: string },
-): void {
-  api.add<OnboardingInput>({
+const linkParams = Joi.object({ id: Joi.string().max(100) });
+
+const unknownLink = { description: '`Confirmation link not found or expired`', schema: failBodySchema };
+
+/** A notary asks to record their own commission (onboarding, or a renewal); they confirm it by e-mail */
+function completeNotaryOnboardingRoute(deps: {
+  team: TeamService;
+  sequelize: Sequelize;
+  temporal: TemporalHandle;
+  taskQueue: string;
+}): RouteDefinition<OnboardingInput> {
+  return {
     method: 'post',
     path: '/notary/onboarding',
     operationId: 'completeNotaryOnboarding',
@@ -132,12 +138,17 @@ export function registerCommissionRoutes(
         expires_at: pending.expiresAt.toISOString(),
       };
     },
-  });
+  };
+}
 
-  const linkParams = Joi.object({ id: Joi.string().max(100) });
-  const unknownLink = { description: '`Confirmation link not found or expired`', schema: failBodySchema };
-
-  site.add<unknown, { key: string }, { id: string }>({
+/** The page of a commission confirmation e-mail: the change asked for, and a button to confirm it */
+function commissionConfirmationPageRoute(deps: {
+  team: TeamService;
+  sequelize: Sequelize;
+  temporal: TemporalHandle;
+  taskQueue: string;
+}): RouteDefinition<unknown, { key: string }, { id: string }> {
+  return {
     method: 'get',
     path: '/commission_changes/{id}',
     rateLimit: 'link',
@@ -157,9 +168,17 @@ export function registerCommissionRoutes(
       ctx.type = 'html';
       ctx.body = confirmationPage(params.id, query.key, change);
     },
-  });
+  };
+}
 
-  api.add<{ key: string }, unknown, { id: string }>({
+/** Confirm a commission change with the key of its confirmation e-mail */
+function confirmCommissionChangeRoute(deps: {
+  team: TeamService;
+  sequelize: Sequelize;
+  temporal: TemporalHandle;
+  taskQueue: string;
+}): RouteDefinition<{ key: string }, unknown, { id: string }> {
+  return {
     method: 'post',
     path: '/notary/commission_changes/{id}/confirm',
     rateLimit: 'link',
@@ -186,7 +205,19 @@ export function registerCommissionRoutes(
         commission: await confirmCommissionChange(deps.sequelize, params.id, body.key),
       };
     },
-  });
+  };
+}
+
+export function registerCommissionRoutes(
+  site: ApiRoutes,
+  api: ApiRoutes,
+  deps: { team: TeamService; sequelize: Sequelize; temporal: TemporalHandle; taskQueue: string },
+): void {
+  api.add(completeNotaryOnboardingRoute(deps));
+
+  site.add(commissionConfirmationPageRoute(deps));
+
+  api.add(confirmCommissionChangeRoute(deps));
 }
 
 /** `n•••@example.com`: enough for the notary to know where to look, not a directory for the caller. */

@@ -8,7 +8,7 @@ import type { TokenService } from '../../auth/tokens';
 import { failBodySchema } from '../openapi/document';
 import { unauthenticated } from '../../domain/errors';
 import { escapeHtml, page } from '../html';
-import type { ApiRoutes } from '../routeTable';
+import type { ApiRoutes, RouteDefinition } from '../routeTable';
 
 interface LoginBody {
   login_link_id: string;
@@ -44,14 +44,9 @@ function autoLoginPage(linkId: string, key: string): string {
   );
 }
 
-export function registerLoginLinkRoutes(
-  site: ApiRoutes,
-  api: ApiRoutes,
-  team: TeamService,
-  tokens: TokenService,
-  sequelize: Sequelize,
-): void {
-  site.add<unknown, { key: string }, { id: string }>({
+/** The page a login link opens: it verifies the link and signs the member in automatically */
+function autoLoginPageRoute(): RouteDefinition<unknown, { key: string }, { id: string }> {
+  return {
     method: 'get',
     path: '/auto/{id}',
     rateLimit: 'link',
@@ -71,9 +66,16 @@ export function registerLoginLinkRoutes(
       ctx.set('Referrer-Policy', 'no-referrer');
       ctx.body = autoLoginPage(params.id, query.key);
     },
-  });
+  };
+}
 
-  api.add<LoginBody>({
+/** Exchange a login link for an access token (a team member, or a network notary or witness) */
+function loginWithLinkRoute(
+  team: TeamService,
+  tokens: TokenService,
+  sequelize: Sequelize,
+): RouteDefinition<LoginBody> {
+  return {
     method: 'post',
     path: '/auth/login_link',
     rateLimit: 'credentials',
@@ -129,5 +131,17 @@ export function registerLoginLinkRoutes(
         team_member: presentMember(member),
       };
     },
-  });
+  };
+}
+
+export function registerLoginLinkRoutes(
+  site: ApiRoutes,
+  api: ApiRoutes,
+  team: TeamService,
+  tokens: TokenService,
+  sequelize: Sequelize,
+): void {
+  site.add(autoLoginPageRoute());
+
+  api.add(loginWithLinkRoute(team, tokens, sequelize));
 }

@@ -8,7 +8,7 @@ import { workList, type Worker } from '../../network/workQueue';
 import { actionResponse, sessionIdParams } from '../../sessions/schemas';
 import { failBodySchema } from '../openapi/document';
 import { networkPersonAs, type AppContext } from '../context';
-import type { ApiRoutes } from '../routeTable';
+import type { ApiRoutes, RouteDefinition } from '../routeTable';
 
 const BASE = '/me/sessions';
 const notFound = {
@@ -67,18 +67,14 @@ const workListResponse = Joi.object({
 });
 
 /** The signed-in notary's or witness's own work: what the notary console shows and does. */
-export function registerMeRoutes(
-  api: ApiRoutes,
-  deps: { sequelize: Sequelize; temporal: TemporalHandle; signing: ParticipantJourneys; metrics: Registry },
-): void {
-  const timeToNotary = new Histogram({
-    name: 'notary_time_to_accept_seconds',
-    help: 'From an on-demand session’s signer waiting to a network notary accepting it',
-    buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600],
-    registers: [deps.metrics],
-  });
-
-  api.add({
+/** The sessions offered to you, assigned to you, or that you witness */
+function listMySessionsRoute(deps: {
+  sequelize: Sequelize;
+  temporal: TemporalHandle;
+  journeys: ParticipantJourneys;
+  metrics: Registry;
+}): RouteDefinition<unknown> {
+  return {
     method: 'get',
     path: BASE,
     operationId: 'listMySessions',
@@ -95,9 +91,15 @@ export function registerMeRoutes(
     handler: async (ctx) => {
       ctx.body = await workList(deps.sequelize, workerOf(ctx));
     },
-  });
+  };
+}
 
-  api.add<unknown, unknown, { id: string }>({
+/** Accept a session offered to you (network notaries) */
+function acceptOfferRoute(
+  deps: { sequelize: Sequelize; temporal: TemporalHandle; journeys: ParticipantJourneys; metrics: Registry },
+  timeToNotary: Histogram,
+): RouteDefinition<unknown, unknown, { id: string }> {
+  return {
     method: 'post',
     path: `${BASE}/{id}/accept`,
     operationId: 'acceptOffer',
@@ -137,9 +139,17 @@ export function registerMeRoutes(
         documents_status: result.documentsStatus,
       };
     },
-  });
+  };
+}
 
-  api.add<unknown, unknown, { id: string }>({
+/** Join a session you are assigned to witness (network witnesses) */
+function witnessJoinRoute(deps: {
+  sequelize: Sequelize;
+  temporal: TemporalHandle;
+  journeys: ParticipantJourneys;
+  metrics: Registry;
+}): RouteDefinition<unknown, unknown, { id: string }> {
+  return {
     method: 'post',
     path: `${BASE}/{id}/join`,
     operationId: 'witnessJoin',
@@ -159,7 +169,25 @@ export function registerMeRoutes(
     },
     handler: async (ctx, { params }) => {
       const witness = networkPersonAs(ctx, 'witness');
-      ctx.body = { response: 'Pass', ...(await deps.signing.joinAsNetworkWitness(witness.id, params.id)) };
+      ctx.body = { response: 'Pass', ...(await deps.journeys.joinAsNetworkWitness(witness.id, params.id)) };
     },
+  };
+}
+
+export function registerMeRoutes(
+  api: ApiRoutes,
+  deps: { sequelize: Sequelize; temporal: TemporalHandle; journeys: ParticipantJourneys; metrics: Registry },
+): void {
+  const timeToNotary = new Histogram({
+    name: 'notary_time_to_accept_seconds',
+    help: 'From an on-demand session’s signer waiting to a network notary accepting it',
+    buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600],
+    registers: [deps.metrics],
   });
+
+  api.add(listMySessionsRoute(deps));
+
+  api.add(acceptOfferRoute(deps, timeToNotary));
+
+  api.add(witnessJoinRoute(deps));
 }

@@ -6,7 +6,7 @@ import Joi from 'joi';
 import type { Registry } from 'prom-client';
 import type { Sequelize } from 'sequelize';
 import type { Connection } from '@temporalio/client';
-import type { ApiRoutes } from '../routeTable';
+import type { ApiRoutes, RouteDefinition } from '../routeTable';
 import type { AppState } from '../context';
 import { temporalReachable } from '../../temporal/client';
 import { execute } from '../../db/query';
@@ -41,8 +41,9 @@ const checksSchema = Joi.object({
   }),
 }).label('Readiness');
 
-export function registerOperationRoutes(site: ApiRoutes, api: ApiRoutes, deps: OperationsDeps): void {
-  site.add({
+/** Liveness: the process is up */
+function healthzRoute(): RouteDefinition<unknown> {
+  return {
     method: 'get',
     path: '/healthz',
     operationId: 'healthz',
@@ -54,8 +55,12 @@ export function registerOperationRoutes(site: ApiRoutes, api: ApiRoutes, deps: O
     handler: async (ctx) => {
       ctx.body = { status: 'ok' };
     },
-  });
-  site.add({
+  };
+}
+
+/** Readiness: PostgreSQL and Temporal are reachable */
+function readyzRoute(deps: OperationsDeps): RouteDefinition<unknown> {
+  return {
     method: 'get',
     path: '/readyz',
     operationId: 'readyz',
@@ -78,8 +83,12 @@ export function registerOperationRoutes(site: ApiRoutes, api: ApiRoutes, deps: O
         checks: { database: database ? 'ok' : 'unreachable', temporal: temporal ? 'ok' : 'unreachable' },
       };
     },
-  });
-  site.add({
+  };
+}
+
+/** Prometheus metrics (HTTP latency by route and status, process metrics) */
+function metricsRoute(deps: OperationsDeps): RouteDefinition<unknown> {
+  return {
     method: 'get',
     path: '/metrics',
     operationId: 'metrics',
@@ -100,8 +109,12 @@ export function registerOperationRoutes(site: ApiRoutes, api: ApiRoutes, deps: O
       ctx.type = deps.metrics.contentType;
       ctx.body = await deps.metrics.metrics();
     },
-  });
-  api.add({
+  };
+}
+
+/** This OpenAPI document */
+function openapiRoute(deps: OperationsDeps): RouteDefinition<unknown> {
+  return {
     method: 'get',
     path: '/openapi.json',
     operationId: 'openapi',
@@ -113,8 +126,12 @@ export function registerOperationRoutes(site: ApiRoutes, api: ApiRoutes, deps: O
     handler: async (ctx) => {
       ctx.body = deps.openApiDocument();
     },
-  });
-  site.add({
+  };
+}
+
+/** Interactive API documentation rendering the OpenAPI document */
+function docsRoute(): RouteDefinition<unknown> {
+  return {
     method: 'get',
     path: '/docs',
     operationId: 'docs',
@@ -127,7 +144,15 @@ export function registerOperationRoutes(site: ApiRoutes, api: ApiRoutes, deps: O
       ctx.type = 'html';
       ctx.body = DOCS_PAGE;
     },
-  });
+  };
+}
+
+export function registerOperationRoutes(site: ApiRoutes, api: ApiRoutes, deps: OperationsDeps): void {
+  site.add(healthzRoute());
+  site.add(readyzRoute(deps));
+  site.add(metricsRoute(deps));
+  api.add(openapiRoute(deps));
+  site.add(docsRoute());
 }
 
 const DOCS_PAGE = `<!doctype html>

@@ -4,7 +4,7 @@ import { SESSION_STATUSES, type SessionStatus } from '../../../core/session/mess
 import { completionPage, endedPage, signingPage } from '../pages/participantPage';
 import { failBodySchema } from '../openapi/document';
 import { DomainError } from '../../domain/errors';
-import type { ApiRoutes } from '../routeTable';
+import type { ApiRoutes, RouteDefinition } from '../routeTable';
 import { answerTo } from '../middleware/errors';
 import type { CompletionQuery } from '../../participants/completionLinks';
 
@@ -66,8 +66,10 @@ const tokenParams = Joi.object({
   token: Joi.string().description('The pre-authenticated token of one participant'),
 });
 
-export function registerParticipantRoutes(api: ApiRoutes, signing: ParticipantJourneys): void {
-  api.add<unknown, unknown, { token: string }>({
+function signingPageRoute(
+  signing: ParticipantJourneys,
+): RouteDefinition<unknown, unknown, { token: string }> {
+  return {
     method: 'get',
     path: '/sign/{token}',
     rateLimit: 'link',
@@ -119,9 +121,14 @@ export function registerParticipantRoutes(api: ApiRoutes, signing: ParticipantJo
       ctx.type = 'html';
       ctx.body = signingPage(journey);
     },
-  });
+  };
+}
 
-  api.add<unknown, unknown, { token: string }>({
+/** Join the session as this participant (idempotent) */
+function joinSessionRoute(
+  signing: ParticipantJourneys,
+): RouteDefinition<unknown, unknown, { token: string }> {
+  return {
     method: 'post',
     path: '/sign/{token}/join',
     rateLimit: 'link',
@@ -150,9 +157,12 @@ export function registerParticipantRoutes(api: ApiRoutes, signing: ParticipantJo
     handler: async (ctx, { params }) => {
       ctx.body = { response: 'Pass', ...(await signing.join(params.token)) };
     },
-  });
+  };
+}
 
-  api.add<unknown, CompletionQuery>({
+/** Completion page; redirects to the account’s completion redirect URL when set */
+function completionPageRoute(signing: ParticipantJourneys): RouteDefinition<unknown, CompletionQuery> {
+  return {
     method: 'get',
     path: '/complete',
     rateLimit: 'link',
@@ -190,5 +200,13 @@ export function registerParticipantRoutes(api: ApiRoutes, signing: ParticipantJo
       ctx.type = 'html';
       ctx.body = completionPage(facts, facts ? query.notarization_id : undefined);
     },
-  });
+  };
+}
+
+export function registerParticipantRoutes(api: ApiRoutes, signing: ParticipantJourneys): void {
+  api.add(signingPageRoute(signing));
+
+  api.add(joinSessionRoute(signing));
+
+  api.add(completionPageRoute(signing));
 }

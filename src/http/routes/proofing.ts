@@ -1,13 +1,11 @@
 import Joi from 'joi';
-import { sha256 } from '../../auth/keys';
-import { notFound } from '../../domain/errors';
-import { isUuid } from '../../ids';
-import type { IdentityParticipant, IdentityProofing } from '../../proofing/identityProofing';
+import type { IdentityProofing } from '../../proofing/identityProofing';
+import type { IdentityParticipant } from '../../proofing/participant';
+import type { ParticipantLookup } from '../../participants/lookup';
 import { failBodySchema } from '../openapi/document';
-import type { ApiRoutes } from '../routeTable';
+import type { ApiRoutes, RouteDefinition } from '../routeTable';
 import { networkPersonAs, type AppContext } from '../context';
 
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 /** A phone's photo of an ID, in base64: 3 MiB of image each. */
 const MAX_IMAGE_BASE64 = 4 * 1024 * 1024;
 const ID_CHECK_BODY_BYTES = 14 * 1024 * 1024;
@@ -78,22 +76,54 @@ const IDENTITY_RULES =
   'IDENTITY_LOCKOUT 24 h. Every outcome is an event: `identity_verified`, `kba_failed`, `id_check_failed`, and ' +
   '`participant_locked_out` with the failure that used the last attempt.';
 
-/**
- * Identity proofing through a signing link (signers and invited witnesses) and through a network
- * witness's own sign-in. Routes resolve the participant and call the identity service.
- */
-export function registerProofingRoutes(site: ApiRoutes, api: ApiRoutes, identity: IdentityProofing): void {
-  const byToken = (token: string, index?: number): Promise<IdentityParticipant> => {
-    if (!TOKEN.test(token)) throw notFound('Signing link not found');
-    return identity.participantWhere('p.token_hash = $1', [sha256(token)], { signerIndex: index });
-  };
-  const tokenParams = Joi.object({ token: Joi.string().description('The participant’s signing-link token') });
-  const signerIndexRefused = {
-    description: 'signer_index names no signer, or this link may not name one',
-    schema: failBodySchema,
-  };
+const tokenParams = Joi.object({ token: Joi.string().description('The participant’s signing-link token') });
+const signerIndexRefused = {
+  description: 'signer_index names no signer, or this link may not name one',
+  schema: failBodySchema,
+};
 
-  site.add<{ signer_index?: number }, unknown, { token: string }>({
+const idCheck = {
+  method: 'post' as const,
+  summary: 'Check a government ID (credential analysis) and match a selfie to it',
+  description:
+    'One attempt per request: the provider analyses the ID’s images and matches the selfie to its portrait. ' +
+    `Images are passed to the provider and not kept by the service. ${IDENTITY_RULES}`,
+  tags: ['Participants'],
+  bodyLimitBytes: ID_CHECK_BODY_BYTES,
+  body: idCheckBody,
+  responses: {
+    200: { description: 'The attempt’s outcome', schema: outcomeSchema },
+    404: linkNotFound,
+    409: conflictResponse,
+    413: { description: 'The body is over 14 MiB', schema: failBodySchema },
+  },
+};
+
+const imagesOf = (body: { id_front: string; id_back?: string; selfie: string }) => ({
+  id_front: Buffer.from(body.id_front, 'base64'),
+  id_back: body.id_back ? Buffer.from(body.id_back, 'base64') : undefined,
+  selfie: Buffer.from(body.selfie, 'base64'),
+});
+
+interface ProofingDeps {
+  identity: IdentityProofing;
+  participants: ParticipantLookup;
+}
+
+/** The participant a signing link stands for (or, for a same-device host, the signer they name). */
+async function byToken(
+  deps: ProofingDeps,
+  token: string,
+  signerIndex?: number,
+): Promise<IdentityParticipant> {
+  return deps.identity.participantFor(await deps.participants.byToken(token), signerIndex);
+}
+
+/** POST /sign/{token}/identity/kba */
+function startKbaRoute(
+  deps: ProofingDeps,
+): RouteDefinition<{ signer_index?: number }, unknown, { token: string }> {
+  return {
     method: 'post',
     path: '/sign/{token}/identity/kba',
     rateLimit: 'link',
@@ -117,16 +147,21 @@ export function registerProofingRoutes(site: ApiRoutes, api: ApiRoutes, identity
     handler: async (ctx, { params, body }) => {
       ctx.body = {
         response: 'Pass',
-        ...(await identity.startKba(await byToken(params.token, body?.signer_index))),
+        ...(await deps.identity.startKba(await byToken(deps, params.token, body?.signer_index))),
       };
     },
-  });
+  };
+}
 
-  site.add<
-    { answers: Array<{ question_id: string; choice_id: string }>; signer_index?: number },
-    unknown,
-    { token: string; check_id: string }
-  >({
+/** POST /sign/{token}/identity/kba/{check_id}/answers */
+function answerKbaRoute(
+  deps: ProofingDeps,
+): RouteDefinition<
+  { answers: Array<{ question_id: string; choice_id: string }>; signer_index?: number },
+  unknown,
+  { token: string; check_id: string }
+> {
+  return {
     method: 'post',
     path: '/sign/{token}/identity/kba/{check_id}/answers',
     rateLimit: 'link',
@@ -158,39 +193,25 @@ export function registerProofingRoutes(site: ApiRoutes, api: ApiRoutes, identity
       422: signerIndexRefused,
     },
     handler: async (ctx, { params, body }) => {
-      const participant = await byToken(params.token, body.signer_index);
+      const participant = await byToken(deps, params.token, body.signer_index);
       const answers = body.answers.map((a) => ({ questionId: a.question_id, choiceId: a.choice_id }));
-      ctx.body = { response: 'Pass', ...(await identity.answerKba(participant, params.check_id, answers)) };
-    },
-  });
-
-  const idCheck = {
-    method: 'post' as const,
-    summary: 'Check a government ID (credential analysis) and match a selfie to it',
-    description:
-      'One attempt per request: the provider analyses the ID’s images and matches the selfie to its portrait. ' +
-      `Images are passed to the provider and not kept by the service. ${IDENTITY_RULES}`,
-    tags: ['Participants'],
-    bodyLimitBytes: ID_CHECK_BODY_BYTES,
-    body: idCheckBody,
-    responses: {
-      200: { description: 'The attempt’s outcome', schema: outcomeSchema },
-      404: linkNotFound,
-      409: conflictResponse,
-      413: { description: 'The body is over 14 MiB', schema: failBodySchema },
+      ctx.body = {
+        response: 'Pass',
+        ...(await deps.identity.answerKba(participant, params.check_id, answers)),
+      };
     },
   };
-  const imagesOf = (body: { id_front: string; id_back?: string; selfie: string }) => ({
-    id_front: Buffer.from(body.id_front, 'base64'),
-    id_back: body.id_back ? Buffer.from(body.id_back, 'base64') : undefined,
-    selfie: Buffer.from(body.selfie, 'base64'),
-  });
+}
 
-  site.add<
-    { id_front: string; id_back?: string; selfie: string; signer_index?: number },
-    unknown,
-    { token: string }
-  >({
+/** POST /sign/{token}/identity/id_check */
+function idCheckRoute(
+  deps: ProofingDeps,
+): RouteDefinition<
+  { id_front: string; id_back?: string; selfie: string; signer_index?: number },
+  unknown,
+  { token: string }
+> {
+  return {
     ...idCheck,
     path: '/sign/{token}/identity/id_check',
     rateLimit: 'link',
@@ -200,12 +221,17 @@ export function registerProofingRoutes(site: ApiRoutes, api: ApiRoutes, identity
     params: tokenParams,
     responses: { ...idCheck.responses, 422: signerIndexRefused },
     handler: async (ctx, { params, body }) => {
-      const participant = await byToken(params.token, body.signer_index);
-      ctx.body = { response: 'Pass', ...(await identity.checkId(participant, imagesOf(body))) };
+      const participant = await byToken(deps, params.token, body.signer_index);
+      ctx.body = { response: 'Pass', ...(await deps.identity.checkId(participant, imagesOf(body))) };
     },
-  });
+  };
+}
 
-  api.add<{ id_front: string; id_back?: string; selfie: string }, unknown, { id: string }>({
+/** POST /me/sessions/{id}/identity/id_check: a network witness checks their ID */
+function networkWitnessIdCheckRoute(
+  deps: ProofingDeps,
+): RouteDefinition<{ id_front: string; id_back?: string; selfie: string }, unknown, { id: string }> {
+  return {
     ...idCheck,
     path: '/me/sessions/{id}/identity/id_check',
     operationId: 'checkNetworkWitnessId',
@@ -223,13 +249,21 @@ export function registerProofingRoutes(site: ApiRoutes, api: ApiRoutes, identity
     },
     handler: async (ctx: AppContext, { params, body }) => {
       const person = networkPersonAs(ctx, 'witness');
-      if (!isUuid(params.id)) throw notFound('Session not found');
-      const participant = await identity.participantWhere(
-        'p.network_witness_id = $1 AND p.session_id = $2',
-        [person.id, params.id],
-        { notFoundMessage: 'Session not found' },
+      const participant = await deps.identity.participantFor(
+        await deps.participants.asNetworkWitness(person.id, params.id),
       );
-      ctx.body = { response: 'Pass', ...(await identity.checkId(participant, imagesOf(body))) };
+      ctx.body = { response: 'Pass', ...(await deps.identity.checkId(participant, imagesOf(body))) };
     },
-  });
+  };
+}
+
+/**
+ * Identity proofing through a signing link (signers and invited witnesses) and through a network
+ * witness's own sign-in. Routes find the participant and call the identity service.
+ */
+export function registerProofingRoutes(site: ApiRoutes, api: ApiRoutes, deps: ProofingDeps): void {
+  site.add(startKbaRoute(deps));
+  site.add(answerKbaRoute(deps));
+  site.add(idCheckRoute(deps));
+  api.add(networkWitnessIdCheckRoute(deps));
 }

@@ -1,11 +1,8 @@
-import Joi from 'joi';
 import type { TemporalHandle } from '../../temporal/client';
 import type { SessionService } from '../../sessions/sessionService';
 import { createSessionSchema, addDocumentsSchema } from '../../sessions/createRequest';
-import { NOTARY_ACTIONS, runNotaryAction, type NotaryAction } from '../../sessions/actions';
+import { NOTARY_ACTIONS } from '../../sessions/actions';
 import {
-  actionResponse,
-  completeBody,
   createFailureBody,
   createSessionResponse,
   documentsResponse,
@@ -16,40 +13,22 @@ import {
 } from '../../sessions/schemas';
 import { failBodySchema } from '../openapi/document';
 import { createFailure, messageOf } from '../../sessions/createRules';
-import { idempotentAnswerWithin, principalOf, type AppContext } from '../context';
-import type { Actor } from '../../../core/session/machine';
-import { linksFrom, type ApiRoutes } from '../routeTable';
+import { idempotentAnswerWithin, principalOf } from '../context';
+import { linksFrom, type ApiRoutes, type RouteDefinition } from '../routeTable';
+import {
+  createResponse,
+  documentsAddedResponse,
+  presentSession,
+  presentSessionSummary,
+} from '../presenters/sessionBodies';
+import { registerNotaryActionRoutes } from './notaryActions';
+import { idempotencyConflict, notFound } from './sessionResponses';
 
 const BASE = '/sessions';
-const notFound = {
-  description: 'Unknown, malformed or another account’s session: `Session not found`',
-  schema: failBodySchema,
-};
-const idempotencyConflict = {
-  description:
-    '`duplicate nonce`: the Idempotency-Key was used with another request; or the action is not allowed now',
-  schema: failBodySchema,
-};
 
-/**
- * Who acts: the account's key (or a token minted from it), a team member signed in with a login link,
- * or a network notary.
- */
-function actorOf(ctx: AppContext): Actor {
-  const person = ctx.state.networkPerson;
-  if (person) return { kind: 'network_notary', notaryId: person.id };
-  const principal = principalOf(ctx);
-  return principal.member
-    ? { kind: 'member', role: principal.member.role, memberId: principal.member.id }
-    : { kind: 'account' };
-}
-
-export function registerSessionRoutes(
-  api: ApiRoutes,
-  sessions: SessionService,
-  temporal: TemporalHandle,
-): void {
-  api.add<{ id: string }>({
+/** POST /sessions (spec 4.1). */
+function createRoute(sessions: SessionService): RouteDefinition<{ id: string }> {
+  return {
     method: 'post',
     path: BASE,
     operationId: 'createSession',
@@ -87,15 +66,21 @@ export function registerSessionRoutes(
       // The parsed body holds the base64 documents; let the service own the only reference.
       ctx.request.body = undefined;
       const { accountId, whiteLabelBaseUrl } = principalOf(ctx);
-      ctx.body = await sessions.create(
+      const created = await sessions.creation.create(
         { accountId, whiteLabelBaseUrl: whiteLabelBaseUrl ?? null },
         body,
-        idempotentAnswerWithin(ctx, 200),
+        idempotentAnswerWithin(ctx, 200, createResponse),
       );
+      ctx.body = createResponse(created);
     },
-  });
+  };
+}
 
-  api.add<unknown, { notarization_id?: string; status?: string; page: number; limit: number }>({
+/** GET /sessions: the account's sessions, newest first. */
+function listRoute(
+  sessions: SessionService,
+): RouteDefinition<unknown, { notarization_id?: string; status?: string; page: number; limit: number }> {
+  return {
     method: 'get',
     path: BASE,
     operationId: 'listSessions',
@@ -108,11 +93,15 @@ export function registerSessionRoutes(
       400: { description: 'Bad query', schema: failBodySchema },
     },
     handler: async (ctx, { query }) => {
-      ctx.body = await sessions.list(principalOf(ctx).accountId, query);
+      const { rows, pagination } = await sessions.list(principalOf(ctx).accountId, query);
+      ctx.body = { response: 'Pass', data: rows.map(presentSessionSummary), pagination };
     },
-  });
+  };
+}
 
-  api.add<unknown, unknown, { id: string }>({
+/** GET /sessions/{id} (contract §2). */
+function getRoute(sessions: SessionService): RouteDefinition<unknown, unknown, { id: string }> {
+  return {
     method: 'get',
     path: `${BASE}/{id}`,
     operationId: 'getSession',
@@ -122,11 +111,15 @@ export function registerSessionRoutes(
     params: sessionIdParams,
     responses: { 200: { description: 'The session', schema: sessionResponse }, 404: notFound },
     handler: async (ctx, { params }) => {
-      ctx.body = await sessions.get(principalOf(ctx).accountId, params.id);
+      const { row, participants, documents } = await sessions.get(principalOf(ctx).accountId, params.id);
+      ctx.body = { response: 'Pass', ...presentSession(row, participants, documents) };
     },
-  });
+  };
+}
 
-  api.add<unknown, unknown, { id: string }>({
+/** POST /sessions/{id}/documents (spec 4.3). */
+function addDocumentsRoute(sessions: SessionService): RouteDefinition<unknown, unknown, { id: string }> {
+  return {
     method: 'post',
     path: `${BASE}/{id}/documents`,
     operationId: 'addSessionDocuments',
@@ -149,77 +142,25 @@ export function registerSessionRoutes(
     handler: async (ctx, { params }) => {
       const body = ctx.request.body;
       ctx.request.body = undefined;
-      ctx.body = await sessions.addDocuments(
+      const added = await sessions.documentAddition.add(
         principalOf(ctx).accountId,
         params.id,
         body,
-        idempotentAnswerWithin(ctx, 200),
+        idempotentAnswerWithin(ctx, 200, documentsAddedResponse),
       );
+      ctx.body = documentsAddedResponse(added);
     },
-  });
+  };
+}
 
-  for (const action of Object.keys(NOTARY_ACTIONS) as NotaryAction[]) {
-    api.add<{ time_zone?: string }, unknown, { id: string }>({
-      method: 'post',
-      path: `${BASE}/{id}/${action}`,
-      operationId: `session_${action}`,
-      summary: NOTARY_ACTIONS[action].summary,
-      description:
-        'A workflow update: 200 with the resulting status, or 409 with the reason the session refuses it now. ' +
-        'Retry-safe: when the session is already where the action leads (`start` on in_progress or completed, `complete` on ' +
-        'completed, `release_documents` on released, `cancel` on cancelled) the answer is 200 with the session’s ' +
-        'state, so a retry after a lost answer (timeout, 503) learns that the action happened.',
-      tags: ['Notary actions'],
-      auth: 'session_actor',
-      params: sessionIdParams,
-      body: action === 'complete' ? completeBody : Joi.object({}).unknown(true),
-      responses: {
-        200: { description: 'Done', schema: actionResponse },
-        400: {
-          description: 'The body is not a JSON object; for `complete`, `time_zone` is not an IANA time zone',
-          schema: failBodySchema,
-        },
-        403: {
-          description:
-            'A team member acting outside their role (a network notary on a session not theirs now, a lapsed offer ' +
-            'among them, gets 404)',
-          schema: failBodySchema,
-        },
-        404: notFound,
-        409: {
-          description:
-            idempotencyConflict.description +
-            "; `start` and `complete` also when the notary's commission is not on file, has expired, or is from " +
-            'another state than the session’s `state_specific_notary` ' +
-            '(`Session cannot be started: …`, `Session cannot be completed: …`). A completion is the notarial act: ' +
-            'the commission is judged at the time its certificate states. A commission is in force through the end of ' +
-            'its expiry day in its jurisdiction’s own time (the zone whose day ends first, for a state across zones). ' +
-            'When the session waits on the service rather than a person (before `session_timing`, while a notary is ' +
-            'being assigned) the reason says so and `Retry-After` gives the seconds to wait.',
-          schema: failBodySchema,
-          headers: {
-            'Retry-After': 'Seconds until retrying can succeed; only when the wait is on the service',
-          },
-        },
-      },
-      handler: async (ctx, { params, body }) => {
-        const actor = actorOf(ctx);
-        const find = () =>
-          actor.kind === 'network_notary'
-            ? sessions.findRowForNetworkNotary(actor.notaryId, params.id)
-            : sessions.findRow(principalOf(ctx).accountId, params.id);
-        const session = await find();
-        const result = await runNotaryAction(temporal, session, action, actor, {
-          prepare: () => sessions.notaryActionArguments(session, action, body),
-          reread: find,
-        });
-        ctx.body = {
-          response: 'Pass',
-          bn_session_id: session.id,
-          status: result.status,
-          documents_status: result.documentsStatus,
-        };
-      },
-    });
-  }
+export function registerSessionRoutes(
+  api: ApiRoutes,
+  sessions: SessionService,
+  temporal: TemporalHandle,
+): void {
+  api.add(createRoute(sessions));
+  api.add(listRoute(sessions));
+  api.add(getRoute(sessions));
+  api.add(addDocumentsRoute(sessions));
+  registerNotaryActionRoutes(api, sessions, temporal);
 }

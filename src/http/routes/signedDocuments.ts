@@ -5,7 +5,7 @@ import { sessionIdParams } from '../../sessions/schemas';
 import { failBodySchema } from '../openapi/document';
 import { refused } from '../../domain/errors';
 import { principalOf } from '../context';
-import type { ApiRoutes } from '../routeTable';
+import type { ApiRoutes, RouteDefinition } from '../routeTable';
 
 const notFound = { description: '`Session not found`', schema: failBodySchema };
 
@@ -15,12 +15,12 @@ function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-export function registerSignedDocumentRoutes(
-  api: ApiRoutes,
+/** The signed documents of a completed session, with short-lived download URLs */
+function getSignedDocumentsRoute(
   sessions: SessionService,
   signed: SignedDocumentService,
-): void {
-  api.add<unknown, unknown, { id: string }>({
+): RouteDefinition<unknown, unknown, { id: string }> {
+  return {
     method: 'get',
     path: '/sessions/{id}/documents',
     operationId: 'getSignedDocuments',
@@ -70,9 +70,15 @@ export function registerSignedDocumentRoutes(
         documents,
       };
     },
-  });
+  };
+}
 
-  api.add<unknown, { expires: string; signature: string }, { id: string }>({
+/** Download a signed PDF through its signed, expiring URL (no key) */
+function downloadSignedDocumentRoute(
+  sessions: SessionService,
+  signed: SignedDocumentService,
+): RouteDefinition<unknown, { expires: string; signature: string }, { id: string }> {
+  return {
     method: 'get',
     path: '/signed_documents/{id}/download',
     operationId: 'downloadSignedDocument',
@@ -99,9 +105,15 @@ export function registerSignedDocumentRoutes(
       ctx.set('Cache-Control', 'private, no-store');
       ctx.body = bytes;
     },
-  });
+  };
+}
 
-  api.add<unknown, unknown, { id: string }>({
+/** Notary journal entries of the session: one per notarial act */
+function getJournalRoute(
+  sessions: SessionService,
+  signed: SignedDocumentService,
+): RouteDefinition<unknown, unknown, { id: string }> {
+  return {
     method: 'get',
     path: '/sessions/{id}/journal',
     operationId: 'getJournal',
@@ -148,9 +160,14 @@ export function registerSignedDocumentRoutes(
         entries: await signed.journal(session.id),
       };
     },
-  });
+  };
+}
 
-  api.add<unknown, unknown, { id: string }>({
+function getAuditTrailRoute(
+  sessions: SessionService,
+  signed: SignedDocumentService,
+): RouteDefinition<unknown, unknown, { id: string }> {
+  return {
     method: 'get',
     path: '/sessions/{id}/audit',
     operationId: 'getAuditTrail',
@@ -188,5 +205,19 @@ export function registerSignedDocumentRoutes(
         ...(await signed.audit(session.id)),
       };
     },
-  });
+  };
+}
+
+export function registerSignedDocumentRoutes(
+  api: ApiRoutes,
+  sessions: SessionService,
+  signed: SignedDocumentService,
+): void {
+  api.add(getSignedDocumentsRoute(sessions, signed));
+
+  api.add(downloadSignedDocumentRoute(sessions, signed));
+
+  api.add(getJournalRoute(sessions, signed));
+
+  api.add(getAuditTrailRoute(sessions, signed));
 }

@@ -5,7 +5,7 @@ import { invalidId, validationFailed } from '../../team/teamErrors';
 import { failBodySchema } from '../openapi/document';
 import { paginationSchema } from '../../sessions/schemas';
 import { principalOf } from '../context';
-import type { ApiRoutes } from '../routeTable';
+import type { ApiRoutes, RouteDefinition } from '../routeTable';
 
 const memberFields = {
   id: Joi.string().guid(),
@@ -39,63 +39,10 @@ const idParams = Joi.object({
 });
 const checkId = (error: Joi.ValidationError) => invalidId(String(error.details[0]?.path[0] ?? 'id'));
 
-export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
-  for (const path of ['/team_members/invite', '/team_members']) {
-    api.add<InviteInput>({
-      method: 'post',
-      path,
-      operationId: path.endsWith('invite') ? 'inviteTeamMember' : 'createTeamMember',
-      summary: path.endsWith('invite')
-        ? 'Invite a team member'
-        : 'Invite a team member (alias of /team_members/invite)',
-      description:
-        'A new user is created and linked (201); an existing user not linked to this vendor is linked (201); an already ' +
-        'linked user answers 200 `{success, already_linked: true, team_member_id}`. Names, role, role_options, ' +
-        'vendor_user_id and optional_metadata belong to this vendor’s link alone: no other vendor sees or changes ' +
-        'them. With automatic onboarding completion, a notary needs state, county, commission_number and ' +
-        'commission_expires_on (400 otherwise); a notary with no commission on file is onboarded with them and gets ' +
-        'a seal generated from their state’s template. A commission on file is the notary’s own and is never ' +
-        'changed by an invite. `state`, `county` and the commission in responses are the notary’s public commission ' +
-        'facts. A notary without one is `pending` until POST /notary/onboarding.',
-      tags: ['Team members'],
-      auth: 'vendor',
-      body: inviteSchema,
-      reportAllErrors: true,
-      onInvalid: (error) => validationFailed(joiErrors(error)),
-      responses: {
-        200: {
-          description: 'Already linked',
-          schema: Joi.object({
-            success: Joi.boolean(),
-            already_linked: Joi.boolean(),
-            team_member_id: Joi.string().guid(),
-          }),
-        },
-        201: {
-          description:
-            'Created or linked. `ignored_fields` lists what this invite sent but did not apply: the commission ' +
-            "fields when the notary's commission is already on file (written by whoever onboarded them first) or " +
-            'when this vendor has no automatic onboarding, and `password` for a user who already exists.',
-          schema: Joi.object({
-            success: Joi.boolean(),
-            user_data: invitedSchema,
-            ignored_fields: Joi.array().items(
-              Joi.string().valid('password', 'state', 'county', 'commission_number', 'commission_expires_on'),
-            ),
-          }),
-        },
-        400: { description: 'Missing mandatory fields for notary onboarding', schema: teamFail },
-        422: { description: 'Validation failed', schema: validationFailure },
-      },
-      handler: async (ctx, { body }) => {
-        const result = await team.invite(principalOf(ctx).accountId, body);
-        ctx.status = result.status;
-        ctx.body = result.body;
-      },
-    });
-  }
-
-  api.add<unknown, { page: number; limit: number; role?: string; email?: string }>({
+function listTeamMembersRoute(
+  team: TeamService,
+): RouteDefinition<unknown, { page: number; limit: number; role?: string; email?: string }> {
+  return {
     method: 'get',
     path: '/team_members',
     operationId: 'listTeamMembers',
@@ -121,9 +68,12 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
     handler: async (ctx, { query }) => {
       ctx.body = await team.list(principalOf(ctx).accountId, query);
     },
-  });
+  };
+}
 
-  api.add<unknown, unknown, { id: string }>({
+/** One team member */
+function getTeamMemberRoute(team: TeamService): RouteDefinition<unknown, unknown, { id: string }> {
+  return {
     method: 'get',
     path: '/team_members/{id}',
     operationId: 'getTeamMember',
@@ -140,32 +90,12 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
     handler: async (ctx, { params }) => {
       ctx.body = await team.get(principalOf(ctx).accountId, params.id);
     },
-  });
+  };
+}
 
-  for (const format of ['png', 'svg'] as const) {
-    api.add<unknown, unknown, { id: string }>({
-      method: 'get',
-      path: `/team_members/{id}/seal.${format}`,
-      operationId: `getTeamMemberSeal_${format}`,
-      summary: `The notary's generated seal (${format.toUpperCase()})`,
-      tags: ['Team members'],
-      auth: 'vendor',
-      params: idParams,
-      onInvalid: checkId,
-      responses: {
-        200: { description: 'The seal', contentType: format === 'png' ? 'image/png' : 'image/svg+xml' },
-        404: { description: 'No seal (onboarding not completed automatically)', schema: teamFail },
-        422: { description: 'Malformed id', schema: validationFailure },
-      },
-      handler: async (ctx, { params }) => {
-        const seal = await team.seal(principalOf(ctx).accountId, params.id);
-        ctx.type = format === 'png' ? 'image/png' : 'image/svg+xml';
-        ctx.body = format === 'png' ? seal.png : seal.svg;
-      },
-    });
-  }
-
-  api.add<unknown, unknown, { id: string }>({
+/** Unlink a team member (spec 3): the account is kept as a free account */
+function unlinkTeamMemberRoute(team: TeamService): RouteDefinition<unknown, unknown, { id: string }> {
+  return {
     method: 'delete',
     path: '/team_members/{id}',
     operationId: 'unlinkTeamMember',
@@ -183,9 +113,12 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
     handler: async (ctx, { params }) => {
       ctx.body = await team.unlink(principalOf(ctx).accountId, params.id);
     },
-  });
+  };
+}
 
-  api.add<{ email: string }>({
+/** A 12-hour auto-login link for a team member */
+function createLoginLinkRoute(team: TeamService): RouteDefinition<{ email: string }> {
+  return {
     method: 'post',
     path: '/login_links',
     operationId: 'createLoginLink',
@@ -212,5 +145,102 @@ export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
     handler: async (ctx, { body }) => {
       ctx.body = await team.createLoginLink(principalOf(ctx).accountId, body.email);
     },
-  });
+  };
+}
+
+/** Spec 4.5: invite a team member (and its alias path). */
+function inviteRoute(path: string, team: TeamService): RouteDefinition<InviteInput> {
+  return {
+    method: 'post',
+    path,
+    operationId: path.endsWith('invite') ? 'inviteTeamMember' : 'createTeamMember',
+    summary: path.endsWith('invite')
+      ? 'Invite a team member'
+      : 'Invite a team member (alias of /team_members/invite)',
+    description:
+      'A new user is created and linked (201); an existing user not linked to this vendor is linked (201); an already ' +
+      'linked user answers 200 `{success, already_linked: true, team_member_id}`. Names, role, role_options, ' +
+      'vendor_user_id and optional_metadata belong to this vendor’s link alone: no other vendor sees or changes ' +
+      'them. With automatic onboarding completion, a notary needs state, county, commission_number and ' +
+      'commission_expires_on (400 otherwise); a notary with no commission on file is onboarded with them and gets ' +
+      'a seal generated from their state’s template. A commission on file is the notary’s own and is never ' +
+      'changed by an invite. `state`, `county` and the commission in responses are the notary’s public commission ' +
+      'facts. A notary without one is `pending` until POST /notary/onboarding.',
+    tags: ['Team members'],
+    auth: 'vendor',
+    body: inviteSchema,
+    reportAllErrors: true,
+    onInvalid: (error) => validationFailed(joiErrors(error)),
+    responses: {
+      200: {
+        description: 'Already linked',
+        schema: Joi.object({
+          success: Joi.boolean(),
+          already_linked: Joi.boolean(),
+          team_member_id: Joi.string().guid(),
+        }),
+      },
+      201: {
+        description:
+          'Created or linked. `ignored_fields` lists what this invite sent but did not apply: the commission ' +
+          "fields when the notary's commission is already on file (written by whoever onboarded them first) or " +
+          'when this vendor has no automatic onboarding, and `password` for a user who already exists.',
+        schema: Joi.object({
+          success: Joi.boolean(),
+          user_data: invitedSchema,
+          ignored_fields: Joi.array().items(
+            Joi.string().valid('password', 'state', 'county', 'commission_number', 'commission_expires_on'),
+          ),
+        }),
+      },
+      400: { description: 'Missing mandatory fields for notary onboarding', schema: teamFail },
+      422: { description: 'Validation failed', schema: validationFailure },
+    },
+    handler: async (ctx, { body }) => {
+      const result = await team.invite(principalOf(ctx).accountId, body);
+      ctx.status = result.status;
+      ctx.body = result.body;
+    },
+  };
+}
+
+/** The notary's seal as an image. */
+function sealRoute(
+  format: 'png' | 'svg',
+  team: TeamService,
+): RouteDefinition<unknown, unknown, { id: string }> {
+  return {
+    method: 'get',
+    path: `/team_members/{id}/seal.${format}`,
+    operationId: `getTeamMemberSeal_${format}`,
+    summary: `The notary's generated seal (${format.toUpperCase()})`,
+    tags: ['Team members'],
+    auth: 'vendor',
+    params: idParams,
+    onInvalid: checkId,
+    responses: {
+      200: { description: 'The seal', contentType: format === 'png' ? 'image/png' : 'image/svg+xml' },
+      404: { description: 'No seal (onboarding not completed automatically)', schema: teamFail },
+      422: { description: 'Malformed id', schema: validationFailure },
+    },
+    handler: async (ctx, { params }) => {
+      const seal = await team.seal(principalOf(ctx).accountId, params.id);
+      ctx.type = format === 'png' ? 'image/png' : 'image/svg+xml';
+      ctx.body = format === 'png' ? seal.png : seal.svg;
+    },
+  };
+}
+
+export function registerTeamRoutes(api: ApiRoutes, team: TeamService): void {
+  for (const path of ['/team_members/invite', '/team_members']) api.add(inviteRoute(path, team));
+
+  api.add(listTeamMembersRoute(team));
+
+  api.add(getTeamMemberRoute(team));
+
+  for (const format of ['png', 'svg'] as const) api.add(sealRoute(format, team));
+
+  api.add(unlinkTeamMemberRoute(team));
+
+  api.add(createLoginLinkRoute(team));
 }

@@ -4,7 +4,7 @@ import { EVENT_NAMES } from '../../../core/session/events';
 import { failBodySchema } from '../openapi/document';
 import { paginationSchema } from '../../sessions/schemas';
 import { idempotentAnswerWithin, principalOf } from '../context';
-import { linksFrom, type ApiRoutes } from '../routeTable';
+import { linksFrom, type ApiRoutes, type RouteDefinition } from '../routeTable';
 
 const endpointSchema = Joi.object({
   id: Joi.string().guid(),
@@ -33,8 +33,11 @@ const createBody = Joi.object({
 const idParams = Joi.object({ id: Joi.string() });
 const notFound = { description: 'Not found', schema: failBodySchema };
 
-export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpointService): void {
-  api.add<{ url: string; events?: string[] }>({
+/** Register a webhook endpoint */
+function createWebhookEndpointRoute(
+  endpoints: WebhookEndpointService,
+): RouteDefinition<{ url: string; events?: string[] }> {
+  return {
     method: 'post',
     path: '/webhooks',
     operationId: 'createWebhookEndpoint',
@@ -63,11 +66,17 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
     },
     handler: async (ctx, { body }) => {
       ctx.status = 201;
-      ctx.body = await endpoints.create(principalOf(ctx).accountId, body, idempotentAnswerWithin(ctx, 201));
+      ctx.body = await endpoints.create(
+        principalOf(ctx).accountId,
+        body,
+        idempotentAnswerWithin(ctx, 201, (created) => created),
+      );
     },
-  });
+  };
+}
 
-  api.add({
+function listWebhookEndpointsRoute(endpoints: WebhookEndpointService): RouteDefinition<unknown> {
+  return {
     method: 'get',
     path: '/webhooks',
     operationId: 'listWebhookEndpoints',
@@ -80,9 +89,14 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
     handler: async (ctx) => {
       ctx.body = await endpoints.list(principalOf(ctx).accountId);
     },
-  });
+  };
+}
 
-  api.add<unknown, unknown, { id: string }>({
+/** Remove a webhook endpoint; pending retries to it stop */
+function deleteWebhookEndpointRoute(
+  endpoints: WebhookEndpointService,
+): RouteDefinition<unknown, unknown, { id: string }> {
+  return {
     method: 'delete',
     path: '/webhooks/{id}',
     operationId: 'deleteWebhookEndpoint',
@@ -95,11 +109,17 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
       404: notFound,
     },
     handler: async (ctx, { params }) => {
-      ctx.body = await endpoints.remove(principalOf(ctx).accountId, params.id);
+      await endpoints.remove(principalOf(ctx).accountId, params.id);
+      ctx.body = { response: 'Pass' };
     },
-  });
+  };
+}
 
-  api.add<unknown, { page: number; limit: number }, { id: string }>({
+/** Deliveries to an endpoint, newest first, with every attempt */
+function listWebhookDeliveriesRoute(
+  endpoints: WebhookEndpointService,
+): RouteDefinition<unknown, { page: number; limit: number }, { id: string }> {
+  return {
     method: 'get',
     path: '/webhooks/{id}/deliveries',
     operationId: 'listWebhookDeliveries',
@@ -160,9 +180,14 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
     handler: async (ctx, { params, query }) => {
       ctx.body = await endpoints.deliveries(principalOf(ctx).accountId, params.id, query.page, query.limit);
     },
-  });
+  };
+}
 
-  api.add<unknown, unknown, { delivery_id: string }>({
+/** Deliver an event to its endpoint again */
+function redeliverWebhookRoute(
+  endpoints: WebhookEndpointService,
+): RouteDefinition<unknown, unknown, { delivery_id: string }> {
+  return {
     method: 'post',
     path: '/webhooks/deliveries/{delivery_id}/redeliver',
     operationId: 'redeliverWebhook',
@@ -184,7 +209,23 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
     },
     handler: async (ctx, { params }) => {
       ctx.status = 202;
-      ctx.body = await endpoints.redeliver(principalOf(ctx).accountId, params.delivery_id);
+      const { deliveryId, status } = await endpoints.redeliver(
+        principalOf(ctx).accountId,
+        params.delivery_id,
+      );
+      ctx.body = { response: 'Pass', delivery_id: deliveryId, status };
     },
-  });
+  };
+}
+
+export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpointService): void {
+  api.add(createWebhookEndpointRoute(endpoints));
+
+  api.add(listWebhookEndpointsRoute(endpoints));
+
+  api.add(deleteWebhookEndpointRoute(endpoints));
+
+  api.add(listWebhookDeliveriesRoute(endpoints));
+
+  api.add(redeliverWebhookRoute(endpoints));
 }

@@ -1,13 +1,7 @@
-import type { SessionRow } from '../../core/session/rows';
-
-export interface ParticipantRow {
-  role: 'signer' | 'witness';
-  index: number;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  joined_at: Date | null;
-}
+import type { SessionRow } from '../../../core/session/rows';
+import type { ParticipantRow } from '../../sessions/sessionReads';
+import type { CreatedSession, LinkedParticipant } from '../../sessions/sessionCreation';
+import type { AddedDocuments } from '../../sessions/documentAddition';
 
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 
@@ -49,7 +43,6 @@ export function presentSession(
 ) {
   const summary = presentSessionSummary(row);
   return {
-    response: 'Pass',
     ...summary,
     notary: notaryOf(row),
     participants: participants.map((p) => ({
@@ -62,4 +55,27 @@ export function presentSession(
     })),
     documents,
   };
+}
+
+/** Spec 2.7: both response shapes of a create, every signer's URL and every invited witness's. */
+export function createResponse(created: CreatedSession) {
+  const urls = (p: LinkedParticipant) => ({ bn_signing_url: p.signingPath, full_signing_url: p.signingUrl });
+  const signers = created.participants.filter((p) => p.role === 'signer');
+  return {
+    response: 'Pass',
+    response_message: 'Session created successfully',
+    notarization_id: created.notarizationId,
+    bn_session_id: created.sessionId,
+    ...urls(signers[0]),
+    additional_signers_signing_urls: signers.slice(1).map(urls),
+    signing_urls: signers.map((p) => ({ signer_index: p.index, ...urls(p) })),
+    witnessess_signing_urls: created.participants
+      .filter((p) => p.role === 'witness')
+      .map((p) => ({ witness_index: p.index, email: p.email, ...urls(p) })),
+  };
+}
+
+/** Spec 4.3's answer: the session's documents. */
+export function documentsAddedResponse(added: AddedDocuments) {
+  return { response: 'Pass', bn_session_id: added.sessionId, documents: added.documents };
 }
