@@ -2,7 +2,7 @@ import type { SessionPlan } from '../core/session/plan';
 import crypto from 'node:crypto';
 import Koa from 'koa';
 import getRawBody from 'raw-body';
-import type { Transaction } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import { createDatabase } from '../src/db/database';
 import { execute, queryRows } from '../src/db/query';
 import { storeBlob } from '../src/documents/blobStore';
@@ -26,6 +26,37 @@ const PLAN: SessionPlan = {
   serviceWitnesses: 0,
   identityRequired: [],
 };
+
+/** The session's workflow, started inside the transaction that writes its rows, as the API starts it. */
+async function startWorkflow(
+  temporal: Awaited<ReturnType<typeof connectTemporal>>,
+  sequelize: Sequelize,
+  transaction: Transaction,
+  session: {
+    sessionId: string;
+    workflowId: string;
+    taskQueue: string;
+    accountId: string;
+    notarizationId: string;
+  },
+) {
+  const [xact] = await queryRows<{ id: string }>(sequelize, 'SELECT pg_current_xact_id()::text AS id', {
+    transaction,
+  });
+  await temporal.client.workflow.start<typeof sessionWorkflow>('sessionWorkflow', {
+    workflowId: session.workflowId,
+    taskQueue: session.taskQueue,
+    args: [
+      {
+        sessionId: session.sessionId,
+        transactionId: xact.id,
+        accountId: session.accountId,
+        notarizationId: session.notarizationId,
+        plan: PLAN,
+      },
+    ],
+  });
+}
 
 async function main() {
   const env = (name: string) =>
@@ -88,22 +119,12 @@ async function main() {
          VALUES ($1, $2, 'invitation', $3, 'Your notarization session', 'Join at the link', 'held')`,
         { bind: [sessionId, participant.id, signer.email], transaction },
       );
-      await temporal.client.workflow.start<typeof sessionWorkflow>('sessionWorkflow', {
+      await startWorkflow(temporal, sequelize, transaction, {
+        sessionId,
         workflowId,
         taskQueue,
-        args: [
-          {
-            sessionId,
-            transactionId: (
-              await queryRows<{ id: string }>(sequelize, 'SELECT pg_current_xact_id()::text AS id', {
-                transaction,
-              })
-            )[0].id,
-            accountId,
-            notarizationId: body.notarization_id,
-            plan: PLAN,
-          },
-        ],
+        accountId,
+        notarizationId: body.notarization_id,
       });
     });
     ctx.body = { response: 'Pass', bn_session_id: sessionId };

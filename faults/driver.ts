@@ -171,3 +171,26 @@ let PDF_BASE64 = '';
 export function useDocument(pdf: Buffer): void {
   PDF_BASE64 = pdf.toString('base64');
 }
+
+/** A commissioned team notary (TX), invited with the vendor key as an integrator would. */
+export async function inviteCommissionedNotary(
+  apiUrl: string,
+  vendorKey: string,
+  notary: { email: string; firstName: string; lastName: string; commissionNumber: string },
+): Promise<void> {
+  const invited = await fetch(`${apiUrl}/api/integrationsv2/team_members/invite`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${vendorKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: notary.email,
+      business_role: 'notary',
+      first_name: notary.firstName,
+      last_name: notary.lastName,
+      state: 'TX',
+      county: 'Travis',
+      commission_number: notary.commissionNumber,
+      commission_expires_on: '2035-12-31',
+    }),
+  });
+  if (invited.status !== 201) throw new Error(`notary invite: ${invited.status} ${await invited.text()}`);
+}

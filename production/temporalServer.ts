@@ -1,12 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { spawnServer, type ManagedChild } from '../src/infra/childProcess';
-
+import { TemporalPorts, temporalPorts } from './temporalPorts';
 /**
  * The real Temporal server on PostgreSQL, as production runs it, built here from source: the server and
  * its SQL schema tool at the version the compose file pins, with the Go toolchain that version needs.
@@ -14,21 +13,17 @@ import { spawnServer, type ManagedChild } from '../src/infra/childProcess';
 export const TEMPORAL_SERVER_VERSION = 'v1.32.2';
 const GO_TOOLCHAIN = 'go1.26.10';
 const MODULE = 'go.temporal.io/server';
-
 export interface TemporalServerTools {
   server: string;
   sql: string;
   /** `schema/postgresql/v12` of the same version: `temporal/versioned` and `visibility/versioned`. */
   schemaDir: string;
 }
-
 function cacheDir(): string {
   const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
   return path.join(base, 'notarization-service', `temporal-server-${TEMPORAL_SERVER_VERSION}`);
 }
-
 const goEnv = () => ({ ...process.env, GOTOOLCHAIN: GO_TOOLCHAIN, GOFLAGS: '-buildvcs=false' });
-
 /** Builds the server and the SQL tool once into the cache (several minutes the first time). */
 export function ensureTemporalServer(log: (line: string) => void): TemporalServerTools {
   const dir = cacheDir();
@@ -59,14 +54,12 @@ export function ensureTemporalServer(log: (line: string) => void): TemporalServe
   );
   return { server, sql, schemaDir };
 }
-
 export interface SqlEndpoint {
   host: string;
   port: number;
   user: string;
   password: string;
 }
-
 /** Creates the `temporal` and `temporal_visibility` databases and brings both schemas to the server's version. */
 export function setupSchemas(tools: TemporalServerTools, pg: SqlEndpoint, log: (line: string) => void): void {
   const base = [
@@ -93,56 +86,6 @@ export function setupSchemas(tools: TemporalServerTools, pg: SqlEndpoint, log: (
     run(['update-schema', '-d', path.join(tools.schemaDir, schema, 'versioned')]);
   }
 }
-
-/**
- * A free port at most 32767: the server records its membership ports in a smallint column, so the
- * kernel's ephemeral range (32768 and up) will not do.
- */
-export async function lowFreePort(taken: Set<number>): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (taken.has(port)) continue;
-    const free = await new Promise<boolean>((resolve) => {
-      const probe = net.createServer().once('error', () => resolve(false));
-      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-    if (free) {
-      taken.add(port);
-      return port;
-    }
-  }
-}
-
-export interface TemporalPorts {
-  frontend: number;
-  frontendHttp: number;
-  frontendMembership: number;
-  history: number;
-  historyMembership: number;
-  matching: number;
-  matchingMembership: number;
-  worker: number;
-  workerMembership: number;
-  metrics: number;
-}
-
-export async function temporalPorts(): Promise<TemporalPorts> {
-  const taken = new Set<number>();
-  const next = () => lowFreePort(taken);
-  return {
-    frontend: await next(),
-    frontendHttp: await next(),
-    frontendMembership: await next(),
-    history: await next(),
-    historyMembership: await next(),
-    matching: await next(),
-    matchingMembership: await next(),
-    worker: await next(),
-    workerMembership: await next(),
-    metrics: await next(),
-  };
-}
-
 /** The dynamic config docker-compose mounts into its Temporal server: this run uses the same file. */
 export const DYNAMIC_CONFIG_FILE = path.join(
   __dirname,
@@ -152,7 +95,6 @@ export const DYNAMIC_CONFIG_FILE = path.join(
   'dynamicconfig',
   'production.yaml',
 );
-
 /** The server's configuration: PostgreSQL persistence and visibility, every service on loopback. */
 export function writeServerConfig(dir: string, pg: SqlEndpoint, ports: TemporalPorts): string {
   const store = (db: string, conns: number) => `
@@ -218,7 +160,6 @@ dynamicConfigClient:
   );
   return file;
 }
-
 export function startTemporalServer(
   tools: TemporalServerTools,
   configFile: string,
@@ -228,12 +169,10 @@ export function startTemporalServer(
     exitSignal: 'SIGTERM',
   });
 }
-
 /** The server's own version line, for the report. */
 export function toolVersion(tools: TemporalServerTools): string {
   return execFileSync(tools.server, ['--version']).toString().trim();
 }
-
 /** Polls `check` every 250 ms until it answers true, failing after `timeoutMs`. */
 export async function waitUntil(
   what: string,
@@ -246,12 +185,10 @@ export async function waitUntil(
     await new Promise((r) => setTimeout(r, 250));
   }
 }
-
 export interface RunningTemporalServer {
   address: string;
   stop(): Promise<void>;
 }
-
 /**
  * The real server on `pg`, as an operator brings one up: its schemas set up by its SQL tool, its
  * configuration and log under `dir`, and `namespace` registered and served before this returns.

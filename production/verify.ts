@@ -21,6 +21,7 @@ import {
   toolVersion,
   waitUntil,
 } from './temporalServer';
+import { inviteCommissionedNotary } from '../faults/driver';
 
 /**
  * `npm run verify:production`: the production shape on this machine, without Docker. A PostgreSQL
@@ -37,159 +38,165 @@ const started = Date.now();
 const log = (line: string) =>
   process.stdout.write(`[verify ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}\n`);
 
+/** PostgreSQL, the Temporal server on it, two APIs and two workers from their production entry points. */
+async function startShape(
+  dir: string,
+  tools: ReturnType<typeof ensureTemporalServer>,
+  stops: Array<() => Promise<void>>,
+) {
+  const pgPort = await freePort();
+  const postgres = await startEmbeddedPostgres({ dataDir: dir, port: pgPort, database: 'notarization', log });
+  stops.push(() => postgres.stop());
+  const pg = embeddedSqlEndpoint(pgPort);
+  const temporal = await startRealTemporal({ tools, pg, dir, namespace: NAMESPACE, log });
+  stops.push(() => temporal.stop());
+  const { address } = temporal;
+  log(`Temporal ${address} with namespace "${NAMESPACE}"; schemas on PostgreSQL ${pgPort}`);
+  const identity = loadDigitalId(loadConfig({ DATA_DIR: dir, NODE_ENV: 'development' }));
+  const env = {
+    ...process.env,
+    ...PRODUCTION_PROCESS_ENV,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    DATA_DIR: dir,
+    DATABASE_URL: postgres.databaseUrl,
+    TEMPORAL_ADDRESS: address,
+    JWT_SECRET: crypto.randomBytes(32).toString('hex'),
+    SIGNING_P12_PATH: path.join(dir, 'signing', 'signer.p12'),
+    SIGNING_P12_PASSPHRASE: identity.passphrase,
+    ALLOW_SANDBOX_IDENTITY: 'true',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    RATE_LIMIT_PER_CLIENT_PER_MINUTE: '1000000',
+  };
+  const apiPorts = [await freePort(), await freePort()];
+  const apis = apiPorts.map(
+    (port, i) =>
+      new SupervisedProcess(
+        'start-api.js',
+        () => ({ ...env, PORT: String(port) }),
+        path.join(dir, `api-${i + 1}.log`),
+      ),
+  );
+  const workers = [1, 2].map(
+    (i) => new SupervisedProcess('start-worker.js', () => env, path.join(dir, `worker-${i}.log`)),
+  );
+  for (const p of [...apis, ...workers]) {
+    p.start();
+    stops.push(() => p.stop());
+  }
+  await Promise.all(
+    apiPorts.map((port) =>
+      waitUntil(`API on ${port}`, async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok, 120_000),
+    ),
+  );
+  log(`2 APIs (${apiPorts.join(', ')}) and 2 workers ready`);
+  return { env, address, workers, urls: apiPorts.map((port) => `http://127.0.0.1:${port}`) };
+}
+
+/** An account made with the admin CLI, as an operator would, and its commissioned team notary. */
+async function provision(env: NodeJS.ProcessEnv, apiUrl: string) {
+  const account = JSON.parse(
+    execFileSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'dist', 'scripts', 'admin.js'),
+        'create-account',
+        '--name',
+        'Verify',
+        '--auto-onboarding',
+      ],
+      { env },
+    ).toString(),
+  ) as { api_key: string; vendor_api_key: string };
+  const notaryEmail = `notary-${runIdOf()}@example.com`;
+  await inviteCommissionedNotary(apiUrl, account.vendor_api_key, {
+    email: notaryEmail,
+    firstName: 'Vera',
+    lastName: 'Fy',
+    commissionNumber: 'TX-777001',
+  });
+  return { account, notaryEmail };
+}
+
+/** Each session's notarized PDF, downloaded through the API that did not create it: how many are signed. */
+async function signedPdfsOf(sessions: string[], integrators: Integrator[], urls: string[]): Promise<number> {
+  let signedPdfs = 0;
+  for (const [i, id] of sessions.entries()) {
+    const documents = await integrators[i % 2].call('GET', `/api/integrationsv2/sessions/${id}/documents`);
+    const download = (documents.body as unknown as { documents: Array<{ download_url: string }> })
+      .documents[0].download_url;
+    const pdf = Buffer.from(
+      await (await fetch(download.replace(/^https?:\/\/[^/]+/, urls[i % 2]))).arrayBuffer(),
+    );
+    if (pdf.subarray(0, 5).toString() === '%PDF-' && pdf.includes('/ByteRange')) signedPdfs++;
+  }
+  return signedPdfs;
+}
+
+/** Two rounds of sessions through both APIs, the second after a worker was killed; a terminated session. */
+async function drive(shape: Awaited<ReturnType<typeof startShape>>, stops: Array<() => Promise<void>>) {
+  const { account, notaryEmail } = await provision(shape.env, shape.urls[0]);
+  const receiver = new SignatureCheckingReceiver();
+  stops.push(() => receiver.stop());
+  const callLog = new CallLog();
+  const integrators = shape.urls.map((url) => new Integrator(url, account.api_key, callLog));
+  const hook = await integrators[1].call('POST', '/api/integrationsv2/webhooks', {
+    url: await receiver.start(),
+  });
+  receiver.trust(hook.body.secret!);
+  useDocument(await pdfBytes(1));
+  const runId = runIdOf();
+  const round = async (name: string, from: number) => {
+    const t0 = Date.now();
+    const ids = await Promise.all(
+      Array.from({ length: SESSIONS_PER_ROUND }, (_, k) =>
+        integrators[(from + k) % 2].runSession(from + k, runId, notaryEmail),
+      ),
+    );
+    log(
+      `${name}: ${ids.length} sessions completed through both APIs in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    return ids;
+  };
+  const before = await round('round 1 (2 workers)', 0);
+  await shape.workers[0].kill();
+  log('worker 1 SIGKILLed (not restarted)');
+  const sessions = [...before, ...(await round('round 2 (1 worker left)', SESSIONS_PER_ROUND))];
+  const expected = ['session_created', 'session_started', 'session_completed', 'documents_released'];
+  await waitUntil(
+    'every session’s webhooks',
+    async () =>
+      sessions.every((id) =>
+        expected.every((event) => receiver.receipts.some((r) => r.sessionId === id && r.event === event)),
+      ),
+    120_000,
+  );
+  const terminated = await integrators[0].openSession(2 * SESSIONS_PER_ROUND, runId, notaryEmail);
+  const endedInMs = await terminatedSessionIsEnded(shape.address, integrators[0], receiver, terminated.id);
+  log(
+    `a session whose workflow was terminated: recorded cancelled, session_cancelled delivered ` +
+      `${(endedInMs / 1000).toFixed(1)} s after the terminate`,
+  );
+  return { sessions, receiver, callLog, signedPdfs: await signedPdfsOf(sessions, integrators, shape.urls) };
+}
+
 async function main() {
   const { values: options } = parseArgs({ options: { keep: { type: 'boolean', default: false } } });
   const dir = scratchDirectory('production');
   log(`data and logs in ${dir}`);
   const tools = ensureTemporalServer(log);
   log(`Temporal server: ${toolVersion(tools)} (${TEMPORAL_SERVER_VERSION})`);
-
   const stops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
     while (stops.length) await stops.pop()!().catch(() => undefined);
   };
   process.once('SIGINT', () => void stopAll().finally(() => process.exit(130)));
   try {
-    const pgPort = await freePort();
-    const postgres = await startEmbeddedPostgres({
-      dataDir: dir,
-      port: pgPort,
-      database: 'notarization',
-      log,
-    });
-    stops.push(() => postgres.stop());
-    const pg = embeddedSqlEndpoint(pgPort);
-    const temporal = await startRealTemporal({ tools, pg, dir, namespace: NAMESPACE, log });
-    stops.push(() => temporal.stop());
-    const { address } = temporal;
-    log(`Temporal ${address} with namespace "${NAMESPACE}"; schemas on PostgreSQL ${pgPort}`);
-
-    const identity = loadDigitalId(loadConfig({ DATA_DIR: dir, NODE_ENV: 'development' }));
-    const env = {
-      ...process.env,
-      ...PRODUCTION_PROCESS_ENV,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      DATA_DIR: dir,
-      DATABASE_URL: postgres.databaseUrl,
-      TEMPORAL_ADDRESS: address,
-      JWT_SECRET: crypto.randomBytes(32).toString('hex'),
-      SIGNING_P12_PATH: path.join(dir, 'signing', 'signer.p12'),
-      SIGNING_P12_PASSPHRASE: identity.passphrase,
-      ALLOW_SANDBOX_IDENTITY: 'true',
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      RATE_LIMIT_PER_CLIENT_PER_MINUTE: '1000000',
-    };
-    const apiPorts = [await freePort(), await freePort()];
-    const apis = apiPorts.map(
-      (port, i) =>
-        new SupervisedProcess(
-          'start-api.js',
-          () => ({ ...env, PORT: String(port) }),
-          path.join(dir, `api-${i + 1}.log`),
-        ),
+    const { sessions, receiver, callLog, signedPdfs } = await drive(
+      await startShape(dir, tools, stops),
+      stops,
     );
-    const workers = [1, 2].map(
-      (i) => new SupervisedProcess('start-worker.js', () => env, path.join(dir, `worker-${i}.log`)),
-    );
-    for (const p of [...apis, ...workers]) {
-      p.start();
-      stops.push(() => p.stop());
-    }
-    await Promise.all(
-      apiPorts.map((port) =>
-        waitUntil(`API on ${port}`, async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok, 120_000),
-      ),
-    );
-    log(`2 APIs (${apiPorts.join(', ')}) and 2 workers ready`);
-
-    const account = JSON.parse(
-      execFileSync(
-        process.execPath,
-        [
-          path.join(ROOT, 'dist', 'scripts', 'admin.js'),
-          'create-account',
-          '--name',
-          'Verify',
-          '--auto-onboarding',
-        ],
-        {
-          env,
-        },
-      ).toString(),
-    ) as { api_key: string; vendor_api_key: string };
-    const [first, second] = apiPorts.map((port) => `http://127.0.0.1:${port}`);
-    const notaryEmail = `notary-${runIdOf()}@example.com`;
-    const invited = await fetch(`${first}/api/integrationsv2/team_members/invite`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${account.vendor_api_key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: notaryEmail,
-        business_role: 'notary',
-        first_name: 'Vera',
-        last_name: 'Fy',
-        state: 'TX',
-        county: 'Travis',
-        commission_number: 'TX-777001',
-        commission_expires_on: '2035-12-31',
-      }),
-    });
-    if (invited.status !== 201) throw new Error(`notary invite: ${invited.status} ${await invited.text()}`);
-    const receiver = new SignatureCheckingReceiver();
-    stops.push(() => receiver.stop());
-    const callLog = new CallLog();
-    const integrators = [first, second].map((url) => new Integrator(url, account.api_key, callLog));
-    const hook = await integrators[1].call('POST', '/api/integrationsv2/webhooks', {
-      url: await receiver.start(),
-    });
-    receiver.trust(hook.body.secret!);
-    useDocument(await pdfBytes(1));
-
-    const runId = runIdOf();
-    const round = async (name: string, from: number) => {
-      const t0 = Date.now();
-      const ids = await Promise.all(
-        Array.from({ length: SESSIONS_PER_ROUND }, (_, k) =>
-          integrators[(from + k) % 2].runSession(from + k, runId, notaryEmail),
-        ),
-      );
-      log(
-        `${name}: ${ids.length} sessions completed through both APIs in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
-      );
-      return ids;
-    };
-    const before = await round('round 1 (2 workers)', 0);
-    await workers[0].kill();
-    log('worker 1 SIGKILLed (not restarted)');
-    const after = await round('round 2 (1 worker left)', SESSIONS_PER_ROUND);
-
-    const sessions = [...before, ...after];
-    const expected = ['session_created', 'session_started', 'session_completed', 'documents_released'];
-    await waitUntil(
-      'every session’s webhooks',
-      async () =>
-        sessions.every((id) =>
-          expected.every((event) => receiver.receipts.some((r) => r.sessionId === id && r.event === event)),
-        ),
-      120_000,
-    );
-    const terminated = await integrators[0].openSession(2 * SESSIONS_PER_ROUND, runId, notaryEmail);
-    const endedInMs = await terminatedSessionIsEnded(address, integrators[0], receiver, terminated.id);
-    log(
-      `a session whose workflow was terminated: recorded cancelled, session_cancelled delivered ` +
-        `${(endedInMs / 1000).toFixed(1)} s after the terminate`,
-    );
-    let signedPdfs = 0;
-    for (const [i, id] of sessions.entries()) {
-      const documents = await integrators[i % 2].call('GET', `/api/integrationsv2/sessions/${id}/documents`);
-      const download = (documents.body as unknown as { documents: Array<{ download_url: string }> })
-        .documents[0].download_url;
-      const pdf = Buffer.from(
-        await (await fetch(download.replace(/^https?:\/\/[^/]+/, i % 2 ? second : first))).arrayBuffer(),
-      );
-      if (pdf.subarray(0, 5).toString() === '%PDF-' && pdf.includes('/ByteRange')) signedPdfs++;
-    }
     const problems = [
       receiver.badSignatures ? `${receiver.badSignatures} webhooks with a bad signature` : '',
       signedPdfs !== sessions.length ? `${sessions.length - signedPdfs} sessions without a signed PDF` : '',

@@ -1,10 +1,5 @@
-import { isUuid } from '../src/ids';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../src/config';
-import { stateCode } from '../core/usStates';
-import { createDatabase } from '../src/db/database';
-import { migrateExclusively } from '../src/db/migrator';
-import { provideDatabaseForTool } from '../src/infra/services';
 import {
   addNetworkNotary,
   ConflictError,
@@ -13,102 +8,29 @@ import {
   renewNetworkNotaryCommission,
   rotateKey,
 } from '../src/accounts/accounts';
-import type { Sequelize } from 'sequelize';
 import { readAuditTrail, verifyChain } from '../src/audit/auditChain';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { DomainError } from '../src/domain/errors';
-import { databaseSetupError, operatorLine } from '../src/setupErrors';
+import { operatorLine } from '../src/setupErrors';
 import { addNetworkWitness, createNetworkLoginLink } from '../src/network/networkPeople';
 import { connectTemporal } from '../src/temporal/client';
 import { executeUpdate } from '../src/temporal/updates';
 import { retryFinalizationUpdate } from '../core/session/messages';
 import { queryRows, rowExists } from '../src/db/query';
-import { delayThresholdSchema } from '../src/sessions/createRequest';
 import { commissionHistory } from '../src/team/commissionChanges';
-
-/**
- * Operator CLI: `npm run -s admin -- <command>` (`-s` keeps npm's banner off stdout). Prints one compact
- * JSON object on stdout; errors go to stderr as JSON with a non-zero exit code. Uses the database of a
- * running `npm start` with the same DATA_DIR (or DATABASE_URL).
- */
-
-class UsageError extends Error {}
-
-function absoluteUrl(value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
-    return value.replace(/\/$/, '');
-  } catch {
-    throw new InvalidArgumentError('must be an absolute http(s) URL');
-  }
-}
-
-function isoDate(value: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) {
-    throw new InvalidArgumentError('must be a date as YYYY-MM-DD');
-  }
-  return value;
-}
-
-/** A commission state as its two-letter code: a seal and a certificate must name a real state. */
-function usState(value: string): string {
-  const code = stateCode(value);
-  if (!code) throw new InvalidArgumentError('must be a US state name or abbreviation');
-  return code;
-}
-
-function brandColor(value: string): string {
-  if (!/^#[0-9a-fA-F]{6}$/.test(value)) throw new InvalidArgumentError('must be a colour as #rrggbb');
-  return value;
-}
-
-/** The late-notary modal as JSON, held to the same rules as a session's delay_threshold. */
-function delayThreshold(value: string): object {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    throw new InvalidArgumentError('must be JSON: {"title","message","actions":[{"label","url"}]}');
-  }
-  const { error, value: valid } = delayThresholdSchema.validate(parsed);
-  if (error) throw new InvalidArgumentError(error.message);
-  return valid as object;
-}
-
-function email(value: string): string {
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) throw new InvalidArgumentError('must be an e-mail address');
-  return value;
-}
-
-function uuid(value: string): string {
-  if (!isUuid(value)) {
-    throw new InvalidArgumentError('must be a UUID');
-  }
-  return value;
-}
-
-async function withDatabase<T>(fn: (sequelize: Sequelize) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const database = await provideDatabaseForTool(config, (line) => process.stderr.write(`${line}\n`));
-  const sequelize = createDatabase(database.databaseUrl);
-  try {
-    await migrateExclusively(sequelize).catch((err: unknown) => {
-      throw databaseSetupError(err, database.databaseUrl) ?? err;
-    });
-    return await fn(sequelize);
-  } finally {
-    await sequelize.close();
-    await database.stop();
-  }
-}
-
-/** One compact JSON object a line, so `npm run -s admin -- … | jq` reads it. */
-function print(result: unknown): void {
-  process.stdout.write(`${JSON.stringify(result)}\n`);
-}
-
+import {
+  UsageError,
+  absoluteUrl,
+  isoDate,
+  usState,
+  brandColor,
+  delayThreshold,
+  email,
+  uuid,
+  withDatabase,
+  print,
+} from './adminSupport';
 const program = new Command('admin')
   .description(
     'Provision accounts, keys and the network (notaries, witnesses, their login links); verify audit chains; ' +
@@ -272,7 +194,6 @@ program
     print({ session_id: opts.session, ...verdict });
     if (!verdict.intact) process.exitCode = 1;
   });
-
 /** The retried finalization answers once the workflow has taken it; the documents are notarized after. */
 const RETRY_DEADLINE_MS = 30_000;
 
@@ -321,7 +242,6 @@ program
       await temporal.connection.close();
     }
   });
-
 async function main(): Promise<void> {
   try {
     await program.parseAsync(process.argv);
