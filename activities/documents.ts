@@ -8,6 +8,7 @@ import { loadActFacts } from '../src/notarizedPdf/actContext';
 import { loadDigitalId, type DigitalId } from '../src/notarizedPdf/digitalId';
 import type { Annotation } from '../core/session/request';
 import { execute, queryRows, rowExists } from '../src/db/query';
+import { recordingOf } from '../src/media/recordings';
 
 /** One document's notarized PDF, made on a finalization thread and stored; done once per document. */
 async function notarizeAndStore(
@@ -119,7 +120,25 @@ export function documentActivities(deps: ActivityDependencies) {
 }
 
 /** The notary's journal: what the law asks a notary to keep of each act. */
-export function journalActivities({ sequelize }: Pick<ActivityDependencies, 'sequelize'>) {
+/** Where the act's recording is kept and how to know it, as the journal notes it (MISMO's RON standard). */
+async function recordingNote(
+  { sequelize, objectStore }: Pick<ActivityDependencies, 'sequelize' | 'objectStore'>,
+  sessionId: string,
+) {
+  const recording = await recordingOf(sequelize, sessionId);
+  if (!recording) return null;
+  return {
+    recording_id: recording.id,
+    status: recording.status,
+    sha256: recording.sha256,
+    location: recording.object_key ? objectStore.locationOf(recording.object_key) : null,
+    retain_until: recording.retain_until ? new Date(recording.retain_until).toISOString() : null,
+    failure_reason: recording.failure_reason,
+  };
+}
+
+export function journalActivities(deps: Pick<ActivityDependencies, 'sequelize' | 'objectStore'>) {
+  const { sequelize } = deps;
   return {
     /** One journal entry per notarial act of the completed session. */
     async recordJournal({ sessionId }: { sessionId: string }): Promise<void> {
@@ -134,11 +153,12 @@ export function journalActivities({ sequelize }: Pick<ActivityDependencies, 'seq
            FROM documents d LEFT JOIN signed_documents s ON s.document_id = d.id WHERE d.session_id = $1 ORDER BY d.position`,
         { bind: [sessionId] },
       );
+      const recording = await recordingNote(deps, sessionId);
       for (const actType of facts.actTypes) {
         await execute(
           sequelize,
-          `INSERT INTO journal_entries (session_id, act_type, performed_at, signers, notary, documents)
-           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (session_id, act_type) DO NOTHING`,
+          `INSERT INTO journal_entries (session_id, act_type, performed_at, signers, notary, documents, recording)
+           VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (session_id, act_type) DO NOTHING`,
           {
             bind: [
               sessionId,
@@ -153,6 +173,7 @@ export function journalActivities({ sequelize }: Pick<ActivityDependencies, 'seq
                 venue_county: facts.venue.county,
               }),
               JSON.stringify(documents),
+              JSON.stringify(recording),
             ],
           },
         );

@@ -28,14 +28,14 @@ async function recordEvent(
   input: PublishEventInput,
   transaction: Transaction,
 ): Promise<string[]> {
-  const sessions = await queryRows<{ account_id: string; notarization_id: string | null }>(
-    sequelize,
-    'SELECT account_id, notarization_id FROM sessions WHERE id = $1',
-    {
-      bind: [input.sessionId],
-      transaction,
-    },
-  );
+  const sessions = await queryRows<{
+    account_id: string;
+    notarization_id: string | null;
+    test_mode: boolean;
+  }>(sequelize, 'SELECT account_id, notarization_id, test_mode FROM sessions WHERE id = $1', {
+    bind: [input.sessionId],
+    transaction,
+  });
   const session = sessions[0];
   const payload = {
     id: input.eventId,
@@ -45,6 +45,7 @@ async function recordEvent(
     notarization_id: session.notarization_id ?? '',
     status: input.status,
     data: input.data,
+    ...(session.test_mode ? { test: true } : {}),
   };
   await execute(
     sequelize,

@@ -8,6 +8,7 @@ import { housekeepingActivities } from './housekeeping';
 import { documentActivities, journalActivities } from './documents';
 import { networkAcceptanceActivities, networkActivities, networkWitnessActivities } from './network';
 import { terminatedWorkflowActivities } from './terminatedWorkflows';
+import { mediaActivities } from './media';
 
 export type { ActivityDependencies };
 
@@ -30,6 +31,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...networkAcceptanceActivities(deps),
     ...networkWitnessActivities(deps),
     ...terminatedWorkflowActivities(deps),
+    ...mediaActivities(deps),
   };
 }
 

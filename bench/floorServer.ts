@@ -25,6 +25,7 @@ const PLAN: SessionPlan = {
   witnessesRequired: 0,
   serviceWitnesses: 0,
   identityRequired: [],
+  testMode: true,
 };
 
 /** The session's workflow, started inside the transaction that writes its rows, as the API starts it. */

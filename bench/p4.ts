@@ -13,7 +13,7 @@ export async function p4EventToReceiver(
   bodyWith: (doc: string, extra?: Record<string, unknown>) => string,
   deed: string,
 ) {
-  const account = await createAccount(sequelize, { name: 'Events', autoOnboarding: true });
+  const account = await createAccount(sequelize, { name: 'Events', autoOnboarding: true, testMode: true });
   const auth = { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' };
   const receiver = new WebhookReceiver();
   const hookUrl = await receiver.start();

@@ -135,7 +135,11 @@ async function probeSides(stack: (name: string) => Promise<Stack>): Promise<Reco
     : await Promise.all([stack('parked'), stack('alongside')]);
   const [onParked, onAlongside] = await Promise.all(
     [parked, alongside].map(async (s) => {
-      const account = await createAccount(s.sequelize, { name: 'Parked', autoOnboarding: true });
+      const account = await createAccount(s.sequelize, {
+        name: 'Parked',
+        autoOnboarding: true,
+        testMode: true,
+      });
       const probeApi = await s.startUnpolledApi('bench-p5-unpolled');
       const auth = { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' };
       return { stack: s, account, auth, probeApi };

@@ -70,7 +70,11 @@ async function injectFaults(
 
 /** An account, its commissioned notary and a webhook endpoint on the signature-checking receiver. */
 async function provision(cluster: Cluster, sequelize: Sequelize, receiver: SignatureCheckingReceiver) {
-  const account = await createAccount(sequelize, { name: 'Fault test', autoOnboarding: true });
+  const account = await createAccount(sequelize, {
+    name: 'Fault test',
+    autoOnboarding: true,
+    testMode: true,
+  });
   const callLog = new CallLog();
   const integrator = new Integrator(cluster.apiUrl, account.api_key, callLog);
   const notaryEmail = `notary-${runIdOf()}@example.com`;

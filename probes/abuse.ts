@@ -178,7 +178,7 @@ async function joinFlood(prober: Prober, api: string, auth: Record<string, strin
 }
 /** An account with its commissioned notary, and the create body the probes send. */
 async function probeAccount(api: string, sequelize: ReturnType<typeof createDatabase>) {
-  const account = await createAccount(sequelize, { name: 'Probe', autoOnboarding: true });
+  const account = await createAccount(sequelize, { name: 'Probe', autoOnboarding: true, testMode: true });
   const auth = { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' };
   const notaryEmail = `notary-${Date.now()}@example.com`;
   await inviteCommissionedNotary(api, account.vendor_api_key, {

@@ -105,7 +105,11 @@ async function main() {
   const rows: Row[] = [];
   try {
     const api = new Client(cluster.apiUrl);
-    const account = await createAccount(sequelize, { name: 'Probe account', autoOnboarding: true });
+    const account = await createAccount(sequelize, {
+      name: 'Probe account',
+      autoOnboarding: true,
+      testMode: true,
+    });
     const notaryEmail = `notary-${Date.now()}@example.com`;
     await api.call(`${API}/team_members/invite`, {
       auth: account.vendor_api_key,

@@ -57,8 +57,8 @@ async function renewByEmail(
 }
 
 export async function forgedCommission(api: Client, sequelize: Sequelize): Promise<Row[]> {
-  const a = await createAccount(sequelize, { name: 'Vendor A', autoOnboarding: true });
-  const b = await createAccount(sequelize, { name: 'Vendor B' });
+  const a = await createAccount(sequelize, { name: 'Vendor A', autoOnboarding: true, testMode: true });
+  const b = await createAccount(sequelize, { name: 'Vendor B', testMode: true });
   const email = `nora-${crypto.randomUUID().slice(0, 8)}@example.com`;
   const number = `TX-A-${crypto.randomInt(1e6)}`;
   const inA = await api.call(`${API}/team_members/invite`, {

@@ -53,6 +53,11 @@ program
     'the default late-notary modal: {"title","message","actions"}',
     delayThreshold,
   )
+  .option(
+    '--test-mode',
+    'sessions run without media and their documents say TEST - NOT A NOTARIAL ACT (an integration sandbox)',
+    false,
+  )
   .action(
     async (opts: {
       name: string;
@@ -62,6 +67,7 @@ program
       adminEmail?: string;
       brandColor?: string;
       delayThreshold?: object;
+      testMode: boolean;
     }) => {
       if (!opts.name.trim()) throw new UsageError('--name must not be empty');
       const created = await withDatabase((sequelize) =>
@@ -73,12 +79,14 @@ program
           ownerEmail: opts.adminEmail,
           brandColor: opts.brandColor,
           delayThreshold: opts.delayThreshold,
+          testMode: opts.testMode,
         }),
       );
       print({
         account_id: created.account_id,
         api_key: created.api_key,
         vendor_api_key: created.vendor_api_key,
+        test_mode: opts.testMode,
       });
     },
   );

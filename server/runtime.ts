@@ -5,7 +5,7 @@ import type { Sequelize } from 'sequelize';
 import type { WorkflowBundleOption } from '@temporalio/worker';
 import type { Config } from '../src/config';
 import { createLogger, type Logger } from '../src/logger';
-import { provideBackingServices, type BackingServices } from '../src/infra/services';
+import { provideBackingServices, withEmbeddedMedia, type BackingServices } from '../src/infra/services';
 import { createDatabase } from '../src/db/database';
 import { migrateExclusively } from '../src/db/migrator';
 import { exclusively } from '../src/db/exclusively';
@@ -99,7 +99,8 @@ async function startApi(
  * Brings up what one process runs (API, worker or both) on top of its backing services, and tears it
  * down in reverse: HTTP, worker, Temporal client, database pool, embedded servers.
  */
-export async function startRuntime(config: Config, opts: RuntimeOptions): Promise<Runtime> {
+export async function startRuntime(given: Config, opts: RuntimeOptions): Promise<Runtime> {
+  let config = given;
   const logger = opts.logger ?? createLogger(config.logLevel);
   const say = (line: string) => logger.info(line);
   const stack: Array<() => Promise<void>> = [];
@@ -121,6 +122,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
       });
       stack.push(() => backing.stop());
       services = backing;
+      config = withEmbeddedMedia(config, backing.media);
     } else {
       services = { databaseUrl: config.databaseUrl!, temporalAddress: config.temporalAddress! };
     }

@@ -1,6 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import ms from 'ms';
+import { ConfigError } from './configError';
+import { mediaConfig, type MediaConfig } from './media/mediaConfig';
+import { objectStoreConfig } from './objectStore/createObjectStore';
+import type { ObjectStoreConfig } from './objectStore/objectStore';
 
 /**
  * Runtime configuration, read once from the environment. Every variable is documented in docs/configuration.md;
@@ -77,6 +81,9 @@ export interface Config {
   metricsToken: string | undefined;
   /** How long after a participant is admitted (or a scheduled session opens) the notary counts as late. */
   notaryLateAfterMs: number;
+  /** The media server of live sessions, and their recordings. */
+  media: MediaConfig;
+  objectStore: ObjectStoreConfig;
 }
 
 export interface IdentityConfig {
@@ -106,8 +113,6 @@ type Env = Record<string, string | undefined>;
 
 /** MAX_BODY_BYTES unless set: five 10 MB documents in base64 (4/3 larger) plus the rest of the body. */
 export const DEFAULT_MAX_BODY_BYTES = 75 * 1024 * 1024;
-
-export class ConfigError extends Error {}
 
 function integer(env: Env, name: string, fallback: number): number {
   const raw = env[name];
@@ -146,9 +151,8 @@ function url(env: Env, name: string, fallback: string): string {
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = optional(env, 'NODE_ENV') ?? 'development';
   const port = integer(env, 'PORT', 3000);
-  // Cores − 1, from 2 to 4, for each of the two document lanes.
-  const documentThreadsByDefault = Math.max(2, Math.min(4, os.availableParallelism() - 1));
   const publicBaseUrl = url(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`);
+  const dataDir = path.resolve(optional(env, 'DATA_DIR') ?? '.data');
   return {
     nodeEnv,
     isDevelopment: nodeEnv === 'development',
@@ -156,7 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     publicBaseUrl,
     frontUrl: url(env, 'FRONT_URL', publicBaseUrl),
-    dataDir: path.resolve(optional(env, 'DATA_DIR') ?? '.data'),
+    dataDir,
     databaseUrl: optional(env, 'DATABASE_URL'),
     temporalAddress: optional(env, 'TEMPORAL_ADDRESS'),
     temporalNamespace: optional(env, 'TEMPORAL_NAMESPACE') ?? 'default',
@@ -171,21 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES),
     trustProxy: optional(env, 'TRUST_PROXY') === 'true',
-    documentWork: {
-      // Never one: on 2 cores, one thread made it the creates' longest queue under load.
-      threads: integer(env, 'DOCUMENT_THREADS', documentThreadsByDefault),
-      // DOCX have a lane of their own; each of its threads waits on one LibreOffice process.
-      conversionThreads: integer(env, 'DOCUMENT_CONVERSION_THREADS', documentThreadsByDefault),
-      memoryMb: integer(env, 'DOCUMENT_MEMORY_MB', 512),
-      // Above LibreOffice's own 120 s for one DOCX.
-      timeoutMs: duration('DOCUMENT_TIMEOUT', optional(env, 'DOCUMENT_TIMEOUT') ?? '150s'),
-    },
-    finalizationWork: {
-      threads: integer(env, 'FINALIZATION_THREADS', Math.max(1, Math.min(2, os.availableParallelism() - 1))),
-      // Twice a document thread's: what the create could read in 512 MB is read, stamped and written again
-      // here (a 2,000-page, 9 MB PDF with 200,000 names of its own finalized within 512 MB).
-      memoryMb: integer(env, 'FINALIZATION_MEMORY_MB', 1024),
-    },
+    ...documentWorkConfig(env),
     maxLiveRefreshTokensPerKey: integer(env, 'MAX_LIVE_REFRESH_TOKENS_PER_KEY', 1000),
     rateLimits: {
       perLinkPerMinute: integer(env, 'RATE_LIMIT_PER_LINK_PER_MINUTE', 60),
@@ -219,6 +209,30 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000),
     identity: identityConfig(env, nodeEnv),
     notaryLateAfterMs: duration('NOTARY_LATE_AFTER', optional(env, 'NOTARY_LATE_AFTER') ?? '5m'),
+    media: mediaConfig(env, dataDir, port),
+    objectStore: objectStoreConfig(env, dataDir),
+  };
+}
+
+function documentWorkConfig(env: Env): Pick<Config, 'documentWork' | 'finalizationWork'> {
+  // Cores − 1, from 2 to 4, for each of the two document lanes.
+  const documentThreadsByDefault = Math.max(2, Math.min(4, os.availableParallelism() - 1));
+  return {
+    documentWork: {
+      // Never one: on 2 cores, one thread made it the creates' longest queue under load.
+      threads: integer(env, 'DOCUMENT_THREADS', documentThreadsByDefault),
+      // DOCX have a lane of their own; each of its threads waits on one LibreOffice process.
+      conversionThreads: integer(env, 'DOCUMENT_CONVERSION_THREADS', documentThreadsByDefault),
+      memoryMb: integer(env, 'DOCUMENT_MEMORY_MB', 512),
+      // Above LibreOffice's own 120 s for one DOCX.
+      timeoutMs: duration('DOCUMENT_TIMEOUT', optional(env, 'DOCUMENT_TIMEOUT') ?? '150s'),
+    },
+    finalizationWork: {
+      threads: integer(env, 'FINALIZATION_THREADS', Math.max(1, Math.min(2, os.availableParallelism() - 1))),
+      // Twice a document thread's: what the create could read in 512 MB is read, stamped and written again
+      // here (a 2,000-page, 9 MB PDF with 200,000 names of its own finalized within 512 MB).
+      memoryMb: integer(env, 'FINALIZATION_MEMORY_MB', 1024),
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { ConfigError } from './config';
+import { ConfigError } from './configError';
 import type { Logger } from './logger';
 import { operatorLine } from './setupErrors';
 

@@ -9,6 +9,9 @@ import { createActivities } from '../activities';
 import { NotarizationThreads } from '../src/notarizedPdf/notarizationThreads';
 import { installTemporalRuntime } from './temporalRuntime';
 import { createMailTransport } from '../src/mail/transport';
+import { JanusAdmin } from '../src/media/janusAdmin';
+import { mediaServerUrl } from '../src/media/mediaConfig';
+import { createObjectStore } from '../src/objectStore/createObjectStore';
 
 export interface WorkerDependencies {
   config: Config;
@@ -57,6 +60,8 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
       temporal: new Client({ connection, namespace: deps.config.temporalNamespace }),
       finalization,
       mail,
+      media: new JanusAdmin(mediaServerUrl(deps.config.media), deps.config.media.adminKey),
+      objectStore: createObjectStore(deps.config.objectStore),
     }),
     // Bounded memory per worker: a session spends most of its life waiting for people or a timer, so
     // one evicted is rebuilt from its history when it next wakes rather than held in memory meanwhile.

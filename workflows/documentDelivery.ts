@@ -4,11 +4,15 @@ import { failureType, finalize, mail } from './sessionActivities';
 import type { SessionRun } from './sessionRun';
 
 /**
- * The notarized PDFs (stamped, certified, digitally signed) and the journal. Documents that cannot be
- * notarized leave the session `failed` with the reasons, reported as an event, until an operator
- * retries them (after fixing what was wrong).
+ * The notarized PDFs (stamped, certified, digitally signed) and the journal (a test-mode session is no
+ * notarial act: it has none). Documents that cannot be notarized leave the session `failed` with the
+ * reasons, reported as an event, until an operator retries them (after fixing what was wrong).
  */
-export async function finalizeDocuments(run: SessionRun, sessionId: string): Promise<void> {
+export async function finalizeDocuments(
+  run: SessionRun,
+  sessionId: string,
+  testMode: boolean,
+): Promise<void> {
   for (;;) {
     const failures: Array<{ documentId: string; reason: string }> = [];
     for (const documentId of await run.db.listDocumentsToFinalize({ sessionId })) {
@@ -29,7 +33,7 @@ export async function finalizeDocuments(run: SessionRun, sessionId: string): Pro
     await run.waitUntil(() => run.requested.retryFinalization);
     await run.setDocuments('pending');
   }
-  await run.db.recordJournal({ sessionId });
+  if (!testMode) await run.db.recordJournal({ sessionId });
 }
 
 /** Signed documents go out at once, or when the notary releases them; then each signer is told. */

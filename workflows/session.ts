@@ -9,6 +9,7 @@ import { openSession } from './sessionOpening';
 import { assignTeamNotary, dispatchToNetwork, staffNetworkWitnesses } from './networkDispatch';
 import { deliverDocuments, finalizeDocuments } from './documentDelivery';
 import { historyPast } from './history';
+import { holdLiveRoom, keepRecording } from './liveRoom';
 import { SessionStatusAttribute } from './searchAttributes';
 
 /** Far under Temporal's 50,000-event limit: a waiting session continues as new past it. */
@@ -69,28 +70,40 @@ async function session(
     if (outcome === 'continue_as_new') return carryOn(run, input, () => !witnesses?.busy);
   }
 
-  // 5. The notary starts the session once a signer is in, and completes it: the notarial act.
+  // 5. The notary starts the session once a signer is in, and completes it: the notarial act, live in a
+  //    recorded room (but in test mode).
   if (!(await run.waitFor(() => run.requested.start))) return finish(run);
   await run.enter('in_progress', 'session_started');
-  if (!(await run.waitFor(() => run.requested.complete))) return finish(run);
+  const room = plan.testMode ? undefined : holdLiveRoom(run, sessionId, () => run.status !== 'in_progress');
+  if (!(await run.waitFor(() => run.requested.complete))) return finish(run, room);
   await run.enter('completed', 'session_completed');
+  await endLiveAct(run, sessionId, room);
 
   // 6–7. The notarized documents and the journal; then they go out.
-  await finalizeDocuments(run, sessionId);
+  await finalizeDocuments(run, sessionId, plan.testMode);
   await deliverDocuments(run, sessionId, plan.deliveryMode);
   await run.events.publishBeforeClosing();
   return 'completed';
 }
 
 /** A session that stopped before completion: cancelled, or expired; its last events published. */
-async function finish(run: SessionRun): Promise<SessionOutcome> {
+async function finish(run: SessionRun, room?: Promise<void>): Promise<SessionOutcome> {
   if (run.requested.cancel) {
     await run.enter('cancelled', 'session_cancelled');
   } else if (run.expired() && run.status !== 'completed') {
     await run.enter('expired', 'session_expired');
   }
+  // An act broken off is evidence too: what was recorded of it is kept.
+  await endLiveAct(run, run.sessionId, room);
   await run.events.publishBeforeClosing();
   return run.status;
+}
+
+/** The live room closed once the act is over, and the recording of it made and kept. */
+async function endLiveAct(run: SessionRun, sessionId: string, room: Promise<void> | undefined) {
+  if (!room) return;
+  await room;
+  await keepRecording(run, sessionId);
 }
 
 /** Carries on in a fresh run before Temporal's history limits: handlers done, events published. */

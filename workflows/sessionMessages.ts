@@ -8,6 +8,7 @@ import {
   identityOutcomeUpdate,
   isParticipantRef,
   joinUpdate,
+  mediaEventUpdate,
   participantJoinedSignal,
   pretaggedUpdate,
   refusedFailure,
@@ -32,6 +33,7 @@ import {
   type Verdict,
 } from '../core/session/machine';
 import { isFinal } from '../core/session/statuses';
+import { isMediaEvent, type MediaEvent } from '../core/session/media';
 import { commissionOfRequest } from '../core/session/commission';
 import type { SessionPlan } from '../core/session/plan';
 import type { SessionRun } from './sessionRun';
@@ -55,6 +57,9 @@ export class SessionMessages {
     setHandler(joinUpdate, (joiner) => this.join(joiner), { validator: (j) => this.validateJoin(j) });
     setHandler(identityOutcomeUpdate, (check) => this.identity(check), {
       validator: (check) => this.validateIdentity(check),
+    });
+    setHandler(mediaEventUpdate, (event) => this.run.recordMedia(event), {
+      validator: (event) => this.validateMedia(event),
     });
     setHandler(
       pretaggedUpdate,
@@ -173,6 +178,12 @@ export class SessionMessages {
   private identity(check: IdentityOutcome): ActionResult {
     this.run.recordIdentity(check);
     return this.run.result();
+  }
+
+  /** Only events about the room open now count: a lost room's arrive late, and must not move anything. */
+  private validateMedia(event: MediaEvent): void {
+    if (!isMediaEvent(event) || !this.run.mediaEventIsCurrent(event))
+      throw refusedFailure({ kind: 'not_now', reason: 'Not an event of the room open now' });
   }
 
   private async pretagged(): Promise<ActionResult> {

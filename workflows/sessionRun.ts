@@ -17,6 +17,7 @@ import type { DatabaseSteps } from './sessionActivities';
 import { SessionStatusAttribute } from './searchAttributes';
 import type { EventArgs, EventData, EventName } from '../core/session/events';
 import { dataOf, SessionEvents } from './sessionEvents';
+import { actIsRecorded, participantOf, type MediaEvent, type MediaIdentity } from '../core/session/media';
 
 /**
  * A running session's state and the workflow's ways of changing it: entering a state (recorded in the
@@ -43,6 +44,8 @@ export class SessionRun {
     cancel: false,
     retryFinalization: false,
   };
+  /** A live act's room: its segment, whether it is open, and who is on camera in it. */
+  readonly media = { segment: 0, open: false, publishing: [] as MediaIdentity[] };
   /** The notary whose commission the completion was judged by: the one the certificates state. */
   actNotary?: NotaryAtTheAct;
   readonly events: SessionEvents;
@@ -51,7 +54,7 @@ export class SessionRun {
 
   constructor(
     readonly db: DatabaseSteps,
-    private readonly sessionId: string,
+    readonly sessionId: string,
     public status: SessionStatus,
     private readonly expiresAt: number | undefined,
     resumed: ResumedSession | undefined,
@@ -77,6 +80,7 @@ export class SessionRun {
       documentsStatus: this.documentsStatus,
       joined: this.joined,
       verified: this.verified,
+      recordingRunning: actIsRecorded(this.media.open, this.media.publishing),
     };
   }
 
@@ -137,6 +141,22 @@ export class SessionRun {
     });
     if (check.lockedUntil)
       this.events.queue('participant_locked_out', { ...who, method, locked_until: check.lockedUntil });
+  }
+
+  /** The media server's word on who is on camera in the room now open. */
+  recordMedia(event: MediaEvent): void {
+    const { publishing } = this.media;
+    const at = publishing.indexOf(event.identity);
+    if (event.kind === 'published' && at < 0) publishing.push(event.identity);
+    else if (event.kind === 'unpublished' && at >= 0) publishing.splice(at, 1);
+    else return;
+    const who = { ...participantOf(event.identity), segment: event.segment };
+    this.events.queue(event.kind === 'published' ? 'participant_connected' : 'participant_disconnected', who);
+  }
+
+  /** Whether a media event is about the room open now (the media server may report a lost one's late). */
+  mediaEventIsCurrent(event: MediaEvent): boolean {
+    return this.media.open && event.segment === this.media.segment;
   }
 
   reportBounces(bounced: BouncedMail[]): void {

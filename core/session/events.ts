@@ -25,6 +25,14 @@ export const EVENT_NAMES = [
   'kba_failed',
   'id_check_failed',
   'participant_locked_out',
+  // The live act: its room's recording (one segment per room: a media server restart opens the next),
+  // who is on camera in it, and the recording kept as the act's evidence.
+  'recording_started',
+  'recording_interrupted',
+  'participant_connected',
+  'participant_disconnected',
+  'recording_available',
+  'recording_failed',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
@@ -63,6 +71,19 @@ export interface EventData {
   };
   id_check_failed: ParticipantRef & { attempt: number; reasons: string[]; retake_until?: string };
   participant_locked_out: ParticipantRef & { method: IdentityMethod; locked_until: string };
+  recording_started: { segment: number };
+  recording_interrupted: { segment: number; reason: string };
+  participant_connected: InTheRoom;
+  participant_disconnected: InTheRoom;
+  recording_available: { sha256: string; duration_seconds: number; size_bytes: number };
+  recording_failed: { reason: string };
+}
+
+/** Someone in the live room: the notary, or a participant by role and index. */
+export interface InTheRoom {
+  role: 'notary' | 'signer' | 'witness';
+  index: number | null;
+  segment: number;
 }
 
 /** The arguments after the event's name: its data, none for an event that carries none. */

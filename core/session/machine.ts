@@ -24,6 +24,8 @@ export interface SessionState {
   joined: readonly ParticipantRef[];
   /** Participants whose identity check passed. */
   verified: readonly ParticipantKey[];
+  /** A live act's room is open and records the notary and a signer on camera (core/session/media.ts). */
+  recordingRunning: boolean;
 }
 
 export type SessionRequest = NotaryActionName | 'add_documents' | 'retry_finalization';
@@ -96,8 +98,19 @@ export function notaryIsLate(
   lateAfterMs: number,
   now: number,
 ): boolean {
-  if (status !== 'awaiting_notary' && status !== 'ready') return false;
-  return now >= Math.max(admittedAt, opensAt ?? 0) + lateAfterMs;
+  const lateAt = notaryLateAt(status, admittedAt, opensAt, lateAfterMs);
+  return lateAt !== undefined && now >= lateAt;
+}
+
+/** When the notary counts as late (as above); undefined while the session waits for no notary. */
+export function notaryLateAt(
+  status: SessionStatus,
+  admittedAt: number,
+  opensAt: number | undefined,
+  lateAfterMs: number,
+): number | undefined {
+  if (status !== 'awaiting_notary' && status !== 'ready') return undefined;
+  return Math.max(admittedAt, opensAt ?? 0) + lateAfterMs;
 }
 
 /** Whether an identity check's outcome can be recorded: not after the session ended, and each check once. */
@@ -150,9 +163,11 @@ export function judgeRequest(
       return identityRefusal(state, plan) ?? ALLOWED;
     case 'complete':
       if (status === 'completed') return ALREADY_DONE;
-      return status === 'in_progress'
+      if (status !== 'in_progress') return refuse('not_now', `Session cannot be completed while ${status}`);
+      // A live act without its recording would be void: a test-mode session has no media to record.
+      return plan.testMode || state.recordingRunning
         ? ALLOWED
-        : refuse('not_now', `Session cannot be completed while ${status}`);
+        : refuse('not_now', 'Session cannot be completed without a recording of the act');
     case 'release_documents':
       if (documentsStatus === 'released') return ALREADY_DONE;
       // A release while the documents are still being finalized is the notary's decision: it is

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { MediaEvent } from './media';
 
 /**
  * The session's contract with the outside world: its states, its input, and the messages the API
@@ -190,6 +191,9 @@ export interface IdentityOutcome extends ParticipantRef {
  * event. A repeated report of the same check is refused as `AlreadyDone`.
  */
 export const identityOutcomeUpdate = defineUpdate<ActionResult, [IdentityOutcome]>('identityOutcome');
+
+/** The media server's event about the live room, relayed by the API; stale or malformed ones are refused. */
+export const mediaEventUpdate = defineUpdate<void, [MediaEvent]>('mediaEvent');
 
 export function workflowIdOf(sessionId: string): string {
   return `session-${sessionId}`;

@@ -20,6 +20,11 @@ export interface SessionPlan {
   serviceWitnesses: number;
   /** Participants who must pass identity verification before they are admitted. */
   identityRequired: readonly ParticipantKey[];
+  /**
+   * A test-mode account's session: the whole lifecycle without media, its documents marked as no
+   * notarial act. Every other session is a live act, held in a media room and recorded.
+   */
+  testMode: boolean;
 }
 
 /** The signer who hosts same-device signing: the one marked is_shared_device_owner, else the first. */
@@ -31,7 +36,11 @@ export function hostIndexOf(input: Pick<CreateSessionInput, 'all_signers'>): num
 }
 
 /** The plan of a validated create request, with the team notary it names (null: the on-demand network). */
-export function planOf(input: CreateSessionInput, notaryMemberId: string | null): SessionPlan {
+export function planOf(
+  input: CreateSessionInput,
+  notaryMemberId: string | null,
+  testMode: boolean,
+): SessionPlan {
   const serviceWitnesses = input.witnesses?.number_of_service_witnesses ?? 0;
   const state = input.state_specific_notary;
   return {
@@ -45,5 +54,6 @@ export function planOf(input: CreateSessionInput, notaryMemberId: string | null)
     witnessesRequired: (input.witnesses?.invited_witness_details?.length ?? 0) + serviceWitnesses,
     serviceWitnesses,
     identityRequired: identityRequiredOf(input),
+    testMode,
   };
 }

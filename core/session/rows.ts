@@ -17,6 +17,7 @@ export interface SessionRow {
   network_notary_id: string | null;
   options: Record<string, unknown>;
   plan: SessionPlan;
+  test_mode: boolean;
   workflow_id: string;
   created_at: Date;
   updated_at: Date;

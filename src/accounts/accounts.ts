@@ -19,6 +19,8 @@ export interface CreateAccountInput {
     message?: string;
     actions?: Array<{ label: string; url: string }>;
   } | null;
+  /** Sessions run the lifecycle without media and are marked as no notarial act. */
+  testMode?: boolean;
 }
 
 export interface CreatedAccount {
@@ -51,8 +53,8 @@ export async function createAccount(
     const [account] = await queryRows<{ id: string }>(
       sequelize,
       `INSERT INTO accounts (name, auto_onboarding, white_label_base_url, completion_redirect_url, brand_color,
-                             delay_threshold)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+                             delay_threshold, test_mode)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
       {
         bind: [
           input.name,
@@ -61,6 +63,7 @@ export async function createAccount(
           input.completionRedirectUrl ?? null,
           input.brandColor ?? null,
           input.delayThreshold ? JSON.stringify(input.delayThreshold) : null,
+          input.testMode ?? false,
         ],
         transaction,
       },

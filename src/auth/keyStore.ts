@@ -16,11 +16,13 @@ export interface ApiKey {
    * key, a create needs no read of its own before it writes the invitations that carry the links.
    */
   whiteLabelBaseUrl: string | null;
+  /** A test-mode account: its sessions run without media and are no notarial act. */
+  testMode: boolean;
 }
 
 const KEYS_WITH_ACCOUNT = `
   SELECT k.id, k.account_id AS "accountId", k.kind, k.secret_hash AS "secretHash", k.revoked_at AS "revokedAt",
-         a.white_label_base_url AS "whiteLabelBaseUrl"
+         a.white_label_base_url AS "whiteLabelBaseUrl", a.test_mode AS "testMode"
     FROM api_keys k JOIN accounts a ON a.id = k.account_id`;
 
 /** Every request with an API key asks it. */

@@ -6,7 +6,8 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { execute, queryRows } from '../db/query';
 import { keyById, type ApiKey, type KeyKind } from './keyStore';
 import { generateOpaqueToken, sha256 } from './keys';
-import { ConfigError, type Config } from '../config';
+import { type Config } from '../config';
+import { ConfigError } from '../configError';
 
 const ISSUER = 'notarization-service';
 const AUDIENCE = 'integrationsv2';

@@ -85,7 +85,7 @@ export class SignedDocumentService {
   async journal(sessionId: string) {
     const rows = await queryRows<{ performed_at: Date } & Record<string, unknown>>(
       this.sequelize,
-      'SELECT act_type, performed_at, signers, notary, documents FROM journal_entries WHERE session_id = $1 ORDER BY act_type',
+      'SELECT act_type, performed_at, signers, notary, documents, recording FROM journal_entries WHERE session_id = $1 ORDER BY act_type',
       { bind: [sessionId] },
     );
     return rows.map((row) => ({ ...row, performed_at: new Date(row.performed_at).toISOString() }));

@@ -45,6 +45,17 @@ import { registerCommissionRoutes } from './routes/commissions';
 import { registerLoginLinkRoutes } from './routes/loginLinks';
 import { TeamService } from '../team/teamService';
 import { WebhookEndpointService } from '../webhooks/endpointService';
+import { MediaTokens } from '../media/mediaTokens';
+import { RoomAccess } from '../media/roomAccess';
+import { Signaling } from '../media/signaling';
+import { RoomEventRelay } from '../media/roomEventRelay';
+import { mediaServerUrl } from '../media/mediaConfig';
+import { RecordingViews } from '../media/recordingViews';
+import { createObjectStore } from '../objectStore/createObjectStore';
+import { registerMediaRoutes } from './routes/media';
+import { registerRecordingRoutes } from './routes/recordings';
+import { registerPageAssets } from './routes/pageAssets';
+import { SessionStatusChanges } from '../sessions/statusChanges';
 
 export interface AppDependencies {
   config: Config;
@@ -96,9 +107,17 @@ export function createApp(deps: AppDependencies): App {
     openApiDocument,
   });
   registerDocsAssets(router);
+  registerPageAssets(site);
   registerAuthRoutes(api, authenticator, deps.tokens);
   const documents = new DocumentPool({ ...deps.config.documentWork, soffice: deps.config.libreofficePath });
-  registerUseCases(site, api, deps, documents, linkSecret(deps.config.downloadUrlSecret, jwtSecret));
+  const signedLinks = linkSecret(deps.config.downloadUrlSecret, jwtSecret);
+  const statusChanges = new SessionStatusChanges(deps.sequelize);
+  const { journeys, participants, sessions } = registerUseCases(site, api, deps, {
+    documents,
+    signedLinks,
+    statusChanges,
+  });
+  registerLiveAct(site, api, deps, { journeys, participants, sessions, signedLinks, jwtSecret });
 
   koa.use(requestId(deps.logger));
   koa.use(accessLog());
@@ -109,7 +128,16 @@ export function createApp(deps: AppDependencies): App {
     koa.use(r.routes());
     koa.use(r.allowedMethods());
   }
-  return { koa, routers: [router, apiRouter], routes: site, openApiDocument, close: () => documents.close() };
+  return {
+    koa,
+    routers: [router, apiRouter],
+    routes: site,
+    openApiDocument,
+    close: async () => {
+      await statusChanges.close();
+      await documents.close();
+    },
+  };
 }
 
 /** The use cases the API serves, each built from its dependencies and given its routes. */
@@ -117,9 +145,12 @@ function registerUseCases(
   site: ApiRoutes,
   api: ApiRoutes,
   deps: AppDependencies,
-  documents: DocumentPool,
-  signedLinks: Buffer,
-): void {
+  {
+    documents,
+    signedLinks,
+    statusChanges,
+  }: { documents: DocumentPool; signedLinks: Buffer; statusChanges: SessionStatusChanges },
+) {
   const { config, sequelize, temporal } = deps;
   const sessions = new SessionService(sequelize, temporal, config, documents);
   registerSessionRoutes(api, sessions, temporal);
@@ -147,7 +178,7 @@ function registerUseCases(
     config.notaryLateAfterMs,
     completionLinks,
   );
-  registerParticipantRoutes(site, journeys);
+  registerParticipantRoutes(site, journeys, statusChanges);
   registerProofingRoutes(site, api, { identity, participants });
   registerConsolePage(site);
   registerMeRoutes(api, { sequelize, temporal, journeys, metrics: deps.metrics });
@@ -161,4 +192,36 @@ function registerUseCases(
   registerTeamRoutes(api, team);
   registerCommissionRoutes(site, api, { team, sequelize, temporal, taskQueue: config.taskQueue });
   registerLoginLinkRoutes(site, api, team, deps.tokens, sequelize);
+  return { journeys, participants, sessions };
+}
+
+/** The live act: entering its room, the signaling proxy, the media server's events, the recording. */
+function registerLiveAct(
+  site: ApiRoutes,
+  api: ApiRoutes,
+  deps: AppDependencies,
+  uses: {
+    journeys: ParticipantJourneys;
+    participants: ParticipantLookup;
+    sessions: SessionService;
+    signedLinks: Buffer;
+    jwtSecret: Uint8Array;
+  },
+): void {
+  const { config, sequelize, temporal } = deps;
+  const tokens = new MediaTokens(uses.jwtSecret, config.media.tokenTtlSeconds);
+  registerMediaRoutes(site, api, {
+    access: new RoomAccess(sequelize, uses.journeys, uses.participants, tokens, config.media.iceServers),
+    signaling: new Signaling(sequelize, tokens, () => mediaServerUrl(config.media)),
+    relay: new RoomEventRelay(sequelize, temporal),
+    eventsSecret: () => config.media.eventsSecret,
+  });
+  const views = new RecordingViews(
+    sequelize,
+    createObjectStore(config.objectStore),
+    uses.signedLinks,
+    config.publicBaseUrl,
+    config.downloadUrlTtlSeconds,
+  );
+  registerRecordingRoutes(api, uses.sessions, views);
 }

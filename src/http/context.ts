@@ -4,6 +4,8 @@ import type { KeyKind } from '../auth/keyStore';
 import type { BeforeCommit } from '../db/beforeCommit';
 import { refused } from '../domain/errors';
 import type { NetworkPerson } from '../network/networkPeople';
+import type { Worker } from '../network/workQueue';
+import type { Actor } from '../../core/session/machine';
 
 export interface Principal {
   accountId: string;
@@ -14,6 +16,8 @@ export interface Principal {
   member?: { id: string; role: 'notary' | 'pretagger' | 'admin' };
   /** Set for the account's own keys: the base of the signing links its sessions hand out. */
   whiteLabelBaseUrl?: string | null;
+  /** Set for the account's own keys: sessions it creates run in test mode. */
+  testMode?: boolean;
 }
 
 export interface AppState {
@@ -61,4 +65,25 @@ export function networkPersonAs(ctx: AppContext, role: NetworkPerson['role']): N
 export function principalOf(ctx: AppContext): Principal {
   if (!ctx.state.principal) throw new Error('route is missing its authentication middleware');
   return ctx.state.principal;
+}
+
+/** The signed-in person as a worker of sessions: a network person, or a team member of an account. */
+export function workerOf(ctx: AppContext): Worker {
+  const person = ctx.state.networkPerson;
+  if (person) return { kind: 'network', person };
+  const { accountId, member } = ctx.state.principal!;
+  return { kind: 'member', accountId, memberId: member!.id, role: member!.role };
+}
+
+/**
+ * Who acts: the account's key (or a token minted from it), a team member signed in with a login link,
+ * or a network notary.
+ */
+export function actorOf(ctx: AppContext): Actor {
+  const person = ctx.state.networkPerson;
+  if (person) return { kind: 'network_notary', notaryId: person.id };
+  const principal = principalOf(ctx);
+  return principal.member
+    ? { kind: 'member', role: principal.member.role, memberId: principal.member.id }
+    : { kind: 'account' };
 }

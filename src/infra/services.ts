@@ -8,12 +8,15 @@ import {
   startEmbeddedPostgres,
 } from './embeddedPostgres';
 import { startTemporalDevServer } from './temporalDevServer';
+import { startEmbeddedJanus, type EmbeddedJanus } from './embeddedJanus';
 
 export interface BackingServices {
   databaseUrl: string;
   temporalAddress: string;
   /** Set when the Temporal dev server was started here. */
   temporalUiUrl?: string;
+  /** Set when Janus was started here (MEDIA_SERVER_URL unset and Janus installed). */
+  media?: EmbeddedJanus;
   stop(): Promise<void>;
 }
 
@@ -28,7 +31,7 @@ export async function provideBackingServices(
   config: Config,
   opts: BackingServiceOptions,
 ): Promise<BackingServices> {
-  const [postgres, temporal] = await Promise.allSettled([
+  const [postgres, temporal, media] = await Promise.allSettled([
     config.databaseUrl
       ? Promise.resolve(undefined)
       : startEmbeddedPostgres({
@@ -46,19 +49,25 @@ export async function provideBackingServices(
           persistent: opts.persistentTemporal,
           log: opts.log,
         }),
+    config.media.serverUrl
+      ? Promise.resolve(undefined)
+      : startEmbeddedJanus({ dataDir: config.dataDir, media: config.media, log: opts.log }),
   ]);
   const stopAll = async () => {
+    if (media.status === 'fulfilled') await media.value?.stop();
     if (temporal.status === 'fulfilled') await temporal.value?.stop();
     if (postgres.status === 'fulfilled') await postgres.value?.stop();
   };
-  if (postgres.status === 'rejected' || temporal.status === 'rejected') {
+  if (postgres.status === 'rejected' || temporal.status === 'rejected' || media.status === 'rejected') {
     await stopAll();
-    throw postgres.status === 'rejected' ? postgres.reason : (temporal as PromiseRejectedResult).reason;
+    const failed = [postgres, temporal, media].find((started) => started.status === 'rejected');
+    throw (failed as PromiseRejectedResult).reason;
   }
   return {
     databaseUrl: config.databaseUrl ?? postgres.value!.databaseUrl,
     temporalAddress: config.temporalAddress ?? temporal.value!.address,
     temporalUiUrl: temporal.value?.uiUrl,
+    media: media.value,
     stop: stopAll,
   };
 }
@@ -83,4 +92,11 @@ export async function provideDatabaseForTool(
     database: EMBEDDED_DATABASE,
     log,
   });
+}
+
+/** The configuration with the embedded media server's address and secrets, when one was started here. */
+export function withEmbeddedMedia(config: Config, media: EmbeddedJanus | undefined): Config {
+  if (!media) return config;
+  const { serverUrl, adminKey, eventsSecret } = media;
+  return { ...config, media: { ...config.media, serverUrl, adminKey, eventsSecret } };
 }

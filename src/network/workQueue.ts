@@ -21,6 +21,7 @@ interface WorkRow {
   updated_at: Date;
   offer_expires_at: Date | null;
   relation: 'offered' | 'assigned' | 'witness';
+  test_mode: boolean;
 }
 
 const LIST_LIMIT = 50;
@@ -65,7 +66,7 @@ export async function workList(sequelize: Sequelize, worker: Worker) {
   const scope = scopeOf(worker);
   const sessions = await queryRows<WorkRow>(
     sequelize,
-    `SELECT s.id, s.notarization_id, s.status, s.documents_status, s.session_timing, s.updated_at,
+    `SELECT s.id, s.notarization_id, s.status, s.documents_status, s.session_timing, s.updated_at, s.test_mode,
             o.expires_at AS offer_expires_at, ${scope.relation} AS relation
        FROM sessions s ${scope.from}
       WHERE ${scope.where}
@@ -129,6 +130,7 @@ export async function workList(sequelize: Sequelize, worker: Worker) {
         signers: people.filter((p) => p.role === 'signer').map(person),
         witnesses: people.filter((p) => p.role === 'witness').map(person),
         documents: documents.filter((d) => d.session_id === s.id).map((d) => ({ id: d.id, name: d.name })),
+        ...(s.test_mode ? { test: true } : {}),
       };
     }),
   };

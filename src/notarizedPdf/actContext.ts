@@ -3,7 +3,7 @@ import { renderSeal } from '../team/seal';
 import { NOTARY_AT_THE_ACT, SESSION_NOTARY_JOINS } from '../db/sessionNotary';
 import { stateName } from '../../core/usStates';
 import { actTimeIn } from '../team/jurisdictionTime';
-import type { NotarialActContext } from './notarize';
+import type { ActKind, NotarialActContext } from './notarize';
 import { queryRows } from '../db/query';
 import type { NotaryAtTheAct } from '../../core/session/messages';
 
@@ -35,8 +35,20 @@ function identityStatement(check: SettledCheck, accountName: string): string {
   }
 }
 
+/** A test-mode session; else a live act with its stored recording, or the reason it has none. */
+function actKindOf({ test_mode, recording }: Pick<SessionFacts, 'test_mode' | 'recording'>): ActKind {
+  if (test_mode) return { kind: 'test' };
+  if (recording?.status === 'available' && recording.sha256)
+    return { kind: 'live', recording: { id: recording.id, sha256: recording.sha256 } };
+  const reason =
+    recording?.failure_reason ?? (recording ? `its recording is ${recording.status}` : 'none was made');
+  return { kind: 'live', recording: null, reason };
+}
+
 interface SessionFacts {
   account_id: string;
+  test_mode: boolean;
+  recording: { id: string; status: string; sha256: string | null; failure_reason: string | null } | null;
   account_name: string;
   options: { notarization_types?: string };
   completed_at: Date | null;
@@ -49,9 +61,12 @@ export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
   const rows = await queryRows<SessionFacts>(
     sequelize,
     // The notary as kept at the act; sessions completed before it was kept, as on file now.
-    `SELECT account_id, account_name, options, completed_at, notary,
-            (SELECT png FROM notary_seals WHERE id = (notary->>'seal_id')::uuid) AS seal_png
-       FROM (SELECT s.account_id, (SELECT name FROM accounts WHERE id = s.account_id) AS account_name, s.options,
+    `SELECT account_id, account_name, options, completed_at, notary, test_mode,
+            (SELECT png FROM notary_seals WHERE id = (notary->>'seal_id')::uuid) AS seal_png,
+            (SELECT json_build_object('id', r.id, 'status', r.status, 'sha256', r.sha256,
+                                      'failure_reason', r.failure_reason)
+               FROM recordings r WHERE r.session_id = facts.id) AS recording
+       FROM (SELECT s.id, s.account_id, s.test_mode, (SELECT name FROM accounts WHERE id = s.account_id) AS account_name, s.options,
                     s.completed_at, coalesce(s.act_notary, ${NOTARY_AT_THE_ACT}) AS notary
                FROM sessions s ${SESSION_NOTARY_JOINS}
               WHERE s.id = $1) facts`,
@@ -112,5 +127,6 @@ export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
     witnesses: participants
       .filter((p) => p.role === 'witness')
       .map((p) => ({ name: nameOf(p), identityMethod: statementOf(p) })),
+    act: actKindOf(facts),
   } satisfies Omit<NotarialActContext, 'sessionId' | 'document'> & { accountId: string };
 }

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import forge from 'node-forge';
-import { ConfigError, type Config } from '../config';
+import { type Config } from '../config';
+import { ConfigError } from '../configError';
 
 export interface DigitalId {
   p12: Buffer;

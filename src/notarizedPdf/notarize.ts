@@ -28,7 +28,17 @@ export interface NotarialActContext {
   signers: Array<{ name: string; identityMethod: string }>;
   witnesses: Array<{ name: string; identityMethod?: string }>;
   document: { name: string; originalSha256: string; annotations: Annotation[] };
+  /** What the act was: a live one with its recording (or why there is none), or a test-mode session. */
+  act: ActKind;
 }
+
+export type ActKind =
+  | { kind: 'test' }
+  | { kind: 'live'; recording: { id: string; sha256: string } }
+  | { kind: 'live'; recording: null; reason: string };
+
+/** Stamped on every page of a test-mode session's documents, the certificate's among them. */
+export const TEST_MARK = 'TEST - NOT A NOTARIAL ACT';
 
 interface Ink {
   regular: PDFFont;
@@ -121,6 +131,39 @@ function stampFields(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) {
   }
 }
 
+/** How the act was performed: only a recorded live act states audio-video communication. */
+function actLines(act: ActKind): CertificateLine[] {
+  if (act.kind === 'test')
+    return [
+      { text: `${TEST_MARK}: a test-mode session, without audio-video communication.`, bold: true, after: 8 },
+    ];
+  if (!act.recording)
+    return [
+      { text: `No audio-video recording of this act is available: ${act.reason}.`, bold: true, after: 8 },
+    ];
+  return [
+    { text: 'Performed by remote online notarization using audio-video communication, recorded in full.' },
+    { text: `Recording: ${act.recording.id}`, size: 9 },
+    { text: 'SHA-256 of the recording:', size: 9 },
+    { text: act.recording.sha256, size: 8.5, after: 8 },
+  ];
+}
+
+function stampTestMark(pdf: PDFDocument, font: PDFFont) {
+  for (const page of pdf.getPages()) {
+    const size = 16;
+    const width = font.widthOfTextAtSize(TEST_MARK, size);
+    const { width: pageWidth, height } = page.getSize();
+    page.drawText(TEST_MARK, {
+      x: (pageWidth - width) / 2,
+      y: height - 28,
+      size,
+      font,
+      color: rgb(0.8, 0.05, 0.05),
+    });
+  }
+}
+
 /** The certificate of the notarial act, appended after the document (on as many pages as it takes). */
 function appendCertificate(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) {
   const county = ctx.venue.county ? `, County of ${ctx.venue.county}` : '';
@@ -128,7 +171,7 @@ function appendCertificate(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) 
     { text: `Notarial act: ${ctx.actTypes.join(', ')}`, bold: true },
     { text: `Venue: State of ${ctx.venue.state}${county}` },
     { text: `Date of the act: ${ctx.actTime.local} (${ctx.performedAt.toISOString()})` },
-    { text: 'Performed by remote online notarization using audio-video communication.', after: 8 },
+    ...actLines(ctx.act),
     { text: 'Signers and how their identity was established:', bold: true },
     ...ctx.signers.map((signer) => ({ text: `${signer.name} (${signer.identityMethod})`, item: true })),
     ...(ctx.witnesses.length
@@ -174,9 +217,10 @@ export async function notarizePdf(
   };
   stampFields(pdf, ctx, ink);
   appendCertificate(pdf, ctx, ink);
+  if (ctx.act.kind === 'test') stampTestMark(pdf, ink.bold);
   pdflibAddPlaceholder({
     pdfDoc: pdf,
-    reason: `Remote online notarization (${ctx.actTypes.join(', ')})`,
+    reason: ctx.act.kind === 'test' ? TEST_MARK : `Remote online notarization (${ctx.actTypes.join(', ')})`,
     contactInfo: ctx.notary.name,
     name: 'Notarization Service',
     location: `${ctx.venue.state}, US`,

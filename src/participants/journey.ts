@@ -6,7 +6,7 @@ import { conflict, gone, unavailable } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { joinUpdate, type Joiner, type SessionStatus } from '../../core/session/messages';
-import { judgeJoin, notaryIsLate } from '../../core/session/machine';
+import { judgeJoin, notaryLateAt } from '../../core/session/machine';
 import { isFinal } from '../../core/session/statuses';
 import type { IdentityProofing, IdentityState } from '../proofing/identityProofing';
 import { throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
@@ -80,7 +80,11 @@ export interface Journey extends ParticipantView {
   /** Same-device signing, for the host: each signer and their identity check, done on the host's device. */
   same_device_signers: Array<{ index: number; name: string; identity: IdentityState }> | null;
   notary_late: boolean;
+  /** While waiting and not late yet: when the late-notary modal shows if the notary has not started. */
+  notary_late_at: string | null;
   delay_modal: DelayModal;
+  /** Set on a test-mode session: no live room, no notarial act. */
+  test?: true;
 }
 
 export interface CompletionFacts {
@@ -92,6 +96,7 @@ export interface CompletionFacts {
 }
 
 interface JourneyFacts {
+  test_mode: boolean;
   account_name: string;
   brand_color: string | null;
   account_delay: DelayModal | null;
@@ -119,7 +124,7 @@ export class ParticipantJourneys {
     if (isFinal(participant.status)) throw this.ended(participant);
     const [facts] = await queryRows<JourneyFacts>(
       this.sequelize,
-      `SELECT a.name AS account_name, a.brand_color, a.delay_threshold AS account_delay,
+      `SELECT s.test_mode, a.name AS account_name, a.brand_color, a.delay_threshold AS account_delay,
               s.options -> 'session_configurations' -> 'delay_threshold' AS session_delay,
               coalesce(m.first_name || ' ' || m.last_name, n.first_name || ' ' || n.last_name) AS notary_name
          FROM sessions s JOIN accounts a ON a.id = s.account_id
@@ -154,10 +159,24 @@ export class ParticipantJourneys {
       notary: facts.notary_name ? { name: facts.notary_name } : null,
       identity,
       same_device_signers: signers,
-      notary_late:
-        step === 'waiting' &&
-        notaryIsLate(participant.status, admittedAt, opensAt, this.notaryLateAfterMs, Date.now()),
+      ...this.lateness(step, participant.status, admittedAt, opensAt),
       delay_modal: { ...DEFAULT_DELAY_MODAL, ...(facts.account_delay ?? {}), ...(facts.session_delay ?? {}) },
+      ...(facts.test_mode ? { test: true } : {}),
+    };
+  }
+
+  private lateness(
+    step: JourneyStep,
+    status: SessionStatus,
+    admittedAt: number,
+    opensAt: number | undefined,
+  ) {
+    const lateAt =
+      step === 'waiting' ? notaryLateAt(status, admittedAt, opensAt, this.notaryLateAfterMs) : undefined;
+    const late = lateAt !== undefined && Date.now() >= lateAt;
+    return {
+      notary_late: late,
+      notary_late_at: lateAt !== undefined && !late ? new Date(lateAt).toISOString() : null,
     };
   }
 
@@ -233,7 +252,7 @@ export class ParticipantJourneys {
     const judgeOnRecord = (status: SessionStatus) =>
       throwIfRefused(
         judgeJoin(
-          { status, documentsStatus: 'pending', joined: [], verified: [] },
+          { status, documentsStatus: 'pending', joined: [], verified: [], recordingRunning: false },
           joiner,
           participant.session_timing ? new Date(participant.session_timing).getTime() : undefined,
           Date.now(),

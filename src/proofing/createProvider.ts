@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
-import { ConfigError, type IdentityConfig } from '../config';
+import { type IdentityConfig } from '../config';
+import { ConfigError } from '../configError';
 import type { IdentityProvider } from './providers';
 import { SandboxIdentityProvider } from './sandboxProvider';
 

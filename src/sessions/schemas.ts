@@ -20,6 +20,9 @@ export const createSessionResponse = Joi.object({
   witnessess_signing_urls: Joi.array().items(
     Joi.object({ witness_index: Joi.number().integer(), email: Joi.string(), ...signingUrl }),
   ),
+  test: Joi.boolean().description(
+    'Only on a test-mode account’s sessions (always true): no media, no notarial act, its documents marked TEST - NOT A NOTARIAL ACT.',
+  ),
 }).label('CreateSessionResponse');
 
 export const createFailureBody = Joi.object({
@@ -43,6 +46,9 @@ const summaryFields = {
   created_at: Joi.string().isoDate(),
   updated_at: Joi.string().isoDate(),
   completed_at: Joi.string().isoDate().allow(null),
+  test: Joi.boolean().description(
+    'Only on a test-mode account’s sessions (always true): no media, no notarial act, its documents marked TEST - NOT A NOTARIAL ACT.',
+  ),
 };
 
 export const documentSummary = Joi.object({

@@ -23,6 +23,7 @@ import type { TransactionsThroughTemporal } from './transactionsThroughTemporal'
 export interface CreatingAccount {
   accountId: string;
   whiteLabelBaseUrl: string | null;
+  testMode: boolean;
 }
 
 /** A participant of a new session with their signing link, relative and absolute. */
@@ -39,6 +40,7 @@ export interface CreatedSession {
   sessionId: string;
   notarizationId: string;
   participants: LinkedParticipant[];
+  testMode: boolean;
 }
 
 /** A participant's signing link, on the account's white-label base URL or the service's. */
@@ -76,7 +78,7 @@ export class SessionCreation {
     const now = new Date();
     const { input, notaryMemberId } = await this.validated(accountId, raw, now);
     const sessionId = crypto.randomUUID();
-    const plan = planOf(input, notaryMemberId);
+    const plan = planOf(input, notaryMemberId, account.testMode);
     const status = initialStatus(plan, now.getTime());
     const participants = participantsOf(input);
     // Document work first, outside the transaction: no database connection waits on a conversion.
@@ -88,6 +90,7 @@ export class SessionCreation {
       sessionId,
       notarizationId: input.notarization_id ?? '',
       participants: participants.map((p) => linkOf(p, baseUrl)),
+      testMode: account.testMode,
     };
     let workflowStarted = false;
     try {

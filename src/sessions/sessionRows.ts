@@ -64,8 +64,8 @@ const INSERT_SESSION = preparedStatement(
   `WITH session AS (
        INSERT INTO sessions (id, account_id, notarization_id, status, signing_type, session_type,
                              notarization_timing_type, session_timing, expires_at, notary_member_id, options, workflow_id,
-                             plan)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $18)),
+                             plan, test_mode)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $18, ($18::jsonb ->> 'testMode')::boolean)),
      participant AS (
        INSERT INTO participants (id, session_id, role, index, email, first_name, last_name, is_host, details, token_hash)
        SELECT p.id, $1, p.role, p."index", p.email, p.first_name, p.last_name, p.is_host, p.details, decode(p.token_hash, 'hex')

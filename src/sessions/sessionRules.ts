@@ -49,5 +49,5 @@ export const recordedResult = (row: SessionRow): ActionResult => ({
 });
 
 export function recordedState(row: SessionRow, joined: SessionState['joined'] = []): SessionState {
-  return { ...recordedResult(row), joined, verified: [] };
+  return { ...recordedResult(row), joined, verified: [], recordingRunning: false };
 }

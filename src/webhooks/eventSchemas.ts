@@ -22,6 +22,12 @@ const failedCheck = {
   retake_until: instant.description('Set when a retake is left: start it before this'),
 };
 const nothing = Joi.object({});
+const segment = Joi.number().integer().min(1).required();
+const inTheRoom = {
+  role: Joi.string().valid('notary', 'signer', 'witness').required(),
+  index: Joi.number().integer().min(0).allow(null).required().description('null for the notary'),
+  segment,
+};
 
 interface EventDocumentation {
   summary: string;
@@ -108,6 +114,37 @@ export const EVENT_DOCUMENTATION: Record<EventName, EventDocumentation> = {
     summary: 'A failure used a participant’s last attempt: no new one before `locked_until`',
     data: Joi.object({ ...participant, method, locked_until: instant.required() }),
   },
+  recording_started: {
+    summary:
+      'The live room is open and records every stream in it; `segment` counts rooms (a media server restart opens the next)',
+    data: Joi.object({ segment }),
+  },
+  recording_interrupted: {
+    summary:
+      'The media server lost the room (it restarted or is unreachable); the session opens the next segment',
+    data: Joi.object({ segment, reason: Joi.string().required() }),
+  },
+  participant_connected: {
+    summary: 'Someone is on camera and microphone in the live room',
+    data: Joi.object(inTheRoom),
+  },
+  participant_disconnected: {
+    summary: 'Someone left the live room or stopped sending their audio and video',
+    data: Joi.object(inTheRoom),
+  },
+  recording_available: {
+    summary: 'The recording of the act is stored (GET /sessions/{id}/recording)',
+    data: Joi.object({
+      sha256: Joi.string().hex().length(64).required(),
+      duration_seconds: Joi.number().min(0).required(),
+      size_bytes: Joi.number().integer().min(0).required(),
+    }),
+  },
+  recording_failed: {
+    summary:
+      'The recording could not be made into a file; its segments are kept as recorded (failure_reason)',
+    data: Joi.object({ reason: Joi.string().required() }),
+  },
 };
 
 /** The body of one event's delivery (API contract §5). */
@@ -131,5 +168,8 @@ export function webhookBodySchema(event: EventName): Joi.ObjectSchema {
       .required()
       .description('The session’s status when the event happened'),
     data: EVENT_DOCUMENTATION[event].data.required(),
+    test: Joi.boolean()
+      .valid(true)
+      .description('Only on a test-mode account’s events: no media, no notarial act'),
   }).label(`Webhook_${event}`);
 }

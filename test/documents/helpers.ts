@@ -32,8 +32,12 @@ export interface NotaryAccount {
   commissionExpiresOn: string;
 }
 
-export async function notaryAccount({ state = 'TX', county = 'Travis' } = {}): Promise<NotaryAccount> {
-  const account = await createTestAccount({ autoOnboarding: true });
+export async function notaryAccount({
+  state = 'TX',
+  county = 'Travis',
+  testMode = true,
+} = {}): Promise<NotaryAccount> {
+  const account = await createTestAccount({ autoOnboarding: true, testMode });
   const suffix = crypto.randomUUID().slice(0, 6);
   const first = 'Nadia';
   const last = `Quill${suffix.replace(/[^a-z]/g, '')}x`;

@@ -3,10 +3,13 @@ import crypto from 'node:crypto';
 import { createTestAccount } from '../support/accounts';
 import { b64, pdfBytes } from '../support/documents';
 import { request } from '../support/http';
-import { sessionBody, signer } from '../support/sessions';
+import { action, sessionBody, signer, waitForSession } from '../support/sessions';
+import { launchMediaBrowser } from '../support/browser';
+import { memberToken } from '../team/helpers';
+import { completeRecordedAct } from '../media/helpers';
 import {
   adminCli,
-  completedSession,
+  inProgressSession,
   ISO_DATETIME_RE,
   notaryAccount,
   query,
@@ -60,7 +63,8 @@ describe('journal and audit trail', function () {
 
   before(async function () {
     this.timeout(180_000);
-    notary = await notaryAccount();
+    // The journal is kept of live acts only: this one is recorded, as it would be for real.
+    notary = await notaryAccount({ testMode: false });
     const body = await sessionBody({
       session_notary_email: notary.notaryEmail,
       notarization_types: 'Acknowledgement,Jurat',
@@ -73,9 +77,22 @@ describe('journal and audit trail', function () {
         { name: 'note.txt', base64Doc: b64(Buffer.from(`Note ${crypto.randomUUID()}\n`)) },
       ],
     });
-    const done = await completedSession(notary.apiKey, body);
-    sessionId = done.id;
-    completedAt = done.session.completed_at;
+    const created = await inProgressSession(notary.apiKey, body);
+    sessionId = created.bn_session_id;
+    const browser = await launchMediaBrowser();
+    try {
+      await completeRecordedAct(browser, {
+        id: sessionId,
+        notaryToken: await memberToken(notary.vendorKey, notary.notaryEmail),
+        signingUrl: created.bn_signing_url,
+        complete: () => action(notary.apiKey, sessionId, 'complete'),
+      });
+    } finally {
+      await browser.close();
+    }
+    completedAt = (
+      await waitForSession(notary.apiKey, sessionId, (s) => s.documents_status === 'released', 120_000)
+    ).completed_at;
     await waitForAuditEvent(notary.apiKey, sessionId, 'documents_released');
   });
 
@@ -96,6 +113,7 @@ describe('journal and audit trail', function () {
           'documents',
           'notary',
           'performed_at',
+          'recording',
           'signers',
         ]);
         assert.match(entry.performed_at, ISO_DATETIME_RE);
@@ -192,17 +210,33 @@ describe('journal and audit trail', function () {
       assert.equal(res.body.bn_session_id, sessionId);
       const records = res.body.records;
       const order: string[] = records.map((r: any) => r.event);
-      // The session is ready at creation: the signer may join before the invitations are out.
+      // The session is ready at creation: the signer may join before the invitations are out. Who was on
+      // camera in the live room comes and goes with the media server's events, in its own order.
+      const presence = [
+        'join_session',
+        'identity_verified',
+        'participant_connected',
+        'participant_disconnected',
+      ];
       assert.deepEqual(
-        order.filter((e) => e !== 'join_session' && e !== 'identity_verified'),
+        order.filter((e) => !presence.includes(e)),
         [
           'session_created',
           'invites_sent',
           'notary_assigned',
           'session_started',
+          'recording_started',
           'session_completed',
+          'recording_available',
           'documents_released',
         ],
+      );
+      assert.deepEqual(
+        records
+          .filter((r: any) => r.event === 'participant_connected')
+          .map((r: any) => r.payload.data.role)
+          .sort(),
+        ['notary', 'signer'],
       );
       // Both signers join and pass their checks (KBA, an ID check) before the notary starts.
       assert.equal(order.filter((e) => e === 'join_session').length, 2);

@@ -28,7 +28,13 @@ describe('admin CLI', function () {
       'https://acme.test/done',
     ]);
     assert.equal(result.code, 0, result.stderr);
-    assert.deepEqual(Object.keys(result.json).sort(), ['account_id', 'api_key', 'vendor_api_key']);
+    assert.deepEqual(Object.keys(result.json).sort(), [
+      'account_id',
+      'api_key',
+      'test_mode',
+      'vendor_api_key',
+    ]);
+    assert.equal(result.json.test_mode, false, 'accounts are live unless asked otherwise');
     assert.match(result.json.api_key, /^nsk_/);
     assert.match(result.json.vendor_api_key, /^nvk_/);
     assert.equal((await request('/api/integrationsv2/sessions', { auth: result.json.api_key })).status, 200);
@@ -37,7 +43,7 @@ describe('admin CLI', function () {
       200,
     );
     const [rows] = (await testEnvironment().runtime.sequelize.query(
-      'SELECT name, auto_onboarding, white_label_base_url, completion_redirect_url FROM accounts WHERE id = $1',
+      'SELECT name, auto_onboarding, white_label_base_url, completion_redirect_url, test_mode FROM accounts WHERE id = $1',
       { bind: [result.json.account_id] },
     )) as [any[], unknown];
     assert.deepEqual(rows[0], {
@@ -45,6 +51,7 @@ describe('admin CLI', function () {
       auto_onboarding: true,
       white_label_base_url: 'https://sign.acme.test',
       completion_redirect_url: 'https://acme.test/done',
+      test_mode: false,
     });
     const admins = await request('/api/integrationsv2/team_members?role=admin', {
       auth: result.json.vendor_api_key,

@@ -490,7 +490,10 @@ describe('migrations', () => {
         INSERT INTO participants (session_id, role, index, email, token_hash)
         VALUES ('00000000-0000-4000-8000-0000000000c1', 'witness', 0, 'w@example.com', '\\x01');`);
 
-      assert.deepEqual(await migrate(db), ['0015-sessions-keep-their-plan']);
+      assert.deepEqual(
+        (await createMigrator(db).up({ to: '0015-sessions-keep-their-plan' })).map((m) => m.name),
+        ['0015-sessions-keep-their-plan'],
+      );
 
       assert.deepEqual(await rows('SELECT id, plan FROM sessions ORDER BY id'), [
         {
@@ -519,6 +522,49 @@ describe('migrations', () => {
           },
         },
       ]);
+    });
+  });
+  it('0016 marks every account and session live, and adds media rooms and recordings, from the 0015 schema', async () => {
+    await withScratchDatabase('migrate_0016', async (db) => {
+      const rows = rowsOf(db);
+      await createMigrator(db).up({ to: '0015-sessions-keep-their-plan' });
+      await db.query(`
+        INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A');
+        INSERT INTO sessions (id, account_id, status, signing_type, session_type, notarization_timing_type, options,
+                              workflow_id, plan)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-00000000000a', 'in_progress', 'ron',
+                'gnw', 'notarize_now', '{}', 'session-00000000-0000-4000-8000-0000000000c1',
+                '{"notary": {"kind": "network"}, "deliveryMode": "immediately"}');`);
+
+      assert.deepEqual(await migrate(db), ['0016-live-acts-are-recorded']);
+
+      assert.deepEqual(await rows('SELECT test_mode FROM accounts'), [{ test_mode: false }]);
+      assert.deepEqual(await rows('SELECT test_mode, plan FROM sessions'), [
+        {
+          test_mode: false,
+          plan: { notary: { kind: 'network' }, deliveryMode: 'immediately', testMode: false },
+        },
+      ]);
+      await db.query(`
+        INSERT INTO media_rooms (session_id, segment, room, secret, recording_dir)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', 1, 'r1', 's', '/rec/1');
+        INSERT INTO recordings (session_id, status, started_at)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', 'recording', now());`);
+      await assert.rejects(
+        db.query(`INSERT INTO recordings (session_id, status, started_at)
+                  VALUES ('00000000-0000-4000-8000-0000000000c1', 'recording', now())`),
+        (err: Error) => err.name === 'SequelizeUniqueConstraintError',
+      );
+      await assert.rejects(db.query(`UPDATE recordings SET status = 'lost'`), /check constraint/);
+      await assert.rejects(db.query('DELETE FROM recordings'), /is kept until it is made/);
+      await db.query(`UPDATE recordings SET status = 'available', sha256 = 'a', object_key = 'k',
+                      retain_until = now() + interval '10 years'`);
+      await assert.rejects(
+        db.query(`UPDATE recordings SET sha256 = 'b'`),
+        /its hash, object and retention are final/,
+      );
+      await assert.rejects(db.query(`UPDATE recordings SET retain_until = now()`), /are final/);
+      await assert.rejects(db.query('DELETE FROM recordings'), /is kept until/);
     });
   });
 });

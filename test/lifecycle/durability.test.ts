@@ -403,6 +403,7 @@ describe('a session whose rows are not committed yet', () => {
             witnessesRequired: 0,
             serviceWitnesses: 0,
             identityRequired: [],
+            testMode: true,
           },
         },
       ],

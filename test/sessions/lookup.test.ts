@@ -31,6 +31,8 @@ const SESSION_KEYS = [
   'created_at',
   'updated_at',
   'completed_at',
+  // The contract's fields, and `test: true`: these tests run in a test-mode account.
+  'test',
 ].sort();
 const PARTICIPANT_KEYS = ['role', 'index', 'email', 'first_name', 'last_name', 'joined_at'].sort();
 const DOCUMENT_KEYS = ['document_id', 'name', 'content_type', 'size_bytes'].sort();

@@ -24,7 +24,10 @@ const JOURNEY_KEYS = [
   'identity',
   'same_device_signers',
   'notary_late',
+  'notary_late_at',
   'delay_modal',
+  // `test: true`: these tests run in a test-mode account.
+  'test',
 ].sort();
 
 function participantOf(session: any, role: string, index: number) {

@@ -8,12 +8,15 @@ export interface TestAccountOptions {
   completionRedirectUrl?: string;
   brandColor?: string;
   delayThreshold?: { title?: string; message?: string; actions?: Array<{ label: string; url: string }> };
+  /** Test mode unless a test is about the live act: its media and recording. */
+  testMode?: boolean;
 }
 
 /** Each test works in an account of its own, so tests never see each other's data. */
 export function createTestAccount(opts: TestAccountOptions = {}): Promise<CreatedAccount> {
   return createAccount(testEnvironment().runtime.sequelize, {
     name: `Test account ${crypto.randomUUID().slice(0, 8)}`,
+    testMode: true,
     ...opts,
   });
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { provideBackingServices, type BackingServices } from '../../src/infra/services';
+import { provideBackingServices, withEmbeddedMedia, type BackingServices } from '../../src/infra/services';
 import { startRuntime, type Runtime } from '../../server/runtime';
 import { startWorker, workflowsPath } from '../../worker/createWorker';
 import { createApp } from '../../src/http/app';
@@ -88,8 +88,15 @@ export async function startTestEnvironment(): Promise<TestEnvironment> {
       EMBEDDED_POSTGRES_PORT: String(await freePort()),
       TEMPORAL_DEV_PORT: String(await freePort()),
       TEMPORAL_UI_PORT: String(await freePort()),
+      EMBEDDED_MEDIA_PORT: String(await freePort()),
     };
-    baseConfig = loadConfig({ ...process.env, ...settings, PORT: '0', HOST: '127.0.0.1' });
+    // A port of its own rather than any: the media server posts its events to the API there.
+    baseConfig = loadConfig({
+      ...process.env,
+      ...settings,
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+    });
     try {
       services = await provideBackingServices(baseConfig, { persistentTemporal: false, log });
     } catch (err) {
@@ -100,11 +107,10 @@ export async function startTestEnvironment(): Promise<TestEnvironment> {
     }
   }
   const workflowBundle = await bundling;
-  const config: Config = {
-    ...baseConfig,
-    databaseUrl: services.databaseUrl,
-    temporalAddress: services.temporalAddress,
-  };
+  const config: Config = withEmbeddedMedia(
+    { ...baseConfig, databaseUrl: services.databaseUrl, temporalAddress: services.temporalAddress },
+    services.media,
+  );
   const runtime = await startRuntime(config, {
     api: createApp,
     worker: startWorker,

@@ -13,6 +13,7 @@ import {
 import { assertTransition, initialStatus } from '../../core/session/statuses';
 import { type CommissionOnFile } from '../../core/session/commission';
 import type { SessionPlan } from '../../core/session/plan';
+import { actIsRecorded, isMediaEvent, participantOf } from '../../core/session/media';
 import type { DocumentsStatus, Joiner, SessionStatus } from '../../core/session/messages';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
@@ -24,6 +25,7 @@ const plan: SessionPlan = {
   witnessesRequired: 0,
   serviceWitnesses: 0,
   identityRequired: [],
+  testMode: true,
 };
 const signer: Joiner = {
   role: 'signer',
@@ -64,6 +66,7 @@ describe('session machine (pure rules)', () => {
     documentsStatus,
     joined: [signer],
     verified: [],
+    recordingRunning: false,
   });
 
   for (const [status, row] of Object.entries(TABLE) as Array<
@@ -100,6 +103,7 @@ describe('session machine (pure rules)', () => {
         documentsStatus: 'pending',
         joined: [{ role: 'witness', index: 0, email: 'w@x' }],
         verified: [],
+        recordingRunning: false,
       },
       plan,
       'start',
@@ -128,7 +132,13 @@ describe('session machine (pure rules)', () => {
   });
 
   it('same-device signing: only the host signer joins; witnesses join as usual', () => {
-    const open = { status: 'ready' as const, documentsStatus: 'pending' as const, joined: [], verified: [] };
+    const open = {
+      status: 'ready' as const,
+      documentsStatus: 'pending' as const,
+      joined: [],
+      verified: [],
+      recordingRunning: false,
+    };
     const guest = { ...signer, sameDeviceAll: true, isHost: false };
     assert.equal(short(judgeJoin(open, guest, undefined, NOW)), 'no');
     assert.equal(short(judgeJoin(open, { ...guest, isHost: true }, undefined, NOW)), 'ok');
@@ -166,6 +176,7 @@ describe('session machine (pure rules)', () => {
       documentsStatus: 'pending' as const,
       joined: [signer],
       verified: [],
+      recordingRunning: false,
     };
     assert.equal(short(judgeAccept(waiting, 'n1', undefined, 'n1')), 'ok');
     assert.equal(short(judgeAccept(waiting, 'n1', undefined, 'n2')), 'no');
@@ -181,6 +192,7 @@ describe('session machine (pure rules)', () => {
       documentsStatus: 'pending' as const,
       joined,
       verified: [],
+      recordingRunning: false,
     });
     assert.equal(signerIsWaiting(state([]), plan), false);
     assert.equal(signerIsWaiting(state([{ ...signer, index: 1 }]), plan), false);
@@ -195,6 +207,7 @@ describe('session machine (pure rules)', () => {
       documentsStatus: 'pending' as const,
       joined,
       verified: [],
+      recordingRunning: false,
     });
     const two = { ...plan, witnessesRequired: 2 };
     const refused = judgeRequest(ready([signer, witness(0)]), two, 'start', NOW);
@@ -220,6 +233,7 @@ describe('session machine (pure rules)', () => {
       documentsStatus: 'pending' as const,
       joined: [signer, witness],
       verified,
+      recordingRunning: false,
     });
     assert.equal(signerIsWaiting(at('awaiting_notary', []), asked), false, 'joined, not verified');
     assert.equal(signerIsWaiting(at('awaiting_notary', [{ role: 'signer', index: 0 }]), asked), true);
@@ -259,6 +273,33 @@ describe('session machine (pure rules)', () => {
     assert.throws(() => assertTransition('in_progress', 'ready'), /cannot move from in_progress to ready/);
     assert.throws(() => assertTransition('completed', 'cancelled'));
     assert.throws(() => assertTransition('scheduled', 'completed'));
+  });
+
+  it('a live act completes only while its recording runs; a test-mode session has none to wait for', () => {
+    const live = { ...plan, testMode: false };
+    const inProgress = { ...state('in_progress'), recordingRunning: false };
+    assert.deepEqual(judgeRequest(inProgress, live, 'complete', NOW), {
+      outcome: 'refused',
+      refusal: { kind: 'not_now', reason: 'Session cannot be completed without a recording of the act' },
+    });
+    assert.equal(
+      judgeRequest({ ...inProgress, recordingRunning: true }, live, 'complete', NOW).outcome,
+      'allowed',
+    );
+    assert.equal(judgeRequest(inProgress, plan, 'complete', NOW).outcome, 'allowed', 'test mode');
+    assert.equal(judgeRequest(state('completed'), live, 'complete', NOW).outcome, 'already_done');
+  });
+
+  it('the recording of the act: the room open, the notary and a signer on camera', () => {
+    assert.equal(actIsRecorded(true, ['notary', 'signer-0']), true);
+    assert.equal(actIsRecorded(true, ['notary', 'witness-0']), false, 'no signer');
+    assert.equal(actIsRecorded(true, ['signer-1']), false, 'no notary');
+    assert.equal(actIsRecorded(false, ['notary', 'signer-0']), false, 'the room is gone');
+    assert.deepEqual(participantOf('witness-2'), { role: 'witness', index: 2 });
+    assert.deepEqual(participantOf('notary'), { role: 'notary', index: null });
+    assert.equal(isMediaEvent({ segment: 1, identity: 'signer-0', kind: 'published', at: 'x' }), true);
+    assert.equal(isMediaEvent({ segment: 0, identity: 'signer-0', kind: 'published', at: 'x' }), false);
+    assert.equal(isMediaEvent({ segment: 1, identity: 'admin', kind: 'published', at: 'x' }), false);
   });
 
   it('a completion needs the commission on file and in force at the act: up to the instant it ends', () => {

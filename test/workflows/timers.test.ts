@@ -157,6 +157,7 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
         witnessesRequired: 0,
         serviceWitnesses: 0,
         identityRequired: [],
+        testMode: true,
         ...plan,
       },
     };

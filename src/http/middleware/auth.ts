@@ -10,6 +10,7 @@ const principalOfKey = (key: ApiKey): Principal => ({
   kind: key.kind,
   keyId: key.id,
   whiteLabelBaseUrl: key.whiteLabelBaseUrl,
+  testMode: key.testMode,
 });
 
 /** Session routes take the account's API key, team routes its vendor key; the other kind is a 401. */

@@ -121,6 +121,31 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   },
   checkParticipantId: { id_front: PHOTO, id_back: PHOTO, selfie: PHOTO },
   checkNetworkWitnessId: { id_front: PHOTO, selfie: PHOTO },
+  signalingCreate: { janus: 'create', transaction: 'a1', token: 'eyJhbGciOiJIUzI1NiJ9.media-token' },
+  signalingSession: {
+    janus: 'attach',
+    plugin: 'janus.plugin.videoroom',
+    transaction: 'a2',
+    token: 'eyJhbGciOiJIUzI1NiJ9.media-token',
+  },
+  signalingHandle: {
+    janus: 'message',
+    transaction: 'a3',
+    token: 'eyJhbGciOiJIUzI1NiJ9.media-token',
+    body: { request: 'join', ptype: 'publisher' },
+  },
+  mediaServerEvents: [
+    {
+      type: 64,
+      timestamp: 1795836833065000,
+      session_id: 4427017310429112,
+      handle_id: 3829120395812345,
+      event: {
+        plugin: 'janus.plugin.videoroom',
+        data: { event: 'published', room: '5f0c8a52-1b7e-4d1c-9a53-2e61f0c7d9b4.1', id: 'signer-0~Q6C9rR3A' },
+      },
+    },
+  ],
 };
 
 /** Answers written out where a generated one would say too little. */

@@ -30,12 +30,34 @@ const SCRIPT = `(() => {
     { label: 'Accept', when: (s) => s.relation === 'offered', path: (id) => '/me/sessions/' + id + '/accept', done: 'You are the notary of this session.' },
     { label: 'Join as witness', when: (s) => s.relation === 'witness' && ['awaiting_notary', 'ready', 'in_progress'].includes(s.status) && !s.witnesses.some((w) => w.you && w.joined), path: (id) => '/me/sessions/' + id + '/join', done: 'You have joined as witness.' },
     { label: 'Mark pretagged', when: (s) => s.relation === 'assigned' && s.status === 'awaiting_pretag', path: (id) => '/sessions/' + id + '/pretagged', done: 'Marked pretagged.' },
-    { label: 'Start', when: (s) => s.relation === 'assigned' && s.status === 'ready', path: (id) => '/sessions/' + id + '/start', done: 'Session started.' },
+    // The notary who starts the act goes into its room at once: the camera is readied while it starts.
+    { label: 'Start', when: (s) => s.relation === 'assigned' && s.status === 'ready', path: (id) => '/sessions/' + id + '/start', done: 'Session started.', before: (s, title) => !s.test && enterRoom(s, title, true) },
     { label: 'Complete', when: (s) => s.relation === 'assigned' && s.status === 'in_progress', path: (id) => '/sessions/' + id + '/complete', done: 'Session completed.',
       // Where the notary is: the certificate dates the act in their own zone when their state has several.
       body: () => ({ time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone }) },
     { label: 'Release documents', when: (s) => s.relation === 'assigned' && s.status === 'completed' && s.documents_status === 'held', path: (id) => '/sessions/' + id + '/release_documents', done: 'Documents released.' },
   ];
+  // The live room sits outside the list, which redraws every few seconds.
+  let roomOf = null;
+  let room = null;
+  const enterRoom = (s, title, lobby) => {
+    if (roomOf === s.bn_session_id) return room;
+    roomOf = s.bn_session_id;
+    const root = document.getElementById('room');
+    root.hidden = false;
+    root.setAttribute('aria-label', 'Live room: ' + title);
+    room = window.NotarizationRoom.enter({
+      root,
+      selfLabel: sessionStorage.getItem('signed_in_as') || 'Notary',
+      lobbyMessage: lobby ? 'Starting the session…' : undefined,
+      liveMessage: s.relation === 'assigned'
+        ? 'You are in the live room of ' + title + '. Everyone in it is recorded until you complete the session.'
+        : 'You are in the live room of ' + title + ', as its witness. The session is recorded.',
+      requestPass: () => call('POST', '/me/sessions/' + s.bn_session_id + '/media'),
+      onEnded: (message) => { say(message, 'done'); roomOf = null; },
+    });
+    return room;
+  };
   const people = (title, all) => {
     const wrap = el('div');
     wrap.append(el('h3', title));
@@ -104,13 +126,22 @@ const SCRIPT = `(() => {
       card.append(docs);
       const mine = s.relation === 'witness' && s.witnesses.find((w) => w.you);
       if (mine && mine.joined && mine.identity === 'not_verified') card.append(idCheck(s, title));
+      const live = !s.test && s.status === 'in_progress' && (s.relation === 'assigned' || (mine && mine.joined));
+      if (live && roomOf !== s.bn_session_id) {
+        const enter = el('button', 'Enter the live room', { type: 'button', 'aria-label': 'Enter the live room: ' + title });
+        enter.addEventListener('click', () => { enter.remove(); enterRoom(s, title); });
+        card.append(enter);
+      }
       for (const action of ACTIONS.filter((a) => a.when(s))) {
         const button = el('button', action.label, { type: 'button', 'aria-label': action.label + ': ' + title });
         button.addEventListener('click', async () => {
           button.disabled = true;
+          const readied = action.before && action.before(s, title);
           const res = await call('POST', action.path(s.bn_session_id), action.body && action.body());
           const body = await res.json().catch(() => ({}));
+          if (readied && !res.ok) { readied.leave(); roomOf = null; document.getElementById('room').hidden = true; }
           say(res.ok ? action.done : action.label + ' refused: ' + (body.response_message || res.status), res.ok ? 'done' : 'refused');
+          if (readied && res.ok) readied.join();
           await refresh();
         });
         card.append(button);
@@ -153,7 +184,10 @@ export function notaryConsolePage(): string {
 <p class="muted">Offers to accept, sessions to run, documents to release. The list refreshes by itself.</p>
 <p id="commission" hidden></p></header>
 <p id="notice" role="status" aria-live="polite"></p>
-<main id="sessions" aria-busy="false"></main>`,
+<section id="room" hidden></section>
+<main id="sessions" aria-busy="false"></main>
+<link rel="stylesheet" href="/assets/live-room.css">
+<script src="/assets/live-room.js"></script>`,
     SCRIPT,
     `.session{border:1px solid #bbb;border-radius:.5rem;padding:0 1rem 1rem;margin:1rem 0}
 .session h2{font-size:1.15rem}.session h3{font-size:1rem;margin:.8rem 0 .2rem}

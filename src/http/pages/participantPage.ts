@@ -61,6 +61,7 @@ export function signingPage(journey: Journey): string {
 <li>Check your identity</li><li>Wait for your notary</li><li>Meet your notary</li><li>Done</li>
 </ol></nav>
 <main id="step"></main>
+<section id="room" aria-label="Live video with your notary" hidden></section>
 <p id="live" role="status" class="muted"></p>
 <aside aria-label="About this session">
 <dl>
@@ -75,7 +76,9 @@ export function signingPage(journey: Journey): string {
 <p id="late-actions"></p>
 <button type="button" id="late-close">Keep waiting</button>
 </dialog>
-<script type="application/json" id="journey">${state}</script>`,
+<script type="application/json" id="journey">${state}</script>
+<link rel="stylesheet" href="/assets/live-room.css">
+<script src="/assets/live-room.js"></script>`,
     SCRIPT,
     // The account's colour is a checked #rrggbb; in the style block, so the page's policy allows no inline style.
     `${STYLE}header{background:${brand};color:${textOn(brand)}}`,

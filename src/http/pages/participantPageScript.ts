@@ -207,10 +207,16 @@ export const PARTICIPANT_SCRIPT = `(() => {
         main.append(el('p', j.notary ? 'Your notary, ' + j.notary.name + ', will start the session shortly.' : 'We are finding a notary for you. This usually takes a few minutes.'));
         main.append(el('p', 'Keep this page open: it moves on by itself.', { class: 'muted' }));
         main.append(el('div', undefined, { class: 'pulse', 'aria-hidden': 'true' }));
+        if (!j.test) enterRoom(j, true);
         break;
       case 'in_session':
         main.append(heading('Your session is in progress'));
-        main.append(el('p', (j.notary ? j.notary.name : 'Your notary') + ' is with you now. Follow the notary’s instructions.'));
+        if (j.test) {
+          main.append(el('p', 'This is a test session: there is no live video, and nothing here is a notarial act.'));
+          break;
+        }
+        main.append(el('p', (j.notary ? j.notary.name : 'Your notary') + ' is with you now, on video. Follow the notary’s instructions.'));
+        enterRoom(j);
         break;
     }
     renderSteps();
@@ -237,10 +243,28 @@ export const PARTICIPANT_SCRIPT = `(() => {
     dialog.showModal();
   };
 
+  // The live room lives beside the steps, so a redraw of the step never drops the call. It opens in the
+  // waiting room as a camera check, and connects the moment the notary starts.
+  let room = null;
+  const enterRoom = (j, lobby) => {
+    if (room) { if (!lobby) room.join(); return; }
+    const root = document.getElementById('room');
+    root.hidden = false;
+    const names = j.same_device_signers ? j.same_device_signers.map((s) => s.name).join(', ') : [j.first_name, j.last_name].filter(Boolean).join(' ');
+    room = window.NotarizationRoom.enter({
+      root,
+      selfLabel: names || (j.role === 'signer' ? 'Signer ' : 'Witness ') + (j.index + 1),
+      liveMessage: 'You are in the room: the notary sees and hears you. The session is recorded.',
+      lobbyMessage: lobby ? 'Your camera and microphone work. The notary will see and hear you once the session starts.' : undefined,
+      requestPass: () => fetch(base + '/media', { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: '{}' }),
+      onEnded: () => refresh(true),
+    });
+  };
+
   const keyOf = (j) => JSON.stringify([j.step, j.status, j.identity.status, j.identity.attempts, (j.same_device_signers || []).map((s) => s.identity.status + s.identity.attempts)]);
 
-  const refresh = async (force) => {
-    const res = await fetch(base, { headers: { accept: 'application/json' } });
+  const refresh = async (force, waitWhile) => {
+    const res = await fetch(base + (waitWhile ? '?wait_while_status=' + waitWhile : ''), { headers: { accept: 'application/json' } });
     if (res.status === 410 || res.status === 404) { location.reload(); return; }
     if (!res.ok) return;
     journey = await res.json();
@@ -261,5 +285,12 @@ export const PARTICIPANT_SCRIPT = `(() => {
   renderFacts();
   renderStep();
   showLateModal();
-  setInterval(() => { if (!busy) refresh(false); }, 4000);
+  setInterval(() => { if (!busy && journey.step !== 'waiting') refresh(false); }, 4000);
+  // In the waiting room the service answers as soon as the session moves (the notary starts).
+  (async () => {
+    for (;;) {
+      if (journey.step === 'waiting' && !busy) await refresh(false, journey.status).catch(() => new Promise((r) => setTimeout(r, 2000)));
+      else await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
 })();`;

@@ -19,6 +19,7 @@ export function presentSessionSummary(row: SessionRow) {
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
     completed_at: iso(row.completed_at),
+    ...(row.test_mode ? { test: true } : {}),
   };
 }
 
@@ -72,6 +73,7 @@ export function createResponse(created: CreatedSession) {
     witnessess_signing_urls: created.participants
       .filter((p) => p.role === 'witness')
       .map((p) => ({ witness_index: p.index, email: p.email, ...urls(p) })),
+    ...(created.testMode ? { test: true } : {}),
   };
 }
 

@@ -4,10 +4,10 @@ import { Histogram, type Registry } from 'prom-client';
 import type { TemporalHandle } from '../../temporal/client';
 import type { ParticipantJourneys } from '../../participants/journey';
 import { acceptOffer } from '../../network/offers';
-import { workList, type Worker } from '../../network/workQueue';
+import { workList } from '../../network/workQueue';
 import { actionResponse, sessionIdParams } from '../../sessions/schemas';
 import { failBodySchema } from '../openapi/document';
-import { networkPersonAs, type AppContext } from '../context';
+import { networkPersonAs, workerOf } from '../context';
 import type { ApiRoutes, RouteDefinition } from '../routeTable';
 
 const BASE = '/me/sessions';
@@ -15,13 +15,6 @@ const notFound = {
   description: 'A session never offered or assigned to you: `Session not found`',
   schema: failBodySchema,
 };
-
-function workerOf(ctx: AppContext): Worker {
-  const person = ctx.state.networkPerson;
-  if (person) return { kind: 'network', person };
-  const { accountId, member } = ctx.state.principal!;
-  return { kind: 'member', accountId, memberId: member!.id, role: member!.role };
-}
 
 const person = Joi.object({
   index: Joi.number().integer(),
@@ -62,6 +55,7 @@ const workListResponse = Joi.object({
       signers: Joi.array().items(person),
       witnesses: Joi.array().items(person),
       documents: Joi.array().items(Joi.object({ id: Joi.string().guid(), name: Joi.string() })),
+      test: Joi.boolean().description('Only on a test-mode session (always true): it has no live room'),
     }),
   ),
 });

@@ -4,25 +4,11 @@ import type { SessionService } from '../../sessions/sessionService';
 import { NOTARY_ACTIONS, runNotaryAction, type NotaryAction } from '../../sessions/actions';
 import { actionResponse, completeBody, sessionIdParams } from '../../sessions/schemas';
 import { failBodySchema } from '../openapi/document';
-import { principalOf, type AppContext } from '../context';
-import type { Actor } from '../../../core/session/machine';
+import { actorOf, principalOf } from '../context';
 import type { ApiRoutes, RouteDefinition } from '../routeTable';
 import { idempotencyConflict, notFound } from './sessionResponses';
 
 const BASE = '/sessions';
-
-/**
- * Who acts: the account's key (or a token minted from it), a team member signed in with a login link,
- * or a network notary.
- */
-function actorOf(ctx: AppContext): Actor {
-  const person = ctx.state.networkPerson;
-  if (person) return { kind: 'network_notary', notaryId: person.id };
-  const principal = principalOf(ctx);
-  return principal.member
-    ? { kind: 'member', role: principal.member.role, memberId: principal.member.id }
-    : { kind: 'account' };
-}
 
 /** POST /sessions/{id}/<action>: a notary action, answered by the session's workflow. */
 function actionRoute(

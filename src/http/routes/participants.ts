@@ -1,5 +1,6 @@
 import Joi from 'joi';
-import type { ParticipantJourneys } from '../../participants/journey';
+import type { Journey, ParticipantJourneys } from '../../participants/journey';
+import type { SessionStatusChanges } from '../../sessions/statusChanges';
 import { SESSION_STATUSES, type SessionStatus } from '../../../core/session/messages';
 import { completionPage, endedPage, signingPage } from '../pages/participantPage';
 import { failBodySchema } from '../openapi/document';
@@ -54,11 +55,20 @@ const journeySchema = participantSchema
       'The participant was admitted (or the scheduled session opened) NOTARY_LATE_AFTER (default 5 minutes) ago and ' +
         'the session has not started: the page shows `delay_modal`',
     ),
+    notary_late_at: Joi.string()
+      .isoDate()
+      .allow(null)
+      .description(
+        'While the participant waits and the notary is not late yet: when `notary_late` turns true',
+      ),
     delay_modal: Joi.object({
       title: Joi.string(),
       message: Joi.string(),
       actions: Joi.array().items(Joi.object({ label: Joi.string(), url: Joi.string() })),
     }).description("The session's delay_threshold, else the account's, else the service's own"),
+    test: Joi.boolean().description(
+      'Only on a test-mode session (always true): no live room; the notary completes it through the API',
+    ),
   })
   .label('ParticipantJourney');
 
@@ -66,9 +76,38 @@ const tokenParams = Joi.object({
   token: Joi.string().description('The pre-authenticated token of one participant'),
 });
 
+/** How long a page waiting for the session to move is held before it is answered as it stands. */
+const WAIT_MS = 20_000;
+
+/**
+ * The participant's journey; with `wait_while_status`, once the session's status is another, or after
+ * WAIT_MS (the waiting room hears of the notary's start at once rather than at its next poll).
+ */
+async function journeyOnceMoved(
+  signing: ParticipantJourneys,
+  statusChanges: SessionStatusChanges,
+  token: string,
+  waitWhile: string | undefined,
+): Promise<Journey> {
+  const journey = await signing.journey(token);
+  if (!waitWhile || journey.status !== waitWhile) return journey;
+  // Held until the status moves, or the notary turns late (the page's modal), or WAIT_MS.
+  const lateIn = journey.notary_late_at ? Date.parse(journey.notary_late_at) - Date.now() : Infinity;
+  const change = statusChanges.next(journey.bn_session_id, Math.max(0, Math.min(WAIT_MS, lateIn)));
+  // Read again once listening: a change between the two reads is not missed.
+  const current = await signing.journey(token);
+  if (current.status !== waitWhile) {
+    change.cancel();
+    return current;
+  }
+  await change.done;
+  return signing.journey(token);
+}
+
 function signingPageRoute(
   signing: ParticipantJourneys,
-): RouteDefinition<unknown, unknown, { token: string }> {
+  statusChanges: SessionStatusChanges,
+): RouteDefinition<unknown, { wait_while_status?: string }, { token: string }> {
   return {
     method: 'get',
     path: '/sign/{token}',
@@ -78,6 +117,13 @@ function signingPageRoute(
     tags: ['Participants'],
     auth: 'none',
     params: tokenParams,
+    query: Joi.object({
+      wait_while_status: Joi.string()
+        .valid(...SESSION_STATUSES)
+        .description(
+          'Answer once the session’s status is another than this one, or after 20 s (a page in the waiting room)',
+        ),
+    }),
     responses: {
       200: {
         description: 'The participant, their session and where they are in it',
@@ -98,11 +144,11 @@ function signingPageRoute(
         alsoHtml: true,
       },
     },
-    handler: async (ctx, { params }) => {
+    handler: async (ctx, { params, query }) => {
       const wantsJson = ctx.accepts('html', 'json') === 'json';
       let journey;
       try {
-        journey = await signing.journey(params.token);
+        journey = await journeyOnceMoved(signing, statusChanges, params.token, query.wait_while_status);
       } catch (err) {
         if (wantsJson || !(err instanceof DomainError)) throw err;
         ctx.status = answerTo(err).status;
@@ -203,8 +249,12 @@ function completionPageRoute(signing: ParticipantJourneys): RouteDefinition<unkn
   };
 }
 
-export function registerParticipantRoutes(api: ApiRoutes, signing: ParticipantJourneys): void {
-  api.add(signingPageRoute(signing));
+export function registerParticipantRoutes(
+  api: ApiRoutes,
+  signing: ParticipantJourneys,
+  statusChanges: SessionStatusChanges,
+): void {
+  api.add(signingPageRoute(signing, statusChanges));
 
   api.add(joinSessionRoute(signing));
 

@@ -65,9 +65,9 @@ function createRoute(sessions: SessionService): RouteDefinition<{ id: string }> 
       const body = ctx.request.body;
       // The parsed body holds the base64 documents; let the service own the only reference.
       ctx.request.body = undefined;
-      const { accountId, whiteLabelBaseUrl } = principalOf(ctx);
+      const { accountId, whiteLabelBaseUrl, testMode } = principalOf(ctx);
       const created = await sessions.creation.create(
-        { accountId, whiteLabelBaseUrl: whiteLabelBaseUrl ?? null },
+        { accountId, whiteLabelBaseUrl: whiteLabelBaseUrl ?? null, testMode: testMode ?? false },
         body,
         idempotentAnswerWithin(ctx, 200, createResponse),
       );

@@ -146,6 +146,20 @@ function getJournalRoute(
                   notarized_sha256: Joi.string().allow(null),
                 }),
               ),
+              recording: Joi.object({
+                recording_id: Joi.string().guid(),
+                status: Joi.string().valid('recording', 'processing', 'available', 'failed'),
+                sha256: Joi.string().allow(null),
+                location: Joi.string()
+                  .allow(null)
+                  .description(
+                    'Where the recording is kept: `s3://bucket/key`, or a path on the service’s disk',
+                  ),
+                retain_until: Joi.string().isoDate().allow(null),
+                failure_reason: Joi.string().allow(null),
+              })
+                .allow(null)
+                .description('The audio-video recording of the act and where it is kept'),
             }).label('JournalEntry'),
           ),
         }),

@@ -1,0 +1,180 @@
+import Janus, { type JanusMessage, type Jsep, type PluginHandle } from 'janus-gateway';
+import type { RoomView } from './roomView';
+
+/** The service's answer to "let me in": contract of POST /sign/{token}/media and /me/sessions/{id}/media. */
+export interface RoomPass {
+  media_token: string;
+  identity: string;
+  display_name: string;
+  segment: number;
+  signaling_path: string;
+  ice_servers: RTCIceServer[];
+}
+
+const PLUGIN = 'janus.plugin.videoroom';
+
+const labelOf = (display: string | undefined) => {
+  try {
+    return (JSON.parse(display ?? '') as { name?: string }).name || 'Participant';
+  } catch {
+    return 'Participant';
+  }
+};
+
+let initialised: Promise<void> | undefined;
+/** janus.js once per page, with the adapter that evens out the browsers' WebRTC. */
+export function initJanus(adapter: unknown): Promise<void> {
+  initialised ??= new Promise((resolve) =>
+    Janus.init({ debug: false, dependencies: Janus.useDefaultDependencies({ adapter }), callback: resolve }),
+  );
+  return initialised;
+}
+
+/**
+ * One connection to the room: this page publishes its camera and microphone, and subscribes to everyone
+ * else's streams as they publish. `onLost` fires once when the connection or the room is gone.
+ */
+export class JanusRoom {
+  private janus?: Janus;
+  private publisher?: PluginHandle;
+  private readonly feeds = new Map<string, PluginHandle>();
+  private lost = false;
+
+  constructor(
+    private readonly pass: RoomPass,
+    private readonly local: MediaStream,
+    private readonly view: RoomView,
+    private readonly onLost: (why: string) => void,
+  ) {}
+
+  connect(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.janus = new Janus({
+        server: location.origin + this.pass.signaling_path,
+        token: this.pass.media_token,
+        iceServers: this.pass.ice_servers,
+        success: () => this.attachPublisher(resolve, reject),
+        error: (e) => (this.publisher ? this.lose(String(e)) : reject(new Error(String(e)))),
+        destroyed: () => this.lose('the connection closed'),
+      });
+    });
+  }
+
+  close(): void {
+    this.lost = true;
+    this.janus?.destroy({ cleanupHandles: true, notifyDestroyed: false });
+  }
+
+  /** What is arriving from the others: video frames decoded and audio packets received, over all feeds. */
+  async stats(): Promise<{ feeds: number; framesDecoded: number; audioPacketsReceived: number }> {
+    let framesDecoded = 0;
+    let audioPacketsReceived = 0;
+    for (const handle of this.feeds.values()) {
+      const report = await handle.webrtcStuff.pc?.getStats();
+      report?.forEach(
+        (s: { type: string; kind?: string; framesDecoded?: number; packetsReceived?: number }) => {
+          if (s.type !== 'inbound-rtp') return;
+          if (s.kind === 'video') framesDecoded += s.framesDecoded ?? 0;
+          if (s.kind === 'audio') audioPacketsReceived += s.packetsReceived ?? 0;
+        },
+      );
+    }
+    return { feeds: this.feeds.size, framesDecoded, audioPacketsReceived };
+  }
+
+  private lose(why: string): void {
+    if (this.lost) return;
+    this.lost = true;
+    this.onLost(why);
+  }
+
+  private attachPublisher(resolve: () => void, reject: (e: Error) => void): void {
+    this.janus!.attach({
+      plugin: PLUGIN,
+      success: (handle) => {
+        this.publisher = handle;
+        handle.send({ message: { request: 'join', ptype: 'publisher' } });
+      },
+      error: (e) => reject(new Error(String(e))),
+      onmessage: (message, jsep) => this.onPublisherMessage(message, jsep, resolve, reject),
+      webrtcState: (on) => {
+        if (!on) this.lose('the media connection dropped');
+      },
+      // A media server gone mid-call fails ICE's consent checks long before the peer connection closes.
+      iceState: (state) => {
+        if (state === 'failed') this.lose('the media connection failed');
+      },
+    });
+  }
+
+  private onPublisherMessage(
+    message: JanusMessage,
+    jsep: Jsep | undefined,
+    resolve: () => void,
+    reject: (e: Error) => void,
+  ): void {
+    if (jsep) this.publisher!.handleRemoteJsep({ jsep });
+    if (message.error) {
+      if (message.error_code === 426 || message.videoroom === 'destroyed') this.lose('the room closed');
+      else reject(new Error(message.error));
+      return;
+    }
+    if (message.videoroom === 'joined') this.publish(reject);
+    if (message.configured === 'ok') resolve();
+    if (message.videoroom === 'destroyed') this.lose('the room closed');
+    for (const publisher of message.publishers ?? [])
+      this.subscribe(publisher.id, labelOf(publisher.display));
+    const gone = message.unpublished ?? message.leaving;
+    if (typeof gone === 'string') this.unsubscribe(gone);
+  }
+
+  private publish(reject: (e: Error) => void): void {
+    const [audio] = this.local.getAudioTracks();
+    const [video] = this.local.getVideoTracks();
+    this.publisher!.createOffer({
+      // The page's own tracks outlive this connection: a reconnection publishes them again.
+      tracks: [
+        { type: 'audio', capture: audio, recv: false, dontStop: true },
+        { type: 'video', capture: video, recv: false, dontStop: true },
+      ],
+      success: (jsep) =>
+        this.publisher!.send({ message: { request: 'publish', audio: true, video: true }, jsep }),
+      error: (e) => reject(new Error(String(e))),
+    });
+  }
+
+  private subscribe(feed: string, label: string): void {
+    if (this.feeds.has(feed)) return;
+    const stream = new MediaStream();
+    this.janus!.attach({
+      plugin: PLUGIN,
+      success: (handle) => {
+        this.feeds.set(feed, handle);
+        handle.send({ message: { request: 'join', ptype: 'subscriber', streams: [{ feed }] } });
+      },
+      error: () => this.unsubscribe(feed),
+      onmessage: (_message, jsep) => {
+        const handle = this.feeds.get(feed);
+        if (!jsep || !handle) return;
+        handle.createAnswer({
+          jsep,
+          tracks: [{ type: 'data' }],
+          success: (answer) => handle.send({ message: { request: 'start' }, jsep: answer }),
+          error: () => this.unsubscribe(feed),
+        });
+      },
+      onremotetrack: (track, _mid, on) => {
+        if (on) stream.addTrack(track);
+        else stream.removeTrack(track);
+        const video = this.view.tile(feed, label);
+        if (video.srcObject !== stream) video.srcObject = stream;
+      },
+    });
+  }
+
+  private unsubscribe(feed: string): void {
+    this.feeds.get(feed)?.detach();
+    this.feeds.delete(feed);
+    this.view.removeTile(feed);
+  }
+}

@@ -1,0 +1,163 @@
+import adapter from 'webrtc-adapter';
+import { initJanus, JanusRoom, type RoomPass } from './janusRoom';
+import { RoomView } from './roomView';
+
+/** How a page lets its participant into the live room. */
+export interface RoomOptions {
+  root: HTMLElement;
+  /** Asks the service for a media token (POST …/media), answered as fetch answers. */
+  requestPass: () => Promise<Response>;
+  /** How this participant's own tile is labelled. */
+  selfLabel: string;
+  /** What the room's status line says once this participant is in. */
+  liveMessage: string;
+  /** The room is over for this participant (the act ended, or they may no longer be in it). */
+  onEnded?: (message: string) => void;
+  /**
+   * Wait with the camera on, unconnected, until `join()`: the waiting room's camera check, so the
+   * room connects the moment the notary starts. What the status line says meanwhile.
+   */
+  lobbyMessage?: string;
+}
+
+export interface LiveRoomHandle {
+  /** Connects a room entered with a lobby (at once when it has none). */
+  join(): void;
+  stats(): Promise<{ feeds: number; framesDecoded: number; audioPacketsReceived: number }>;
+  state(): string;
+  leave(): void;
+}
+
+const BLOCKED: Record<string, string> = {
+  NotAllowedError:
+    'Your camera and microphone are blocked for this page. A notarization needs the notary to see and hear you: ' +
+    'allow both in your browser (the camera icon in the address bar, or the site settings), then press Try again.',
+  NotFoundError:
+    'No camera or microphone was found. Connect a camera and a microphone (or use a phone or laptop that has both), ' +
+    'then press Try again.',
+  NotReadableError:
+    'Your camera or microphone is in use by another application. Close it, then press Try again.',
+};
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The camera and microphone, asked for with the reason on screen first; undefined when refused. */
+async function ownMedia(view: RoomView): Promise<MediaStream | undefined> {
+  view.setState(
+    'checking',
+    'Your browser will ask to use your camera and microphone: the notary must see and hear you, and the ' +
+      'session is recorded as the law requires.',
+  );
+  try {
+    return await navigator.mediaDevices.getUserMedia({ audio: true, video: { width: 640, height: 480 } });
+  } catch (err) {
+    const name = (err as DOMException).name;
+    view.setState('blocked', BLOCKED[name] ?? BLOCKED.NotReadableError);
+    return undefined;
+  }
+}
+
+/** Mute and camera buttons: they switch this participant's own tracks off and on. */
+function wireControls(view: RoomView, local: () => MediaStream | undefined): void {
+  const toggle = (button: HTMLButtonElement, tracks: () => MediaStreamTrack[], labels: [string, string]) =>
+    button.addEventListener('click', () => {
+      const [track] = tracks();
+      if (!track) return;
+      track.enabled = !track.enabled;
+      view.toggled(button, !track.enabled, labels);
+    });
+  toggle(view.mute, () => local()?.getAudioTracks() ?? [], ['Mute microphone', 'Unmute microphone']);
+  toggle(view.camera, () => local()?.getVideoTracks() ?? [], ['Turn camera off', 'Turn camera on']);
+}
+
+/**
+ * Enters the live room and stays in it: asks for the camera and microphone (no entry without both),
+ * gets a media token, connects through the signaling proxy, and reconnects by itself whenever the
+ * connection or the room is lost (a media server restart opens a new room), until the act ends.
+ */
+export function enterRoom(options: RoomOptions): LiveRoomHandle {
+  const view = new RoomView(options.root);
+  let local: MediaStream | undefined;
+  let room: JanusRoom | undefined;
+  let ended = false;
+  let join!: () => void;
+  const joined = new Promise<void>((resolve) => (join = resolve));
+  if (!options.lobbyMessage) join();
+
+  const end = (message: string) => {
+    ended = true;
+    room?.close();
+    for (const track of local?.getTracks() ?? []) track.stop();
+    view.setState('ended', message);
+    options.onEnded?.(message);
+  };
+
+  const connect = async (again: boolean): Promise<void> => {
+    // The room opens a moment after the start: ask again briskly at first, then as the service says.
+    for (let tries = 1; !ended; tries++) {
+      view.setState(
+        again ? 'reconnecting' : 'connecting',
+        again ? 'Reconnecting to the room…' : 'Connecting to the room…',
+      );
+      const answer = await options.requestPass().catch(() => undefined);
+      if (answer && [404, 409, 410].includes(answer.status)) {
+        const body = (await answer.json().catch(() => ({}))) as { response_message?: string };
+        return end(body.response_message ?? 'The live room is closed.');
+      }
+      if (!answer?.ok) {
+        await pause(tries <= 8 ? 250 : 1000 * Math.min(5, Number(answer?.headers.get('retry-after')) || 1));
+        continue;
+      }
+      const pass = (await answer.json()) as RoomPass;
+      const attempt = new JanusRoom(pass, local!, view, () => {
+        if (ended || room !== attempt) return;
+        attempt.close();
+        view.clearRemote();
+        void connect(true);
+      });
+      room = attempt;
+      try {
+        await attempt.connect();
+        view.setState('live', options.liveMessage);
+        return;
+      } catch {
+        attempt.close();
+        again = true;
+        await pause(1000);
+      }
+    }
+  };
+
+  const start = async () => {
+    await initJanus(adapter);
+    local = await ownMedia(view);
+    if (!local) return;
+    view.tile('self', `${options.selfLabel} (you)`, true).srcObject = local;
+    if (options.lobbyMessage) view.setState('ready', options.lobbyMessage);
+    await joined;
+    if (!room && !ended) await connect(false);
+  };
+
+  view.retry.addEventListener('click', () => void start());
+  wireControls(view, () => local);
+  void start();
+
+  return {
+    join,
+    stats: async () => (room ? room.stats() : { feeds: 0, framesDecoded: 0, audioPacketsReceived: 0 }),
+    state: () => options.root.querySelector<HTMLElement>('.room-status')?.dataset.state ?? 'checking',
+    leave: () => end('You left the room.'),
+  };
+}
+
+declare global {
+  interface Window {
+    NotarizationRoom: { enter: typeof enterRoom };
+    /** The room this page is in, for its own diagnostics. */
+    notarizationRoom?: LiveRoomHandle;
+  }
+}
+
+window.NotarizationRoom = {
+  enter: (options) => (window.notarizationRoom = enterRoom(options)),
+};

@@ -1,0 +1,89 @@
+/** What the participant sees of the live room: the tiles, who is there, the controls and the room's state. */
+export type RoomState = 'checking' | 'ready' | 'connecting' | 'live' | 'reconnecting' | 'blocked' | 'ended';
+
+const el = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  text?: string,
+  attrs: Record<string, string> = {},
+) => {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+};
+
+export class RoomView {
+  private readonly status: HTMLElement;
+  private readonly grid: HTMLElement;
+  private readonly people: HTMLElement;
+  private readonly controls: HTMLElement;
+  private readonly tiles = new Map<string, HTMLElement>();
+  readonly mute: HTMLButtonElement;
+  readonly camera: HTMLButtonElement;
+  readonly retry: HTMLButtonElement;
+
+  constructor(root: HTMLElement) {
+    root.replaceChildren();
+    root.classList.add('live-room');
+    this.status = el('p', '', { role: 'status', class: 'room-status' });
+    this.grid = el('div', undefined, {
+      class: 'room-grid',
+      'aria-label': 'Video of everyone in the session',
+    });
+    this.controls = el('div', undefined, { class: 'room-controls' });
+    this.mute = el('button', 'Mute microphone', { type: 'button', 'aria-pressed': 'false' });
+    this.camera = el('button', 'Turn camera off', { type: 'button', 'aria-pressed': 'false' });
+    this.retry = el('button', 'Try again', { type: 'button', hidden: '' });
+    this.controls.append(this.mute, this.camera, this.retry);
+    const who = el('div', undefined, { class: 'room-people' });
+    who.append(el('h3', 'In the room'));
+    this.people = el('ul');
+    who.append(this.people);
+    root.append(this.status, this.grid, this.controls, who);
+    this.controls.hidden = true;
+  }
+
+  setState(state: RoomState, text: string): void {
+    this.status.dataset.state = state;
+    this.status.textContent = text;
+    this.controls.hidden = state === 'checking' || state === 'ended';
+    this.retry.hidden = state !== 'blocked';
+    this.mute.hidden = this.camera.hidden = state === 'blocked';
+  }
+
+  /** A tile with its video and label; audio plays through the same element (muted for one's own). */
+  tile(key: string, label: string, own = false): HTMLVideoElement {
+    let tile = this.tiles.get(key);
+    if (!tile) {
+      tile = el('figure', undefined, { class: own ? 'tile own' : 'tile', 'data-feed': key });
+      const video = el('video', undefined, { autoplay: '', playsinline: '' });
+      video.muted = own;
+      tile.append(video, el('figcaption', label));
+      this.grid.append(tile);
+      this.tiles.set(key, tile);
+      this.renderPeople();
+    }
+    return tile.querySelector('video')!;
+  }
+
+  removeTile(key: string): void {
+    this.tiles.get(key)?.remove();
+    this.tiles.delete(key);
+    this.renderPeople();
+  }
+
+  clearRemote(): void {
+    for (const [key, tile] of this.tiles) if (!tile.classList.contains('own')) this.removeTile(key);
+  }
+
+  toggled(button: HTMLButtonElement, on: boolean, labels: [string, string]): void {
+    button.setAttribute('aria-pressed', String(on));
+    button.textContent = on ? labels[1] : labels[0];
+  }
+
+  private renderPeople(): void {
+    this.people.replaceChildren(
+      ...[...this.tiles.values()].map((t) => el('li', t.querySelector('figcaption')!.textContent ?? '')),
+    );
+  }
+}

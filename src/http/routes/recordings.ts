@@ -1,0 +1,139 @@
+import Joi from 'joi';
+import { refused } from '../../domain/errors';
+import type { RecordingViews } from '../../media/recordingViews';
+import type { SessionService } from '../../sessions/sessionService';
+import { sessionIdParams } from '../../sessions/schemas';
+import { failBodySchema } from '../openapi/document';
+import { actorOf, principalOf, type AppContext } from '../context';
+import type { ApiRoutes, RouteDefinition } from '../routeTable';
+
+const track = Joi.object({
+  identity: Joi.string(),
+  kind: Joi.string().valid('audio', 'video'),
+  size_bytes: Joi.number().integer(),
+});
+const recording = Joi.object({
+  recording_id: Joi.string().guid(),
+  status: Joi.string()
+    .valid('recording', 'processing', 'available', 'failed')
+    .description(
+      '`recording` while the act is live, `processing` while its file is made, then `available` or `failed`',
+    ),
+  content_type: Joi.string()
+    .allow(null)
+    .description('video/webm: VP8 video of everyone, Opus audio of everyone'),
+  duration_seconds: Joi.number().allow(null),
+  size_bytes: Joi.number().integer().allow(null),
+  sha256: Joi.string().allow(null).description('Of the file; also in the audit chain and the journal'),
+  started_at: Joi.string().isoDate().description('When the first room opened: the notary’s start'),
+  ended_at: Joi.string().isoDate().allow(null),
+  segments: Joi.array()
+    .items(
+      Joi.object({
+        segment: Joi.number().integer(),
+        started_at: Joi.string().isoDate(),
+        ended_at: Joi.string().isoDate().allow(null),
+        duration_seconds: Joi.number().allow(null),
+        participants: Joi.array().items(Joi.string()),
+        tracks: Joi.array().items(track).description('The media server’s own per-stream files, kept with it'),
+      }),
+    )
+    .description('One per room: a media server restart during the act closes one and opens the next'),
+  download_url: Joi.string().uri().allow(null).description('Absolute, signed, short-lived; once available'),
+  expires_at: Joi.string().isoDate().allow(null),
+  retain_until: Joi.string()
+    .isoDate()
+    .allow(null)
+    .description('Kept at least until then (RECORDING_RETENTION)'),
+  failure_reason: Joi.string(),
+}).label('Recording');
+
+/** Who may see a session's recording: the account's key, an admin, the session's notary. */
+async function sessionFor(ctx: AppContext, sessions: SessionService, id: string) {
+  const actor = actorOf(ctx);
+  if (actor.kind === 'network_notary') return sessions.findRowForNetworkNotary(actor.notaryId, id);
+  const session = await sessions.findRow(principalOf(ctx).accountId, id);
+  if (actor.kind === 'member' && actor.role !== 'admin' && session.notary_member_id !== actor.memberId)
+    throw refused('Only the session’s notary or an admin sees its recording');
+  return session;
+}
+
+function getRecordingRoute(
+  sessions: SessionService,
+  views: RecordingViews,
+): RouteDefinition<unknown, unknown, { id: string }> {
+  return {
+    method: 'get',
+    path: '/sessions/{id}/recording',
+    operationId: 'getRecording',
+    summary: 'The audio-video recording of the act',
+    description:
+      'A live act is recorded from the notary’s start to completion: every participant’s audio and video, ' +
+      'composed into one file, hashed, and kept for RECORDING_RETENTION (10 years by default). Event ' +
+      '`recording_available` when it is stored.',
+    tags: ['Signed documents'],
+    auth: 'session_actor',
+    params: sessionIdParams,
+    responses: {
+      200: {
+        description: 'The recording',
+        schema: Joi.object({ response: Joi.string().valid('Pass'), recording }),
+      },
+      403: {
+        description: 'A team member who is not the session’s notary or an admin',
+        schema: failBodySchema,
+      },
+      404: {
+        description: '`Session not found`; `Recording not found` before the act starts and in test mode',
+        schema: failBodySchema,
+      },
+    },
+    handler: async (ctx, { params }) => {
+      const session = await sessionFor(ctx, sessions, params.id);
+      ctx.body = { response: 'Pass', recording: await views.ofSession(session.id) };
+    },
+  };
+}
+
+function downloadRecordingRoute(
+  views: RecordingViews,
+): RouteDefinition<unknown, { expires: string; signature: string }, { id: string }> {
+  return {
+    method: 'get',
+    path: '/recordings/{id}/download',
+    operationId: 'downloadRecording',
+    summary: 'Download a recording through its signed, expiring URL (no key)',
+    description:
+      'Where recordings are on the service’s disk; from S3 the URL is the bucket’s own, presigned.',
+    tags: ['Signed documents'],
+    auth: 'none',
+    params: Joi.object({ id: Joi.string().max(100) }),
+    query: Joi.object({
+      expires: Joi.string().max(20).required(),
+      signature: Joi.string().max(100).required(),
+    }),
+    onInvalid: () => refused('This download link is invalid or has expired'),
+    responses: {
+      200: { description: 'The recording', contentType: 'video/webm' },
+      403: { description: 'Expired, altered or incomplete link', schema: failBodySchema },
+      404: { description: 'Recording not found', schema: failBodySchema },
+    },
+    handler: async (ctx, { params, query }) => {
+      const file = await views.download(params.id, query);
+      ctx.type = file.contentType;
+      ctx.length = file.size;
+      ctx.set('Content-Disposition', `attachment; filename="${file.fileName}"`);
+      ctx.set('Cache-Control', 'private, no-store');
+      ctx.body = file.stream;
+    },
+  };
+}
+
+export function registerRecordingRoutes(
+  api: ApiRoutes,
+  sessions: SessionService,
+  views: RecordingViews,
+): void {
+  api.add(getRecordingRoute(sessions, views));
+  api.add(downloadRecordingRoute(views));
+}

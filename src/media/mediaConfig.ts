@@ -1,0 +1,80 @@
+import path from 'node:path';
+import ms from 'ms';
+import { ConfigError } from '../configError';
+
+/** Where the media server is and how the service talks to it; docs/configuration.md lists each variable. */
+export interface MediaConfig {
+  /** Janus's HTTP API (…/janus); unset: the embedded Janus on `embeddedPort`. */
+  serverUrl?: string;
+  embeddedPort: number;
+  /** Its RTP/ICE port range, as `first-last`. */
+  rtpPorts: string;
+  /** The address browsers reach the embedded Janus at, when it is not one of the host's own (NAT). */
+  publicIp?: string;
+  /** Janus's videoroom `admin_key`: only the service's activities create and destroy rooms. */
+  adminKey?: string;
+  /** Basic-auth password Janus's event handler posts its events with. */
+  eventsSecret?: string;
+  /** Where Janus posts its events: this service's /internal/media/events. */
+  eventsUrl: string;
+  /** Where Janus writes the rooms' recordings; the worker reads them from the same path. */
+  recordingsDir: string;
+  /** The ICE servers browsers are given (STUN/TURN), as JSON; none on loopback. */
+  iceServers: RTCIceServerConfig[];
+  tokenTtlSeconds: number;
+  /** How long a recording is kept (RECORDING_RETENTION, at least its default of 10 years unless set). */
+  recordingRetentionMs: number;
+}
+
+export interface RTCIceServerConfig {
+  urls: string | string[];
+  username?: string;
+  credential?: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Janus's HTTP API: the one configured, else the embedded one's. */
+export const mediaServerUrl = (media: MediaConfig) =>
+  media.serverUrl ?? `http://127.0.0.1:${media.embeddedPort}/janus`;
+
+const value = (env: Env, name: string) => env[name]?.trim() || undefined;
+
+function iceServers(raw: string | undefined): RTCIceServerConfig[] {
+  if (!raw) return [];
+  const parsed: unknown = JSON.parse(raw);
+  const valid =
+    Array.isArray(parsed) &&
+    parsed.every((s) => s && (typeof s.urls === 'string' || (Array.isArray(s.urls) && s.urls.length > 0)));
+  if (!valid)
+    throw new ConfigError('MEDIA_ICE_SERVERS must be a JSON array of {urls, username?, credential?}');
+  return parsed as RTCIceServerConfig[];
+}
+
+function duration(name: string, raw: string): number {
+  const parsed = ms(raw as ms.StringValue);
+  if (typeof parsed !== 'number' || !(parsed > 0))
+    throw new ConfigError(`${name}: "${raw}" is not a duration`);
+  return parsed;
+}
+
+export function mediaConfig(env: Env, dataDir: string, apiPort: number): MediaConfig {
+  const rtpPorts = value(env, 'MEDIA_RTP_PORTS') ?? '20000-40000';
+  if (!/^\d{2,5}-\d{2,5}$/.test(rtpPorts))
+    throw new ConfigError('MEDIA_RTP_PORTS must be a range such as 20000-40000');
+  return {
+    serverUrl: value(env, 'MEDIA_SERVER_URL')?.replace(/\/$/, ''),
+    embeddedPort: Number(value(env, 'EMBEDDED_MEDIA_PORT') ?? 8188),
+    rtpPorts,
+    publicIp: value(env, 'MEDIA_PUBLIC_IP'),
+    adminKey: value(env, 'MEDIA_ADMIN_KEY'),
+    eventsSecret: value(env, 'MEDIA_EVENTS_SECRET'),
+    eventsUrl: value(env, 'MEDIA_EVENTS_URL') ?? `http://127.0.0.1:${apiPort}/internal/media/events`,
+    recordingsDir: path.resolve(
+      value(env, 'MEDIA_RECORDINGS_DIR') ?? path.join(dataDir, 'media', 'recordings'),
+    ),
+    iceServers: iceServers(value(env, 'MEDIA_ICE_SERVERS')),
+    tokenTtlSeconds: duration('MEDIA_TOKEN_TTL', value(env, 'MEDIA_TOKEN_TTL') ?? '10m') / 1000,
+    recordingRetentionMs: duration('RECORDING_RETENTION', value(env, 'RECORDING_RETENTION') ?? '10y'),
+  };
+}

@@ -1,0 +1,110 @@
+import type { Sequelize } from 'sequelize';
+import { conflict, DomainError } from '../domain/errors';
+import type { ParticipantJourneys } from '../participants/journey';
+import type { ParticipantLookup } from '../participants/lookup';
+import type { Worker } from '../network/workQueue';
+import { sessionRowWhere } from '../sessions/sessionReads';
+import type { SessionRow } from '../../core/session/rows';
+import type { MediaIdentity } from '../../core/session/media';
+import type { RTCIceServerConfig } from './mediaConfig';
+import type { MediaTokens } from './mediaTokens';
+import { openRoomOf } from './rooms';
+import { queryRows } from '../db/query';
+
+/** What a page needs to enter the live room: a media token for the signaling proxy, and the ICE servers. */
+export interface RoomPass {
+  media_token: string;
+  expires_at: string;
+  identity: MediaIdentity;
+  display_name: string;
+  segment: number;
+  signaling_path: string;
+  ice_servers: RTCIceServerConfig[];
+}
+
+export const SIGNALING_PATH = '/media/janus';
+
+const NOT_LIVE = 'The live room opens when the notary starts the session';
+
+const ROOM_OPENING_WAIT_MS = 3_000;
+const ROOM_OPENING_POLL_MS = 50;
+
+/**
+ * Who may enter a session's live room, and as whom: a participant whose link is alive, who joined and
+ * passed identity proofing, once the notary has started; the session's notary; its network witnesses
+ * once they have joined. Each gets a short-lived token for that room and identity only.
+ */
+export class RoomAccess {
+  constructor(
+    private readonly sequelize: Sequelize,
+    private readonly journeys: ParticipantJourneys,
+    private readonly participants: ParticipantLookup,
+    private readonly tokens: MediaTokens,
+    private readonly iceServers: RTCIceServerConfig[],
+  ) {}
+
+  async forParticipant(signingToken: string): Promise<RoomPass> {
+    const journey = await this.journeys.journey(signingToken);
+    if (journey.step !== 'in_session')
+      throw conflict(
+        journey.step === 'waiting'
+          ? NOT_LIVE
+          : 'The live room admits you once you have joined and verified your identity',
+      );
+    const participant = await this.participants.byToken(signingToken);
+    const names = journey.same_device_signers?.map((s) => s.name) ?? [nameOf(participant)];
+    return this.pass(participant.session_id, `${participant.role}-${participant.index}`, names.join(', '));
+  }
+
+  async forPerson(worker: Worker, sessionId: string): Promise<RoomPass> {
+    if (worker.kind === 'network' && worker.person.role === 'witness') {
+      const witness = await this.participants.asNetworkWitness(worker.person.id, sessionId);
+      if (!witness.joined_at) throw conflict('Join the session before entering its live room');
+      return this.pass(sessionId, `witness-${witness.index}`, nameOf(witness));
+    }
+    const session =
+      worker.kind === 'network'
+        ? await sessionRowWhere(this.sequelize, sessionId, 's.network_notary_id = $2', worker.person.id)
+        : await sessionRowWhere(this.sequelize, sessionId, 's.notary_member_id = $2', worker.memberId);
+    return this.pass(sessionId, 'notary', notaryNameOf(session));
+  }
+
+  private async pass(sessionId: string, identity: MediaIdentity, name: string): Promise<RoomPass> {
+    const room = await this.liveRoomOf(sessionId);
+    const { token, expiresAt } = await this.tokens.mint({ sessionId, identity, name });
+    return {
+      media_token: token,
+      expires_at: expiresAt.toISOString(),
+      identity,
+      display_name: name,
+      segment: room.segment,
+      signaling_path: SIGNALING_PATH,
+      ice_servers: this.iceServers,
+    };
+  }
+
+  /** The room open now; between a media server's restart and the next room, a 503 to retry in a second. */
+  private async liveRoomOf(sessionId: string) {
+    const [session] = await queryRows<{ status: string; test_mode: boolean }>(
+      this.sequelize,
+      'SELECT status, test_mode FROM sessions WHERE id = $1',
+      { bind: [sessionId] },
+    );
+    if (session?.test_mode) throw conflict('A test-mode session has no live room: it runs without media');
+    if (session?.status !== 'in_progress') throw conflict(NOT_LIVE);
+    // The room opens a moment after the start: a pass asked in between waits for it rather than bouncing.
+    const deadline = Date.now() + ROOM_OPENING_WAIT_MS;
+    for (;;) {
+      const room = await openRoomOf(this.sequelize, sessionId);
+      if (room) return room;
+      if (Date.now() >= deadline)
+        throw new DomainError('unavailable', 'The live room is opening; retry in a moment', {}, 1);
+      await new Promise((resolve) => setTimeout(resolve, ROOM_OPENING_POLL_MS));
+    }
+  }
+}
+
+const nameOf = (p: { first_name: string | null; last_name: string | null; email: string }) =>
+  [p.first_name, p.last_name].filter(Boolean).join(' ') || p.email;
+
+const notaryNameOf = (session: SessionRow) => session.notary_name ?? session.network_notary_name ?? 'Notary';

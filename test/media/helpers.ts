@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { addTeamNotary, createTestAccount } from '../support/accounts';
+import { onTestServer } from '../support/browser';
+import { eventually } from '../support/eventually';
+import { request, type ApiResponse } from '../support/http';
+import { createSession, joinSession, sessionBody, waitForSession } from '../support/sessions';
+import { memberToken } from '../team/helpers';
+
+/** A live account's session with its team notary: ready, its signer joined (identity waived). */
+export async function liveTeamSession(overrides: Record<string, unknown> = {}) {
+  const account = await createTestAccount({ testMode: false });
+  const notary = await addTeamNotary(account.account_id);
+  const created = await createSession(
+    account.api_key,
+    await sessionBody({ session_notary_email: notary.email, ...overrides }),
+  );
+  assert.equal(created.status, 200, created.text);
+  const id = created.body.bn_session_id as string;
+  await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+  const joined = await joinSession(created.body.bn_signing_url);
+  assert.equal(joined.status, 200, joined.text);
+  const notaryToken = await memberToken(account.vendor_api_key, notary.email);
+  return { account, notary, notaryToken, id, signingUrl: created.body.bn_signing_url as string };
+}
+
+export function notaryAction(token: string, id: string, name: string, body: object = {}) {
+  return request(`/api/integrationsv2/sessions/${id}/${name}`, { auth: token, body });
+}
+
+/** The signer's page, on a phone-sized screen. */
+export async function signerPage(
+  browser: Browser,
+  signingUrl: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto(onTestServer(`https://notary.test${signingUrl}`));
+  return { context, page };
+}
+
+/** The notary console signed in with `token` (as the login-link page leaves it), in the live room of `id`. */
+export async function notaryInRoom(browser: Browser, token: string, id: string, name = 'Nora Notary') {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addInitScript(
+    `sessionStorage.setItem('access_token', ${JSON.stringify(token)});` +
+      `sessionStorage.setItem('signed_in_as', ${JSON.stringify(name)});`,
+  );
+  const page = await context.newPage();
+  await page.goto(onTestServer('https://notary.test/notary'));
+  const card = page.locator(`section[data-session-id="${id}"][data-status="in_progress"]`);
+  await card.waitFor({ timeout: 20_000 });
+  await card.getByRole('button', { name: /^Enter the live room/ }).click();
+  return { context, page };
+}
+
+/** What the page receives from the others (WebRTC getStats over its subscriptions). */
+export function roomStats(page: Page): Promise<RoomStats> {
+  return page.evaluate(
+    'window.notarizationRoom ? window.notarizationRoom.stats() : { feeds: 0, framesDecoded: 0, audioPacketsReceived: 0 }',
+  );
+}
+
+/** Waits until the page receives the others' video frames and audio packets. */
+export function receivingMedia(page: Page, feeds = 1, timeoutMs = 30_000) {
+  return eventually(
+    () => roomStats(page),
+    (s) => s.feeds >= feeds && s.framesDecoded > 0 && s.audioPacketsReceived > 0,
+    `the page to receive audio and video from ${feeds} other(s)`,
+    { timeoutMs, intervalMs: 250 },
+  );
+}
+
+export interface RoomStats {
+  feeds: number;
+  framesDecoded: number;
+  audioPacketsReceived: number;
+}
+
+/**
+ * A live act completed as it happens for real: the signer and the notary in the room with their (fake)
+ * cameras, until each receives the other; then `complete` (retried until the room records them both).
+ */
+export async function completeRecordedAct(
+  browser: Browser,
+  act: { id: string; notaryToken: string; signingUrl: string; complete: () => Promise<ApiResponse> },
+): Promise<ApiResponse> {
+  const signer = await signerPage(browser, act.signingUrl);
+  const notary = await notaryInRoom(browser, act.notaryToken, act.id);
+  try {
+    await receivingMedia(signer.page);
+    await receivingMedia(notary.page);
+    return await eventually(act.complete, (r) => r.status === 200, 'the completion of the recorded act');
+  } finally {
+    await signer.context.close();
+    await notary.context.close();
+  }
+}

@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { launchMediaBrowser } from '../support/browser';
+import { testEnvironment } from '../support/environment';
+import { eventually } from '../support/eventually';
+import { request } from '../support/http';
+import { tokenOf } from '../support/sessions';
+import { recordHistory } from '../support/histories';
+import {
+  liveTeamSession,
+  notaryAction,
+  notaryInRoom,
+  receivingMedia,
+  roomStats,
+  signerPage,
+} from './helpers';
+
+const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots');
+const API = '/api/integrationsv2';
+
+describe('the live room keeps the act: refusals and a media server restart (issue 60)', function () {
+  this.timeout(240_000);
+  let browser: Browser;
+  let refusing: Browser;
+
+  before(async () => {
+    browser = await launchMediaBrowser();
+    refusing = await launchMediaBrowser({ granted: false });
+  });
+  after(async () => {
+    await browser?.close();
+    await refusing?.close();
+  });
+
+  it('a participant whose camera and microphone are refused is told what to do, and is not admitted', async () => {
+    const live = await liveTeamSession();
+    assert.equal((await notaryAction(live.notaryToken, live.id, 'start')).status, 200);
+    const notary = await notaryInRoom(browser, live.notaryToken, live.id);
+    const signer = await signerPage(refusing, live.signingUrl);
+    try {
+      const status = signer.page.locator('.room-status[data-state="blocked"]');
+      await status.waitFor({ timeout: 20_000 });
+      assert.match((await status.textContent()) ?? '', /camera and microphone are blocked.*allow both/);
+      assert.equal(await signer.page.getByRole('button', { name: 'Try again' }).isVisible(), true);
+      await signer.page.screenshot({ path: path.join(SCREENSHOTS, 'live-room-blocked.png'), fullPage: true });
+      await notary.page.locator('.room-status[data-state="live"]').waitFor({ timeout: 20_000 });
+      assert.equal((await roomStats(notary.page)).feeds, 0, 'the notary sees nobody else in the room');
+      const refused = await notaryAction(live.notaryToken, live.id, 'complete');
+      assert.equal(refused.status, 409);
+      assert.equal(
+        refused.body.response_message,
+        'Session cannot be completed without a recording of the act',
+      );
+    } finally {
+      await signer.context.close();
+      await notary.context.close();
+    }
+  });
+
+  it('the media server restarts mid-act: the pages reconnect by themselves, and the recording keeps both segments', async () => {
+    const live = await liveTeamSession();
+    assert.equal((await notaryAction(live.notaryToken, live.id, 'start')).status, 200);
+    const signer = await signerPage(browser, live.signingUrl);
+    const notary = await notaryInRoom(browser, live.notaryToken, live.id);
+    try {
+      await receivingMedia(signer.page);
+      await receivingMedia(notary.page);
+      await testEnvironment().services.media!.restart();
+      // The pages lose the room, then find the next one open by themselves.
+      const firstFrames = (await roomStats(signer.page)).framesDecoded;
+      await eventually(
+        () => request(`${API}/sessions/${live.id}/recording`, { auth: live.account.api_key }),
+        (r) => r.body.recording?.segments.length === 2,
+        'the second segment',
+        { timeoutMs: 60_000 },
+      );
+      await eventually(
+        () => roomStats(signer.page),
+        (s) => s.feeds === 1 && s.framesDecoded > 0 && s.framesDecoded !== firstFrames,
+        'the signer to see the notary again',
+        { timeoutMs: 60_000, intervalMs: 250 },
+      );
+      await receivingMedia(notary.page, 1, 60_000);
+      await eventually(
+        () => notaryAction(live.notaryToken, live.id, 'complete'),
+        (r) => r.status === 200,
+        'the completion in the second segment',
+        { timeoutMs: 30_000 },
+      );
+    } finally {
+      await signer.context.close();
+      await notary.context.close();
+    }
+    const { body } = await eventually(
+      () => request(`${API}/sessions/${live.id}/recording`, { auth: live.account.api_key }),
+      (r) => r.body.recording?.status === 'available',
+      'the recording',
+      { timeoutMs: 90_000 },
+    );
+    const segments = body.recording.segments;
+    assert.deepEqual(
+      segments.map((s: any) => s.segment),
+      [1, 2],
+    );
+    for (const segment of segments) {
+      assert.deepEqual(segment.participants, ['notary', 'signer-0'], JSON.stringify(segment));
+      assert.ok(segment.tracks.length >= 4, 'audio and video of both, as the media server recorded them');
+    }
+    await recordHistory('session-live-media-server-restart', `session-${live.id}`);
+    const events = (
+      await request(`${API}/sessions/${live.id}/audit`, { auth: live.account.api_key })
+    ).body.records.map((r: any) => r.event);
+    assert.ok(events.includes('recording_interrupted'));
+    assert.equal(events.filter((e: string) => e === 'recording_started').length, 2);
+  });
+
+  it('a media token opens one session’s room as one person; the proxy passes only a videoroom client’s requests', async () => {
+    const live = await liveTeamSession();
+    assert.equal((await notaryAction(live.notaryToken, live.id, 'start')).status, 200);
+    const pass = await eventually(
+      () => request(`/sign/${tokenOf(live.signingUrl)}/media`, { body: {} }),
+      (r) => r.status === 200,
+      'a room pass',
+    );
+    assert.equal(pass.body.identity, 'signer-0');
+    const token = pass.body.media_token as string;
+    const janus = (body: object, at = '') =>
+      request(`/media/janus${at}`, { body: { transaction: 't1', ...body } });
+    assert.equal((await janus({ janus: 'create' })).status, 401, 'no token');
+    assert.equal((await janus({ janus: 'create', token: `${token}x` })).status, 401, 'a forged token');
+    assert.equal((await janus({ janus: 'info', token })).status, 403);
+    const session = await janus({ janus: 'create', token });
+    assert.equal(session.body.janus, 'success', session.text);
+    const at = `/${session.body.data.id}`;
+    assert.equal((await janus({ janus: 'attach', plugin: 'janus.plugin.echotest', token }, at)).status, 403);
+    const handle = await janus({ janus: 'attach', plugin: 'janus.plugin.videoroom', token }, at);
+    const onHandle = `${at}/${handle.body.data.id}`;
+    for (const request of ['create', 'destroy', 'list', 'kick', 'enable_recording', 'rtp_forward', 'edit']) {
+      const refused = await janus(
+        { janus: 'message', token, body: { request, room: 'anything', admin_key: 'guess' } },
+        onHandle,
+      );
+      assert.equal(refused.status, 403, request);
+    }
+    // A join names whatever room and identity it likes: it gets this session's room, as its own person.
+    const joined = await janus(
+      {
+        janus: 'message',
+        token,
+        body: { request: 'join', ptype: 'publisher', room: 'another', id: 'notary~x', display: 'Notary' },
+      },
+      onHandle,
+    );
+    assert.equal(joined.status, 200, joined.text);
+    const events = await request(`/media/janus${at}?maxev=5&token=${encodeURIComponent(token)}`);
+    const joinedEvent = (Array.isArray(events.body) ? events.body : [events.body]).find(
+      (e: any) => e.plugindata?.data?.videoroom === 'joined',
+    );
+    assert.equal(joinedEvent.plugindata.data.room, `${live.id}.1`);
+    assert.match(joinedEvent.plugindata.data.id, /^signer-0~/);
+    assert.equal((await request(`/media/janus/not-a-number?token=${token}`)).status, 404);
+  });
+});
