@@ -17,6 +17,7 @@ import { p3TeamList } from './p3';
 import { p4EventToReceiver } from './p4';
 import { p6TimeToNotary } from './p6';
 import { p5Parked } from './p5';
+import { p7LiveRooms } from './p7';
 import { inviteCommissionedNotary } from '../faults/driver';
 /** Production settings for every stack the bench starts, with a development digital ID passed in. */
 function benchSettings(mainDir: string) {
@@ -44,7 +45,7 @@ function benchSettings(mainDir: string) {
 
 /** An account with a commissioned team notary, and the create body every section sends. */
 async function benchAccount(apiUrl: string, sequelize: Stack['sequelize']) {
-  const account = await createAccount(sequelize, { name: 'Bench', autoOnboarding: true });
+  const account = await createAccount(sequelize, { name: 'Bench', autoOnboarding: true, testMode: true });
   const notaryEmail = 'bench-notary@example.com';
   await inviteCommissionedNotary(apiUrl, account.vendor_api_key, {
     email: notaryEmail,
@@ -105,6 +106,7 @@ async function runSections(
   await section('P4', () => p4EventToReceiver(apiUrl, sequelize, bodyWith, deed));
   await section('P6', () => quiet().then(() => p6TimeToNotary(apiUrl, sequelize, auth, bodyWith, deed)));
   await section('P5', () => p5Parked(stack, bodyWith, deed));
+  await section('P7', () => quiet().then(async () => p7LiveRooms(main, await deedPdf())));
 }
 
 /** The table beside its targets, on stdout and in .data/bench/latest.json. */

@@ -4,6 +4,7 @@ import type { Sequelize } from 'sequelize';
 import { loadConfig, type Config } from '../src/config';
 import { PRODUCTION_PROCESS_ENV } from '../src/process';
 import { provideBackingServices, type BackingServices } from '../src/infra/services';
+import { mediaSettings } from '../src/infra/embeddedJanus';
 import { EMBEDDED_DATABASE, embeddedSqlEndpoint, startEmbeddedPostgres } from '../src/infra/embeddedPostgres';
 import { ensureTemporalServer, startRealTemporal } from '../production/temporalServer';
 import { createDatabase } from '../src/db/database';
@@ -77,6 +78,8 @@ export interface Stack {
   env: NodeJS.ProcessEnv;
   /** CPU seconds of this stack's PostgreSQL (its postmaster and backends) and Temporal server. */
   serverCpu(): { postgres: number; temporal: number };
+  /** CPU seconds of this stack's media server (Janus). */
+  mediaCpu(): number;
   /** Another API process of this stack, on a task queue no worker polls. */
   startUnpolledApi(queue: string, nodeArgs?: string[]): Promise<{ url: string; process: ChildProcess }>;
   stop(): Promise<void>;
@@ -99,6 +102,9 @@ export function startServicesOnFreePorts(settings: Record<string, string>, dataD
         EMBEDDED_POSTGRES_PORT: String(await freePort()),
         TEMPORAL_DEV_PORT: String(await freePort()),
         TEMPORAL_UI_PORT: String(await freePort()),
+        EMBEDDED_MEDIA_PORT: String(await freePort()),
+        // The stack's first API: the media server posts its events there.
+        PORT: String(await freePort()),
       };
       const config = loadConfig({ ...process.env, ...stackSettings });
       const services = await (REAL_TEMPORAL
@@ -125,6 +131,7 @@ export async function startStack(settings: Record<string, string>, dataDir: stri
     ...stackSettings,
     DATABASE_URL: services.databaseUrl,
     TEMPORAL_ADDRESS: services.temporalAddress,
+    ...mediaSettings(services.media),
   };
   const sequelize = createDatabase(services.databaseUrl);
   const children: ChildProcess[] = [];
@@ -136,8 +143,8 @@ export async function startStack(settings: Record<string, string>, dataDir: stri
     await sequelize.close();
     await services.stop();
   };
-  const startApi = async (overrides: Record<string, string> = {}, nodeArgs: string[] = []) => {
-    const port = await freePort();
+  const startApi = async (overrides: Record<string, string> = {}, nodeArgs: string[] = [], port?: number) => {
+    port ??= await freePort();
     const [exe, ...entry] = node('start-api.js');
     const child = startProcess([exe, ...nodeArgs, ...entry], { ...env, ...overrides, PORT: String(port) });
     children.push(child);
@@ -149,7 +156,7 @@ export async function startStack(settings: Record<string, string>, dataDir: stri
     await migrateExclusively(sequelize);
     const worker = startProcess(node('start-worker.js'), env);
     children.push(worker);
-    const api = await startApi();
+    const api = await startApi({}, [], Number(stackSettings.PORT));
     const postgresServer = new RegExp(`/postgres -D .* -p ${config.embeddedPostgresPort} `);
     const temporalServer = REAL_TEMPORAL
       ? new RegExp(`/server --config-file ${escapeRegExp(dataDir)}/`)
@@ -161,6 +168,7 @@ export async function startStack(settings: Record<string, string>, dataDir: stri
       sequelize,
       env,
       serverCpu: () => ({ postgres: cpuOfTree(postgresServer), temporal: cpuOfTree(temporalServer) }),
+      mediaCpu: () => cpuOfTree(new RegExp(`janus --configs-folder ${escapeRegExp(dataDir)}/`)),
       startUnpolledApi: (queue, nodeArgs) => startApi({ TEMPORAL_TASK_QUEUE: queue }, nodeArgs),
       stop,
     };

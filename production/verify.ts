@@ -22,6 +22,9 @@ import {
   waitUntil,
 } from './temporalServer';
 import { inviteCommissionedNotary } from '../faults/driver';
+import { startComposeJanus } from './mediaServer';
+import { startS3Server } from './s3Server';
+import { verifyLiveAct } from './liveAct';
 
 /**
  * `npm run verify:production`: the production shape on this machine, without Docker. A PostgreSQL
@@ -30,6 +33,8 @@ import { inviteCommissionedNotary } from '../faults/driver';
  * from their production entry points. Sessions run end to end through both APIs with a receiver that
  * checks every webhook's signature; then one worker is SIGKILLed and more sessions run on the other, and
  * an operator terminates one more session's workflow, which the `terminated-workflow-sweep` Schedule ends.
+ * Those sessions are a test-mode account's; one live act runs through Janus as docker-compose starts it,
+ * its recording kept in S3 (s3proxy).
  */
 const ROOT = path.join(__dirname, '..');
 const SESSIONS_PER_ROUND = 6;
@@ -53,6 +58,16 @@ async function startShape(
   const { address } = temporal;
   log(`Temporal ${address} with namespace "${NAMESPACE}"; schemas on PostgreSQL ${pgPort}`);
   const identity = loadDigitalId(loadConfig({ DATA_DIR: dir, NODE_ENV: 'development' }));
+  const apiPorts = [await freePort(), await freePort()];
+  const janus = await startComposeJanus(
+    path.join(dir, 'janus'),
+    `http://127.0.0.1:${apiPorts[0]}/internal/media/events`,
+    log,
+  );
+  stops.push(() => janus.stop());
+  const s3 = await startS3Server(path.join(dir, 's3'));
+  stops.push(() => s3.stop());
+  log(`S3 (s3proxy) at ${s3.settings.S3_ENDPOINT}, bucket ${s3.settings.S3_BUCKET}`);
   const env = {
     ...process.env,
     ...PRODUCTION_PROCESS_ENV,
@@ -68,8 +83,9 @@ async function startShape(
     ALLOW_SANDBOX_IDENTITY: 'true',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     RATE_LIMIT_PER_CLIENT_PER_MINUTE: '1000000',
+    ...janus.settings,
+    ...s3.settings,
   };
-  const apiPorts = [await freePort(), await freePort()];
   const apis = apiPorts.map(
     (port, i) =>
       new SupervisedProcess(
@@ -91,10 +107,11 @@ async function startShape(
     ),
   );
   log(`2 APIs (${apiPorts.join(', ')}) and 2 workers ready`);
-  return { env, address, workers, urls: apiPorts.map((port) => `http://127.0.0.1:${port}`) };
+  const urls = apiPorts.map((port) => `http://127.0.0.1:${port}`);
+  return { env, address, workers, urls, s3Endpoint: s3.settings.S3_ENDPOINT };
 }
 
-/** An account made with the admin CLI, as an operator would, and its commissioned team notary. */
+/** A test-mode account made with the admin CLI, as an operator would, and its commissioned team notary. */
 async function provision(env: NodeJS.ProcessEnv, apiUrl: string) {
   const account = JSON.parse(
     execFileSync(
@@ -105,6 +122,7 @@ async function provision(env: NodeJS.ProcessEnv, apiUrl: string) {
         '--name',
         'Verify',
         '--auto-onboarding',
+        '--test-mode',
       ],
       { env },
     ).toString(),
@@ -178,6 +196,7 @@ async function drive(shape: Awaited<ReturnType<typeof startShape>>, stops: Array
     `a session whose workflow was terminated: recorded cancelled, session_cancelled delivered ` +
       `${(endedInMs / 1000).toFixed(1)} s after the terminate`,
   );
+  log(await verifyLiveAct(shape.env, shape.urls[1], shape.s3Endpoint));
   return { sessions, receiver, callLog, signedPdfs: await signedPdfsOf(sessions, integrators, shape.urls) };
 }
 

@@ -1,0 +1,71 @@
+import crypto from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config';
+import { createLogger } from '../src/logger';
+import { startRuntime } from '../server/runtime';
+import { createApp } from '../src/http/app';
+import { startWorker } from '../worker/createWorker';
+import { runMain } from '../src/process';
+import { createAccount } from '../src/accounts/accounts';
+import { inviteCommissionedNotary } from '../faults/driver';
+import { deedPdf } from '../bench/load';
+import { beginLiveAct, launchParticipantsBrowser, recordingOf, type LiveParty } from './liveAct';
+
+/**
+ * `npm run demo:live`: the embedded stack of `npm start` (same settings), one live account, and one whole
+ * live act on it with a headless signer and notary on fake cameras. The last line on stdout is the
+ * session for the API: `{bn_session_id, api_base, api_key}`. With `--keep` the stack stays up after it.
+ */
+const say = (line: string) => process.stderr.write(`[demo:live] ${line}\n`);
+
+async function main() {
+  const { values } = parseArgs({ options: { keep: { type: 'boolean', default: false } } });
+  process.env.NODE_ENV ??= 'development';
+  process.env.LOG_LEVEL ??= 'warn';
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const runtime = await startRuntime(config, { api: createApp, worker: startWorker, embedded: true, logger });
+  const stop = () => runtime.stop().finally(() => process.exit(0));
+  try {
+    const account = await createAccount(runtime.sequelize, { name: 'Live demo', autoOnboarding: true });
+    const party: LiveParty = {
+      apiUrl: runtime.apiUrl!,
+      apiKey: account.api_key,
+      vendorKey: account.vendor_api_key,
+      notaryEmail: `demo-notary-${crypto.randomBytes(3).toString('hex')}@example.com`,
+    };
+    await inviteCommissionedNotary(party.apiUrl, party.vendorKey, {
+      email: party.notaryEmail,
+      firstName: 'Dana',
+      lastName: 'Notary',
+      commissionNumber: `TX-${crypto.randomInt(100000, 999999)}`,
+    });
+    say(`a live account and its notary on ${party.apiUrl}; the signer and the notary enter the room`);
+    const browser = await launchParticipantsBrowser();
+    try {
+      const act = await beginLiveAct(browser, party, await deedPdf());
+      say(
+        `session ${act.id}: both in the room, seeing and hearing each other (first frame ${act.startToFirstFrameMs} ms after the start)`,
+      );
+      const { actSeconds } = await act.complete();
+      say(`completed after ${actSeconds.toFixed(1)} s on camera`);
+      const recording = await recordingOf(party, act.id);
+      say(
+        `recording ${recording.recording_id}: ${recording.duration_seconds} s, ${recording.size_bytes} bytes, sha256 ${recording.sha256}`,
+      );
+      process.stdout.write(
+        `${JSON.stringify({ bn_session_id: act.id, api_base: `${party.apiUrl}/api/integrationsv2`, api_key: party.apiKey })}\n`,
+      );
+    } finally {
+      await browser.close();
+    }
+  } catch (err) {
+    await runtime.stop();
+    throw err;
+  }
+  if (!values.keep) return stop();
+  say('the stack stays up (--keep): Ctrl-C or SIGTERM stops it');
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop());
+}
+
+runMain(main);
