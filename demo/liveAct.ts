@@ -64,8 +64,12 @@ function fakeCamera(): string {
   return file;
 }
 
-/** Chromium whose camera (a test pattern) and microphone (a tone) are fake devices, granted without a prompt. */
-export function launchParticipantsBrowser(): Promise<Browser> {
+/**
+ * Chromium whose camera (a test pattern) and microphone (a tone) are fake devices: `granted` answers the
+ * permission prompt with yes, otherwise it is refused as a participant who says no. Loopback ICE
+ * candidates are offered as addresses, not mDNS names, which nothing here resolves.
+ */
+export function launchParticipantsBrowser({ granted = true } = {}): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM))
     throw new Error(`Chromium is not installed at ${CHROMIUM} (apt-get install chromium)`);
   return chromium.launch({
@@ -75,9 +79,11 @@ export function launchParticipantsBrowser(): Promise<Browser> {
       '--no-sandbox',
       '--disable-gpu',
       '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
       '--use-fake-device-for-media-stream',
       `--use-file-for-fake-video-capture=${fakeCamera()}`,
-      '--use-fake-ui-for-media-stream',
+      ...(granted ? ['--use-fake-ui-for-media-stream'] : []),
       '--disable-features=WebRtcHideLocalIpsWithMdns',
       '--autoplay-policy=no-user-gesture-required',
     ],

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { onTestServer } from '../support/browser';
+import { signerInRoom } from '../../demo/liveAct';
 import { eventually } from '../support/eventually';
 import { request, type ApiResponse } from '../support/http';
 import { createSession, joinSession, sessionBody, waitForSession } from '../support/sessions';
@@ -33,10 +34,7 @@ export async function signerPage(
   browser: Browser,
   signingUrl: string,
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  const page = await context.newPage();
-  await page.goto(onTestServer(`https://notary.test${signingUrl}`));
-  return { context, page };
+  return signerInRoom(browser, onTestServer(`https://notary.test${signingUrl}`));
 }
 
 /** The notary console signed in with `token` (as the login-link page leaves it), in the live room of `id`. */

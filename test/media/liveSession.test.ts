@@ -17,6 +17,7 @@ import {
   tempFile,
 } from '../documents/helpers';
 import { recordHistory } from '../support/histories';
+import { assertAccessible } from '../support/accessibility';
 import { liveTeamSession, notaryAction, notaryInRoom, receivingMedia, signerPage } from './helpers';
 
 const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots');
@@ -94,6 +95,8 @@ describe('the live session: a real media server, the room in the pages, the reco
       // Each tile is named as the proxy announced its publisher, never as the page claimed.
       await notary.page.locator('figcaption', { hasText: 'First0 Last0' }).waitFor();
       await signer.page.locator('figcaption', { hasText: 'Nora Notary' }).waitFor();
+      await assertAccessible(signer.page, 'the signer in the live room');
+      await assertAccessible(notary.page, 'the notary in the live room');
       await signer.page.screenshot({ path: path.join(SCREENSHOTS, 'live-room-signer.png'), fullPage: true });
       await notary.page.screenshot({ path: path.join(SCREENSHOTS, 'live-room-notary.png'), fullPage: true });
       assert.equal((await recordingOf()).body.recording.status, 'recording');
@@ -189,6 +192,8 @@ describe('the live session: a real media server, the room in the pages, the reco
         1,
         'the signer sees themselves',
       );
+      await signer.page.waitForFunction("document.querySelector('figure.tile.own video')?.readyState === 4");
+      await assertAccessible(signer.page, 'the waiting room with its camera check');
       await signer.page.screenshot({ path: path.join(SCREENSHOTS, 'live-room-waiting.png'), fullPage: true });
 
       // The page's long poll is held while the session is ready, and answered when the notary starts.

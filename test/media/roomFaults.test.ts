@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchMediaBrowser } from '../support/browser';
+import { assertAccessible } from '../support/accessibility';
 import { testEnvironment } from '../support/environment';
 import { eventually } from '../support/eventually';
 import { request } from '../support/http';
@@ -43,6 +44,7 @@ describe('the live room keeps the act: refusals and a media server restart (issu
       await status.waitFor({ timeout: 20_000 });
       assert.match((await status.textContent()) ?? '', /camera and microphone are blocked.*allow both/);
       assert.equal(await signer.page.getByRole('button', { name: 'Try again' }).isVisible(), true);
+      await assertAccessible(signer.page, 'the room refusing a blocked camera');
       await signer.page.screenshot({ path: path.join(SCREENSHOTS, 'live-room-blocked.png'), fullPage: true });
       await notary.page.locator('.room-status[data-state="live"]').waitFor({ timeout: 20_000 });
       assert.equal((await roomStats(notary.page)).feeds, 0, 'the notary sees nobody else in the room');

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import Joi from 'joi';
+import { endedLinkResponse } from './participants';
 import { failBodySchema } from '../openapi/document';
 import { unauthenticated } from '../../domain/errors';
 import type { RoomAccess } from '../../media/roomAccess';
@@ -54,7 +55,7 @@ function participantRoomRoute(access: RoomAccess): RouteDefinition<unknown, unkn
     tags: ['Participants'],
     auth: 'none',
     params: Joi.object({ token: Joi.string().description('The participant’s signing-link token') }),
-    responses: { ...roomPassResponses, 410: { description: 'The link has ended', schema: failBodySchema } },
+    responses: { ...roomPassResponses, 410: endedLinkResponse },
     handler: async (ctx, { params }) => {
       ctx.body = { response: 'Pass', ...(await access.forParticipant(params.token)) };
     },

@@ -72,6 +72,19 @@ const journeySchema = participantSchema
   })
   .label('ParticipantJourney');
 
+/** A link whose session has ended: how it ended, and for a completed one the completion page. */
+export const endedLinkResponse = {
+  description: 'The session has ended; the link no longer works',
+  schema: failBodySchema.keys({
+    status: Joi.string()
+      .valid(...SESSION_STATUSES)
+      .description('How the session ended'),
+    completion_url: Joi.string()
+      .uri()
+      .description('A completed session’s completion page, signed for this participant'),
+  }),
+};
+
 const tokenParams = Joi.object({
   token: Joi.string().description('The pre-authenticated token of one participant'),
 });
@@ -131,18 +144,7 @@ function signingPageRoute(
         alsoHtml: true,
       },
       404: { description: 'Unknown link', schema: failBodySchema, alsoHtml: true },
-      410: {
-        description: 'The session has ended; the link no longer works',
-        schema: failBodySchema.keys({
-          status: Joi.string()
-            .valid(...SESSION_STATUSES)
-            .description('How the session ended'),
-          completion_url: Joi.string()
-            .uri()
-            .description('A completed session’s completion page, signed for this participant'),
-        }),
-        alsoHtml: true,
-      },
+      410: { ...endedLinkResponse, alsoHtml: true },
     },
     handler: async (ctx, { params, query }) => {
       const wantsJson = ctx.accepts('html', 'json') === 'json';

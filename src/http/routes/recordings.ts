@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { SIGNED_DOWNLOAD } from './signedLinks';
 import { refused } from '../../domain/errors';
 import type { RecordingViews } from '../../media/recordingViews';
 import type { SessionService } from '../../sessions/sessionService';
@@ -106,13 +107,7 @@ function downloadRecordingRoute(
     description:
       'Where recordings are on the service’s disk; from S3 the URL is the bucket’s own, presigned.',
     tags: ['Signed documents'],
-    auth: 'none',
-    params: Joi.object({ id: Joi.string().max(100) }),
-    query: Joi.object({
-      expires: Joi.string().max(20).required(),
-      signature: Joi.string().max(100).required(),
-    }),
-    onInvalid: () => refused('This download link is invalid or has expired'),
+    ...SIGNED_DOWNLOAD,
     responses: {
       200: { description: 'The recording', contentType: 'video/webm' },
       403: { description: 'Expired, altered or incomplete link', schema: failBodySchema },

@@ -1,9 +1,9 @@
 import Joi from 'joi';
+import { SIGNED_DOWNLOAD } from './signedLinks';
 import type { SessionService } from '../../sessions/sessionService';
 import type { SignedDocumentService } from '../../documents/signedDocumentService';
 import { sessionIdParams } from '../../sessions/schemas';
 import { failBodySchema } from '../openapi/document';
-import { refused } from '../../domain/errors';
 import { principalOf } from '../context';
 import type { ApiRoutes, RouteDefinition } from '../routeTable';
 
@@ -84,13 +84,7 @@ function downloadSignedDocumentRoute(
     operationId: 'downloadSignedDocument',
     summary: 'Download a signed PDF through its signed, expiring URL (no key)',
     tags: ['Signed documents'],
-    auth: 'none',
-    params: Joi.object({ id: Joi.string().max(100) }),
-    query: Joi.object({
-      expires: Joi.string().max(20).required(),
-      signature: Joi.string().max(100).required(),
-    }),
-    onInvalid: () => refused('This download link is invalid or has expired'),
+    ...SIGNED_DOWNLOAD,
     responses: {
       200: { description: 'The PDF', contentType: 'application/pdf' },
       403: { description: 'Expired, altered or incomplete link', schema: failBodySchema },

@@ -41,6 +41,11 @@ const BLOCKED: Record<string, string> = {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A connection that is not in the room by then is given up and tried again (a media server mid-restart). */
+const CONNECT_DEADLINE_MS = 10_000;
+const withDeadline = <T>(work: Promise<T>, ms: number) =>
+  Promise.race([work, pause(ms).then(() => Promise.reject(new Error('The room did not answer in time')))]);
+
 /** The camera and microphone, asked for with the reason on screen first; undefined when refused. */
 async function ownMedia(view: RoomView): Promise<MediaStream | undefined> {
   view.setState(
@@ -117,7 +122,7 @@ export function enterRoom(options: RoomOptions): LiveRoomHandle {
       });
       room = attempt;
       try {
-        await attempt.connect();
+        await withDeadline(attempt.connect(), CONNECT_DEADLINE_MS);
         view.setState('live', options.liveMessage);
         return;
       } catch {

@@ -28,6 +28,7 @@ export class RoomView {
     this.status = el('p', '', { role: 'status', class: 'room-status' });
     this.grid = el('div', undefined, {
       class: 'room-grid',
+      role: 'group',
       'aria-label': 'Video of everyone in the session',
     });
     this.controls = el('div', undefined, { class: 'room-controls' });
