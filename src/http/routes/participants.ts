@@ -90,7 +90,7 @@ const tokenParams = Joi.object({
 });
 
 /** How long a page waiting for the session to move is held before it is answered as it stands. */
-const WAIT_MS = 20_000;
+const WAIT_MS = 8_000;
 
 /**
  * The participant's journey; with `wait_while_status`, once the session's status is another, or after
@@ -134,7 +134,7 @@ function signingPageRoute(
       wait_while_status: Joi.string()
         .valid(...SESSION_STATUSES)
         .description(
-          'Answer once the session’s status is another than this one, or after 20 s (a page in the waiting room)',
+          'JSON only: answer once the session’s status is another than this one, or after 8 s (a page in the waiting room)',
         ),
     }),
     responses: {
@@ -150,7 +150,9 @@ function signingPageRoute(
       const wantsJson = ctx.accepts('html', 'json') === 'json';
       let journey;
       try {
-        journey = await journeyOnceMoved(signing, statusChanges, params.token, query.wait_while_status);
+        // Only a page's own poll waits; a person opening the link gets the page at once.
+        const waitWhile = wantsJson ? query.wait_while_status : undefined;
+        journey = await journeyOnceMoved(signing, statusChanges, params.token, waitWhile);
       } catch (err) {
         if (wantsJson || !(err instanceof DomainError)) throw err;
         ctx.status = answerTo(err).status;
