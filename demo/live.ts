@@ -16,6 +16,7 @@ import { beginLiveAct, launchParticipantsBrowser, recordingOf, type LiveParty } 
  * live act on it with a headless signer and notary on fake cameras. The last line on stdout is the
  * session for the API: `{bn_session_id, api_base, api_key}`. With `--keep` the stack stays up after it.
  */
+const ACT_SECONDS = 10;
 const say = (line: string) => process.stderr.write(`[demo:live] ${line}\n`);
 
 async function main() {
@@ -47,6 +48,8 @@ async function main() {
       say(
         `session ${act.id}: both in the room, seeing and hearing each other (first frame ${act.startToFirstFrameMs} ms after the start)`,
       );
+      // The act itself: the notary and the signer talk a while, on camera and recorded, before completion.
+      await new Promise((resolve) => setTimeout(resolve, ACT_SECONDS * 1000));
       const { actSeconds } = await act.complete();
       say(`completed after ${actSeconds.toFixed(1)} s on camera`);
       const recording = await recordingOf(party, act.id);
