@@ -68,7 +68,13 @@ async function main() {
   }
   if (!values.keep) return stop();
   say('the stack stays up (--keep): Ctrl-C or SIGTERM stops it');
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop());
+  // npm, tsx and a terminal may each pass the same Ctrl-C or SIGTERM on: the first one stops the stack.
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.on(signal, () => {
+      if (!stopping) void stop();
+      stopping = true;
+    });
 }
 
 runMain(main);
