@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
 import { createAccount } from '../src/accounts/accounts';
 import { inviteCommissionedNotary } from '../faults/driver';
-import { beginLiveAct, launchParticipantsBrowser, recordingOf, type LiveParty } from '../demo/liveAct';
+import { beginLiveAct, recordingOf, type LiveParty } from '../demo/liveAct';
 import { record, percentile, say } from './report';
 import type { Stack } from './stack';
+import { launchParticipantsBrowser } from '../demo/participantsBrowser';
 
 const SESSIONS = 3;
 /** Each session's signers; with the notary, three participants on camera. */

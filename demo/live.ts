@@ -9,7 +9,8 @@ import { runMain } from '../src/process';
 import { createAccount } from '../src/accounts/accounts';
 import { inviteCommissionedNotary } from '../faults/driver';
 import { deedPdf } from '../bench/load';
-import { beginLiveAct, launchParticipantsBrowser, recordingOf, type LiveParty } from './liveAct';
+import { beginLiveAct, recordingOf, type LiveParty } from './liveAct';
+import { launchParticipantsBrowser } from './participantsBrowser';
 
 /**
  * `npm run demo:live`: the embedded stack of `npm start` (same settings), one live account, and one whole

@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { inviteCommissionedNotary } from '../faults/driver';
-import { beginLiveAct, launchParticipantsBrowser, recordingOf } from '../demo/liveAct';
+import { beginLiveAct, recordingOf } from '../demo/liveAct';
 import { pdfBytes } from '../test/support/documents';
+import { launchParticipantsBrowser } from '../demo/participantsBrowser';
 
 /**
  * One live act on the production shape: a live account made with the admin CLI, a signer and a notary in

@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { testEnvironment } from './environment';
-import { launchParticipantsBrowser } from '../../demo/liveAct';
-
-const CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM, HEADLESS_CHROMIUM, launchParticipantsBrowser } from '../../demo/participantsBrowser';
 
 /** Headless Chromium for the tests of pages; it never skips: a missing browser fails the test. */
 export async function launchBrowser(): Promise<Browser> {
@@ -15,16 +13,7 @@ export async function launchBrowser(): Promise<Browser> {
   }
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [...HEADLESS_CHROMIUM, '--disable-quic', '--disable-sync'],
   });
 }
 
