@@ -192,7 +192,12 @@ describe('the live session: a real media server, the room in the pages, the reco
         1,
         'the signer sees themselves',
       );
-      await signer.page.waitForFunction("document.querySelector('figure.tile.own video')?.readyState === 4");
+      // Polled through the DevTools protocol: the page's CSP refuses eval, which waitForFunction would use.
+      await eventually(
+        () => signer.page.evaluate("document.querySelector('figure.tile.own video')?.readyState"),
+        (state) => state === 4,
+        'the signer’s own video to play',
+      );
       await assertAccessible(signer.page, 'the waiting room with its camera check');
       await signer.page.screenshot({ path: path.join(SCREENSHOTS, 'live-room-waiting.png'), fullPage: true });
 
