@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../src/config';
 import {
   addNetworkNotary,
+  type NetworkNotaryInput,
   ConflictError,
   createAccount,
   NotFoundError,
@@ -104,18 +105,9 @@ program
     'commission expiry, YYYY-MM-DD (sessions are offered while at least 24 hours of it are left)',
     isoDate,
   )
-  .action(
-    async (opts: {
-      email: string;
-      firstName: string;
-      lastName: string;
-      state: string;
-      commissionNumber: string;
-      commissionExpiresOn: string;
-    }) => {
-      print(await withDatabase((sequelize) => addNetworkNotary(sequelize, opts)));
-    },
-  );
+  .action(async (opts: NetworkNotaryInput) => {
+    print(await withDatabase((sequelize) => addNetworkNotary(sequelize, opts)));
+  });
 
 program
   .command('renew-network-notary')
