@@ -53,7 +53,8 @@ export class JanusRoom {
         server: location.origin + this.pass.signaling_path,
         token: this.pass.media_token,
         iceServers: this.pass.ice_servers,
-        success: () => this.attachPublisher(resolve, reject),
+        // A connection given up before the server answered must not come alive later as a ghost publisher.
+        success: () => (this.lost ? this.close() : this.attachPublisher(resolve, reject)),
         error: (e) => (this.publisher ? this.lose(String(e)) : reject(new Error(String(e)))),
         destroyed: () => this.lose('the connection closed'),
       });
@@ -92,6 +93,7 @@ export class JanusRoom {
     this.janus!.attach({
       plugin: PLUGIN,
       success: (handle) => {
+        if (this.lost) return this.close();
         this.publisher = handle;
         handle.send({ message: { request: 'join', ptype: 'publisher' } });
       },
