@@ -6,7 +6,7 @@ import { readBlob, storeBlob } from '../src/documents/blobStore';
 import { sha256Hex } from '../src/documents/decode';
 import { loadActFacts } from '../src/notarizedPdf/actContext';
 import { loadDigitalId, type DigitalId } from '../src/notarizedPdf/digitalId';
-import type { Annotation } from '../core/session/request';
+import type { PlacedAnnotation, SignerKey } from '../core/session/signing';
 import { execute, queryRows, rowExists } from '../src/db/query';
 import { recordingOf } from '../src/media/recordings';
 
@@ -25,7 +25,7 @@ async function notarizeAndStore(
     name: string;
     sha256: string;
     pdf_blob_id: string;
-    annotations: Annotation[];
+    annotations: PlacedAnnotation[];
   }>(
     sequelize,
     'SELECT name, sha256, coalesce(pdf_blob_id, blob_id) AS pdf_blob_id, annotations FROM documents WHERE id = $1',
@@ -34,12 +34,19 @@ async function notarizeAndStore(
   const document = documents[0];
   const { accountId, ...facts } = await loadActFacts(sequelize, sessionId);
   const original = await readBlob(sequelize, document.pdf_blob_id);
+  const marks = await queryRows<{ place: string; participant: SignerKey; png: Buffer }>(
+    sequelize,
+    `SELECT a.place_id AS place, p.role || '-' || p.index AS participant, a.png
+       FROM signature_applications a JOIN participants p ON p.id = a.participant_id WHERE a.document_id = $1`,
+    { bind: [documentId] },
+  );
   const signed = await finalization.notarize(
     original,
     {
       sessionId,
       ...facts,
       document: { name: document.name, originalSha256: document.sha256, annotations: document.annotations },
+      marks,
     },
     digitalId(),
     cancellationSignal(),

@@ -9,6 +9,7 @@ import { documentActivities, journalActivities } from './documents';
 import { networkAcceptanceActivities, networkActivities, networkWitnessActivities } from './network';
 import { terminatedWorkflowActivities } from './terminatedWorkflows';
 import { mediaActivities } from './media';
+import { signingActivities } from './signing';
 
 export type { ActivityDependencies };
 
@@ -32,6 +33,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...networkWitnessActivities(deps),
     ...terminatedWorkflowActivities(deps),
     ...mediaActivities(deps),
+    ...signingActivities(deps),
   };
 }
 

@@ -9,7 +9,7 @@ import { runMain } from '../src/process';
 import { createAccount } from '../src/accounts/accounts';
 import { inviteCommissionedNotary } from '../faults/driver';
 import { deedPdf } from '../bench/load';
-import { beginLiveAct, recordingOf, type LiveParty } from './liveAct';
+import { api, beginLiveAct, recordingOf, type LiveParty } from './liveAct';
 import { launchParticipantsBrowser } from './participantsBrowser';
 
 /**
@@ -52,7 +52,12 @@ async function main() {
       // The act itself: the notary and the signer talk a while, on camera and recorded, before completion.
       await new Promise((resolve) => setTimeout(resolve, ACT_SECONDS * 1000));
       const { actSeconds } = await act.complete();
-      say(`completed after ${actSeconds.toFixed(1)} s on camera`);
+      say(`signed and completed after ${actSeconds.toFixed(1)} s on camera`);
+      const session = await api(party.apiUrl, party.apiKey, 'GET', `/api/integrationsv2/sessions/${act.id}`);
+      for (const p of session.body.participants as Array<{ first_name: string; signed_at: string | null }>) {
+        if (!p.signed_at) throw new Error(`${p.first_name} has no signed_at: ${JSON.stringify(p)}`);
+        say(`${p.first_name} consented and signed every place, at ${p.signed_at}`);
+      }
       const recording = await recordingOf(party, act.id);
       say(
         `recording ${recording.recording_id}: ${recording.duration_seconds} s, ${recording.size_bytes} bytes, sha256 ${recording.sha256}`,

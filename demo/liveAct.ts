@@ -1,3 +1,4 @@
+import { identifyInConsole, signInPage } from './signingInPage';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 /**
@@ -46,7 +47,7 @@ export async function until<T>(
   }
 }
 
-async function api(apiUrl: string, auth: string, method: string, path: string, body?: unknown) {
+export async function api(apiUrl: string, auth: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${apiUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' },
@@ -170,7 +171,7 @@ export interface LiveAct {
   /** From the notary's start to the first remote video frame decoded on the first signer's page. */
   startToFirstFrameMs: number;
   pages: Array<{ context: BrowserContext; page: Page }>;
-  /** Completes the act (retried until the room has recorded everyone) and closes the pages. */
+  /** The signers sign in their pages, then the act completes (retried until the room has recorded everyone). */
   complete(): Promise<{ actSeconds: number }>;
 }
 
@@ -209,6 +210,10 @@ export async function beginLiveAct(
     pages,
     async complete() {
       try {
+        // The signers' part of the act, on camera: the notary confirms who they are (the demo's signers have
+        // no identity check), then each consents, adopts a signature and signs every place in their page.
+        await identifyInConsole(notary.page);
+        await Promise.all(signerPages.map(({ page }) => signInPage(page)));
         await until(
           'the completion of the recorded act',
           () => notaryAct(party, notaryToken, id, 'complete'),

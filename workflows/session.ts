@@ -74,6 +74,7 @@ async function session(
   //    recorded room (but in test mode).
   if (!(await run.waitFor(() => run.requested.start))) return finish(run);
   await run.enter('in_progress', 'session_started');
+  run.signing.open(await run.db.signingProgress({ sessionId }));
   const room = plan.testMode ? undefined : holdLiveRoom(run, sessionId, () => run.status !== 'in_progress');
   if (!(await run.waitFor(() => run.requested.complete))) return finish(run, room);
   await run.enter('completed', 'session_completed');

@@ -10,10 +10,12 @@ import {
   joinUpdate,
   mediaEventUpdate,
   participantJoinedSignal,
+  placesChangedUpdate,
   pretaggedUpdate,
   refusedFailure,
   releaseDocumentsUpdate,
   retryFinalizationUpdate,
+  signatureAppliedUpdate,
   snapshotQuery,
   startUpdate,
   type AcceptResult,
@@ -22,6 +24,8 @@ import {
   type IdentityOutcome,
   type Joiner,
   type ParticipantRef,
+  type PlacesChange,
+  type SignatureApplied,
 } from '../core/session/messages';
 import {
   judgeAccept,
@@ -32,10 +36,12 @@ import {
   type SessionRequest,
   type Verdict,
 } from '../core/session/machine';
+import { judgePlacesChange, judgeSignature } from '../core/session/signingRules';
 import { isFinal } from '../core/session/statuses';
 import { isMediaEvent, type MediaEvent } from '../core/session/media';
 import { commissionOfRequest } from '../core/session/commission';
 import type { SessionPlan } from '../core/session/plan';
+import { placeKeyOf, signerKeyOf } from '../core/session/signing';
 import type { SessionRun } from './sessionRun';
 
 /**
@@ -60,6 +66,12 @@ export class SessionMessages {
     });
     setHandler(mediaEventUpdate, (event) => this.run.recordMedia(event), {
       validator: (event) => this.validateMedia(event),
+    });
+    setHandler(signatureAppliedUpdate, (applied) => this.signature(applied), {
+      validator: (applied) => this.validateSignature(applied),
+    });
+    setHandler(placesChangedUpdate, (change) => this.placesChanged(change), {
+      validator: (change) => this.validatePlacesChange(change),
     });
     setHandler(
       pretaggedUpdate,
@@ -184,6 +196,27 @@ export class SessionMessages {
   private validateMedia(event: MediaEvent): void {
     if (!isMediaEvent(event) || !this.run.mediaEventIsCurrent(event))
       throw refusedFailure({ kind: 'not_now', reason: 'Not an event of the room open now' });
+  }
+
+  private validateSignature(applied: SignatureApplied): void {
+    this.enforce(
+      judgeSignature(this.run.state(), this.plan, signerKeyOf(applied), placeKeyOf(applied)),
+      'refuse',
+    );
+  }
+
+  private signature(applied: SignatureApplied): ActionResult {
+    this.run.signing.recordSignature(applied);
+    return this.run.result();
+  }
+
+  private validatePlacesChange(change: PlacesChange): void {
+    this.enforce(judgePlacesChange(this.run.state(), [...change.moved, ...change.removed]));
+  }
+
+  private placesChanged(change: PlacesChange): ActionResult {
+    this.run.signing.recordPlacesChange(change);
+    return this.run.result();
   }
 
   private async pretagged(): Promise<ActionResult> {

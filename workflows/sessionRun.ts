@@ -17,6 +17,7 @@ import type { DatabaseSteps } from './sessionActivities';
 import { SessionStatusAttribute } from './searchAttributes';
 import type { EventArgs, EventData, EventName } from '../core/session/events';
 import { dataOf, SessionEvents } from './sessionEvents';
+import { SessionSigning } from './sessionSigning';
 import { actIsRecorded, participantOf, type MediaEvent, type MediaIdentity } from '../core/session/media';
 
 /**
@@ -46,6 +47,7 @@ export class SessionRun {
   };
   /** A live act's room: its segment, whether it is open, and who is on camera in it. */
   readonly media = { segment: 0, open: false, publishing: [] as MediaIdentity[] };
+  readonly signing: SessionSigning;
   /** The notary whose commission the completion was judged by: the one the certificates state. */
   actNotary?: NotaryAtTheAct;
   readonly events: SessionEvents;
@@ -62,6 +64,7 @@ export class SessionRun {
     private statusAttribute: SessionStatus | undefined,
   ) {
     this.events = new SessionEvents(db, sessionId, resumed?.generation ?? 0, () => this.status);
+    this.signing = new SessionSigning(this.events);
     if (resumed) {
       this.joined.push(...resumed.joined);
       this.verified.push(...resumed.verified);
@@ -81,6 +84,7 @@ export class SessionRun {
       joined: this.joined,
       verified: this.verified,
       recordingRunning: actIsRecorded(this.media.open, this.media.publishing),
+      signing: this.signing.progress,
     };
   }
 

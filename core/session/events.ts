@@ -1,4 +1,5 @@
 import type { BouncedMail, IdentityOutcome, ParticipantRef } from './messages';
+import type { SignatureKind } from './signing';
 
 /** Session events delivered to webhooks (contract §5). */
 export const EVENT_NAMES = [
@@ -33,6 +34,11 @@ export const EVENT_NAMES = [
   'participant_disconnected',
   'recording_available',
   'recording_failed',
+  // The signers' part of the act: each application at a place, a participant who applied at all of
+  // theirs, and the notary's change of a document's places.
+  'signature_applied',
+  'signer_completed',
+  'places_changed',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
@@ -77,6 +83,15 @@ export interface EventData {
   participant_disconnected: InTheRoom;
   recording_available: { sha256: string; duration_seconds: number; size_bytes: number };
   recording_failed: { reason: string };
+  signature_applied: {
+    role: 'signer' | 'witness';
+    index: number;
+    document_id: string;
+    place_id: string;
+    kind: SignatureKind;
+  };
+  signer_completed: { role: 'signer' | 'witness'; index: number };
+  places_changed: { document_id: string; added: string[]; moved: string[]; removed: string[] };
 }
 
 /** Someone in the live room: the notary, or a participant by role and index. */

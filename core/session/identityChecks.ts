@@ -47,6 +47,14 @@ export function identityRequiredOf(input: CreateSessionInput): ParticipantKey[] 
   return [...signers, ...invitedWitnesses, ...networkWitnesses];
 }
 
+/** The signers the account asked no identity check of (`authentication_type: skip`). */
+export function waivedSignersOf(input: CreateSessionInput): ParticipantKey[] {
+  return input.all_signers
+    .map((signer, index) => ({ index, asked: checkAskedOf(signerFacts(signer)) }))
+    .filter((s) => s.asked === 'skip')
+    .map((s) => ({ role: 'signer' as const, index: s.index }));
+}
+
 const signerFacts = (signer: { authentication_type?: string }) => ({
   role: 'signer' as const,
   details: { authentication_type: signer.authentication_type },

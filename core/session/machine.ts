@@ -16,6 +16,7 @@ import type {
 import type { SessionPlan } from './plan';
 import { EDITABLE_STATUSES, isFinal, NOTARY_WAIT_RETRY_SECONDS, OPEN_STATUSES } from './statuses';
 import { commissionLapse, commissionOutsideRequest, type CommissionOnFile } from './commission';
+import { OPENING_DOCUMENTS, signingTally, type SigningProgress } from './signing';
 
 /** What the session is now. */
 export interface SessionState {
@@ -26,9 +27,11 @@ export interface SessionState {
   verified: readonly ParticipantKey[];
   /** A live act's room is open and records the notary and a signer on camera (core/session/media.ts). */
   recordingRunning: boolean;
+  /** The places to sign and those applied; undefined until the act starts and its places are read. */
+  signing?: SigningProgress;
 }
 
-export type SessionRequest = NotaryActionName | 'add_documents' | 'retry_finalization';
+export type SessionRequest = NotaryActionName | 'add_documents' | 'retry_finalization' | 'edit_places';
 
 export type Actor =
   | { kind: 'account' }
@@ -47,6 +50,7 @@ const NETWORK_NOTARY_REQUESTS: readonly SessionRequest[] = [
   'start',
   'complete',
   'release_documents',
+  'edit_places',
 ];
 
 export type Verdict =
@@ -164,10 +168,12 @@ export function judgeRequest(
     case 'complete':
       if (status === 'completed') return ALREADY_DONE;
       if (status !== 'in_progress') return refuse('not_now', `Session cannot be completed while ${status}`);
-      // A live act without its recording would be void: a test-mode session has no media to record.
-      return plan.testMode || state.recordingRunning
-        ? ALLOWED
-        : refuse('not_now', 'Session cannot be completed without a recording of the act');
+      // A live act without its recording, or before its signers signed, would be void; a test-mode
+      // session has no media, and its unsigned places are stamped as test signatures.
+      if (plan.testMode) return ALLOWED;
+      if (!state.recordingRunning)
+        return refuse('not_now', 'Session cannot be completed without a recording of the act');
+      return signingRefusal(state) ?? ALLOWED;
     case 'release_documents':
       if (documentsStatus === 'released') return ALREADY_DONE;
       // A release while the documents are still being finalized is the notary's decision: it is
@@ -182,6 +188,13 @@ export function judgeRequest(
       return EDITABLE_STATUSES.includes(status)
         ? ALLOWED
         : refuse('not_now', `Documents cannot be added while ${status}`);
+    case 'edit_places':
+      return status === 'ready' || status === 'in_progress'
+        ? ALLOWED
+        : refuse(
+            'not_now',
+            `Places can be changed only while the session is ready or in progress: it is ${status}`,
+          );
     case 'retry_finalization':
       return documentsStatus === 'failed'
         ? ALLOWED
@@ -231,6 +244,14 @@ export function judgeJoin(
   return state.joined.some((p) => p.role === joiner.role && p.index === joiner.index)
     ? ALREADY_DONE
     : ALLOWED;
+}
+
+function signingRefusal(state: SessionState): Verdict | undefined {
+  if (!state.signing) return refuse('not_now', OPENING_DOCUMENTS, 1);
+  const { done, total } = signingTally(state.signing);
+  return done < total
+    ? refuse('not_now', `Session cannot be completed before every signer has signed (${done} of ${total})`)
+    : undefined;
 }
 
 function identityRefusal(state: SessionState, plan: SessionPlan): Verdict | undefined {

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { SignatureKind, SigningPlace } from './signing';
 import type { MediaEvent } from './media';
 
 /**
@@ -173,7 +174,8 @@ export const acceptOfferUpdate = defineUpdate<AcceptResult, [{ notaryId: string 
 /** The outcome of one identity check, decided by the API under the identity rules; the session records it. */
 export interface IdentityOutcome extends ParticipantRef {
   checkId: string;
-  method: 'kba' | 'biometrics';
+  /** `notary`: the notary identified the participant in the live session (personal knowledge, a witness). */
+  method: 'kba' | 'biometrics' | 'notary';
   outcome: 'passed' | 'failed';
   attempt: number;
   /** KBA: right answers of the questions asked. */
@@ -198,3 +200,24 @@ export const mediaEventUpdate = defineUpdate<void, [MediaEvent]>('mediaEvent');
 export function workflowIdOf(sessionId: string): string {
   return `session-${sessionId}`;
 }
+
+/** A participant applied their adopted signature or initials at one of their places (the API recorded it). */
+export interface SignatureApplied extends ParticipantKey {
+  document: string;
+  place: string;
+  kind: SignatureKind;
+}
+/** Counts an application towards the completion; one already counted is `AlreadyDone`. */
+export const signatureAppliedUpdate = defineUpdate<ActionResult, [SignatureApplied]>('signatureApplied');
+
+/**
+ * The notary changed one document's places (a document with `notary_can_edit_documents`): `removed` and
+ * `moved` are `document/place` keys (never a signed one), `added` the places that came in.
+ */
+export interface PlacesChange {
+  document: string;
+  added: SigningPlace[];
+  removed: string[];
+  moved: string[];
+}
+export const placesChangedUpdate = defineUpdate<ActionResult, [PlacesChange]>('placesChanged');

@@ -1,6 +1,6 @@
 import type { DeliveryMode, NotaryRequest, ParticipantKey } from './messages';
 import type { CreateSessionInput } from './request';
-import { identityRequiredOf } from './identityChecks';
+import { identityRequiredOf, waivedSignersOf } from './identityChecks';
 
 /**
  * What the session was asked for at creation, fixed for its life: built once by `planOf`, kept in the
@@ -20,6 +20,11 @@ export interface SessionPlan {
   serviceWitnesses: number;
   /** Participants who must pass identity verification before they are admitted. */
   identityRequired: readonly ParticipantKey[];
+  /**
+   * A live act's signers the account asked no check of (`skip`): the notary identifies them in the session
+   * (personal knowledge, a credible witness) before they sign. Absent from plans kept before it existed.
+   */
+  notaryIdentifies?: readonly ParticipantKey[];
   /**
    * A test-mode account's session: the whole lifecycle without media, its documents marked as no
    * notarial act. Every other session is a live act, held in a media room and recorded.
@@ -54,6 +59,7 @@ export function planOf(
     witnessesRequired: (input.witnesses?.invited_witness_details?.length ?? 0) + serviceWitnesses,
     serviceWitnesses,
     identityRequired: identityRequiredOf(input),
+    notaryIdentifies: testMode ? [] : waivedSignersOf(input),
     testMode,
   };
 }

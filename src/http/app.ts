@@ -53,6 +53,11 @@ import { mediaServerUrl } from '../media/mediaConfig';
 import { RecordingViews } from '../media/recordingViews';
 import { createObjectStore } from '../objectStore/createObjectStore';
 import { registerMediaRoutes } from './routes/media';
+import { registerSigningRoutes } from './routes/signing';
+import { registerSessionSigningRoutes } from './routes/sessionSigning';
+import { SigningService } from '../signatures/signingService';
+import { PlaceEditing } from '../signatures/placeEditing';
+import { NotaryIdentification } from '../signatures/notaryIdentification';
 import { registerRecordingRoutes } from './routes/recordings';
 import { registerPageAssets } from './routes/pageAssets';
 import { SessionStatusChanges } from '../sessions/statusChanges';
@@ -224,4 +229,12 @@ function registerLiveAct(
     config.downloadUrlTtlSeconds,
   );
   registerRecordingRoutes(api, uses.sessions, views);
+  const signing = new SigningService(sequelize, temporal, uses.participants, uses.sessions.transactions);
+  registerSigningRoutes(site, signing);
+  registerSessionSigningRoutes(api, {
+    sessions: uses.sessions,
+    signing,
+    editing: new PlaceEditing(sequelize, temporal, uses.sessions.transactions),
+    identification: new NotaryIdentification(sequelize, temporal, uses.participants),
+  });
 }

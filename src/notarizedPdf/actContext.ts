@@ -15,7 +15,8 @@ const IDENTITY_METHODS: Record<string, string> = {
 };
 
 interface SettledCheck {
-  method: 'kba' | 'biometrics' | 'skip';
+  method: 'kba' | 'biometrics' | 'skip' | 'notary';
+  reasons: string[];
   attempt: number;
   completed_at: Date;
   provider: string | null;
@@ -30,6 +31,8 @@ function identityStatement(check: SettledCheck, accountName: string): string {
       return `identity established by knowledge-based authentication, passed ${by}`;
     case 'biometrics':
       return `identity established by credential analysis of a government ID and a biometric match, passed ${by}`;
+    case 'notary':
+      return `identified in the session by the notary on ${check.reasons[0]}, ${at}`;
     case 'skip':
       return `no electronic identity verification: waived by ${accountName}`;
   }
@@ -80,13 +83,15 @@ export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
     email: string;
     details: Record<string, unknown>;
     check: SettledCheck | null;
+    signed_at: Date | null;
   }>(
     sequelize,
     `SELECT p.role, p.first_name, p.last_name, p.email, p.details,
+            (SELECT max(a.applied_at) FROM signature_applications a WHERE a.participant_id = p.id) AS signed_at,
             (SELECT json_build_object('method', c.method, 'attempt', c.attempt, 'completed_at', c.completed_at,
-                                      'provider', c.provider)
+                                      'provider', c.provider, 'reasons', c.reasons)
                FROM identity_checks c WHERE c.participant_id = p.id AND c.outcome IN ('passed', 'skipped')
-              ORDER BY c.completed_at LIMIT 1) AS "check"
+              ORDER BY c.outcome = 'passed' DESC, c.completed_at LIMIT 1) AS "check"
        FROM participants p WHERE p.session_id = $1 ORDER BY p.role DESC, p.index`,
     { bind: [sessionId] },
   );
@@ -123,10 +128,11 @@ export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
         name: nameOf(p),
         identityMethod:
           statementOf(p) ?? IDENTITY_METHODS[String(p.details.authentication_type)] ?? 'not specified',
+        ...(p.signed_at ? { signedAt: new Date(p.signed_at).toISOString().replace(/\.\d+Z$/, 'Z') } : {}),
       })),
     witnesses: participants
       .filter((p) => p.role === 'witness')
       .map((p) => ({ name: nameOf(p), identityMethod: statementOf(p) })),
     act: actKindOf(facts),
-  } satisfies Omit<NotarialActContext, 'sessionId' | 'document'> & { accountId: string };
+  } satisfies Omit<NotarialActContext, 'sessionId' | 'document' | 'marks'> & { accountId: string };
 }

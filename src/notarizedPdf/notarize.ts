@@ -5,7 +5,8 @@ import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { SignPdf } from '@signpdf/signpdf';
 import { P12Signer } from '@signpdf/signer-p12';
 import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
-import type { Annotation } from '../../core/session/request';
+import { placesOfDocument, type PlacedAnnotation, type SignerKey } from '../../core/session/signing';
+import { boxOfPlace, type PlaceBox } from '../signatures/placeGeometry';
 import type { DigitalId } from './digitalId';
 import { appendCertificatePages, type CertificateLine } from './certificatePages';
 
@@ -15,6 +16,7 @@ const FONTS = {
   signature: fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSerif-Italic.ttf')),
 };
 const INK = rgb(0.1, 0.15, 0.45);
+const TEST_RED = rgb(0.8, 0.05, 0.05);
 
 export interface NotarialActContext {
   sessionId: string;
@@ -25,9 +27,11 @@ export interface NotarialActContext {
   actTime: { date: string; local: string };
   notary: { name: string; commissionNumber: string; commissionExpiresOn: string };
   sealPng: Buffer;
-  signers: Array<{ name: string; identityMethod: string }>;
+  signers: Array<{ name: string; identityMethod: string; signedAt?: string }>;
   witnesses: Array<{ name: string; identityMethod?: string }>;
-  document: { name: string; originalSha256: string; annotations: Annotation[] };
+  document: { name: string; originalSha256: string; annotations: PlacedAnnotation[] };
+  /** The marks the participants applied at this document's places (PNG), by place id. */
+  marks: Array<{ place: string; participant: SignerKey; png: Uint8Array }>;
   /** What the act was: a live one with its recording (or why there is none), or a test-mode session. */
   act: ActKind;
 }
@@ -54,12 +58,13 @@ function drawFitted(
   font: PDFFont,
   box: { x: number; y: number; width: number; height: number },
   max = 14,
+  color = INK,
 ) {
   const size = Math.max(
     4,
     Math.min(max, box.height * 0.7, (box.width / Math.max(font.widthOfTextAtSize(text, 10), 1)) * 10),
   );
-  page.drawText(text, { x: box.x, y: box.y + (box.height - size) / 2, size, font, color: INK });
+  page.drawText(text, { x: box.x, y: box.y + (box.height - size) / 2, size, font, color });
 }
 
 function drawSeal(
@@ -71,12 +76,51 @@ function drawSeal(
   page.drawImage(seal, { x: box.x, y: box.y, width: seal.width * scale, height: seal.height * scale });
 }
 
-const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((part) => `${part[0].toUpperCase()}.`)
-    .join('');
+/** Stamped at a place nobody signed in a test-mode session (its documents say they are no notarial act). */
+export const TEST_SIGNATURE = 'TEST SIGNATURE';
+
+/**
+ * Each participant's adopted mark, exactly in the box of each place they applied it at; in a test-mode
+ * session, a visible test stamp at a place left unsigned. A live act completes only once every place is.
+ */
+async function stampMarks(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) {
+  const pages = pdf.getPages();
+  const lastPage = pages[pages.length - 1];
+  const last = { pageNum: pages.length, width: lastPage.getWidth(), height: lastPage.getHeight() };
+  const places = placesOfDocument(
+    { id: 'document', annotations: ctx.document.annotations },
+    { signers: ctx.signers.length, witnesses: ctx.witnesses.length },
+  );
+  for (const place of places) {
+    const box = boxOfPlace(place, ctx.document.annotations, last);
+    const page = pages[box.pageNum - 1];
+    if (!page) continue;
+    const at = pdfBox(page, box);
+    const mark = ctx.marks.find((m) => m.place === place.place);
+    if (mark) {
+      const image = await pdf.embedPng(mark.png);
+      const scale = Math.min(at.width / image.width, at.height / image.height);
+      const [width, height] = [image.width * scale, image.height * scale];
+      page.drawImage(image, {
+        x: at.x + (at.width - width) / 2,
+        y: at.y + (at.height - height) / 2,
+        width,
+        height,
+      });
+    } else if (ctx.act.kind === 'test') {
+      page.drawRectangle({ ...at, borderColor: TEST_RED, borderWidth: 1 });
+      drawFitted(page, TEST_SIGNATURE, ink.bold, at, 12, TEST_RED);
+    }
+  }
+}
+
+/** Annotations measure y from the top of the page; PDF measures from the bottom. */
+const pdfBox = (page: PDFPage, a: PlaceBox) => ({
+  x: a.x,
+  y: page.getHeight() - a.y - a.height,
+  width: a.width,
+  height: a.height,
+});
 
 /** Fills the pre-placed fields, and places the seal and the notary's signature where no field asked for them. */
 function stampFields(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) {
@@ -87,8 +131,7 @@ function stampFields(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) {
   for (const a of ctx.document.annotations) {
     const page = pages[a.pageNum - 1];
     if (!page) continue;
-    // Annotations measure y from the top of the page; PDF measures from the bottom.
-    const box = { x: a.x, y: page.getHeight() - a.y - a.height, width: a.width, height: a.height };
+    const box = pdfBox(page, a);
     const person =
       a.role === 'signer'
         ? ctx.signers[a.participant_index]?.name
@@ -101,10 +144,6 @@ function stampFields(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) {
     } else if (a.fieldType === 'notary_signature') {
       drawFitted(page, `/s/ ${ctx.notary.name}`, ink.signature, box);
       signaturePlaced = true;
-    } else if (person && a.fieldType === 'signature') {
-      drawFitted(page, `/s/ ${person}`, ink.signature, box);
-    } else if (person && a.fieldType === 'initials') {
-      drawFitted(page, initials(person), ink.signature, box);
     } else if (person && a.fieldType === 'full_name') {
       drawFitted(page, person, ink.regular, box);
     } else if (a.fieldType === 'date_signed') {
@@ -159,7 +198,7 @@ function stampTestMark(pdf: PDFDocument, font: PDFFont) {
       y: height - 28,
       size,
       font,
-      color: rgb(0.8, 0.05, 0.05),
+      color: TEST_RED,
     });
   }
 }
@@ -173,7 +212,10 @@ function appendCertificate(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) 
     { text: `Date of the act: ${ctx.actTime.local} (${ctx.performedAt.toISOString()})` },
     ...actLines(ctx.act),
     { text: 'Signers and how their identity was established:', bold: true },
-    ...ctx.signers.map((signer) => ({ text: `${signer.name} (${signer.identityMethod})`, item: true })),
+    ...ctx.signers.map((signer) => ({
+      text: `${signer.name} (${signer.identityMethod}); ${signer.signedAt ? `signed electronically ${signer.signedAt}` : 'no signature applied'}`,
+      item: true,
+    })),
     ...(ctx.witnesses.length
       ? [
           { text: 'Witnesses:', bold: true },
@@ -216,6 +258,7 @@ export async function notarizePdf(
     seal: await pdf.embedPng(ctx.sealPng),
   };
   stampFields(pdf, ctx, ink);
+  await stampMarks(pdf, ctx, ink);
   appendCertificate(pdf, ctx, ink);
   if (ctx.act.kind === 'test') stampTestMark(pdf, ink.bold);
   pdflibAddPlaceholder({

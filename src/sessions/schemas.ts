@@ -77,9 +77,22 @@ export const sessionResponse = Joi.object({
       first_name: Joi.string().allow(null),
       last_name: Joi.string().allow(null),
       joined_at: Joi.string().isoDate().allow(null),
+      consented_at: Joi.string()
+        .isoDate()
+        .allow(null)
+        .description('When they consented to electronic records and signatures'),
+      signed_at: Joi.string()
+        .isoDate()
+        .allow(null)
+        .description('When they applied at their last place (null until every place of theirs is signed)'),
     }),
   ),
-  documents: Joi.array().items(documentSummary),
+  documents: Joi.array().items(
+    documentSummary.keys({
+      places_done: Joi.number().integer().description('Signature and initials places applied'),
+      places_total: Joi.number().integer(),
+    }),
+  ),
 }).label('Session');
 
 export const paginationSchema = Joi.object({

@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import type { Config } from '../config';
 import type { DocumentPool } from '../documents/documentPool';
+import { signingSummary } from '../signatures/signingSummary';
 import type { TemporalHandle } from '../temporal/client';
 import { conflict } from '../domain/errors';
 import type { CompleteRequest, NotaryActionName } from '../../core/session/messages';
@@ -25,6 +26,8 @@ import { TransactionsThroughTemporal } from './transactionsThroughTemporal';
 export class SessionService {
   readonly creation: SessionCreation;
   readonly documentAddition: DocumentAddition;
+  /** Transactions that wait on the session's workflow before they commit, sharing one bound. */
+  readonly transactions: TransactionsThroughTemporal;
 
   constructor(
     private readonly sequelize: Sequelize,
@@ -33,6 +36,7 @@ export class SessionService {
     documents: DocumentPool,
   ) {
     const transactions = new TransactionsThroughTemporal(sequelize, temporal);
+    this.transactions = transactions;
     this.creation = new SessionCreation(sequelize, temporal, config, documents, transactions);
     this.documentAddition = new DocumentAddition(sequelize, temporal, documents, transactions);
   }
@@ -85,10 +89,18 @@ export class SessionService {
 
   /** One session of the account with its participants and documents. */
   async get(accountId: string, sessionId: string) {
+    const row = await this.findRow(accountId, sessionId);
+    const signing = await signingSummary(this.sequelize, sessionId);
     return {
-      row: await this.findRow(accountId, sessionId),
-      participants: await sessionParticipants(this.sequelize, sessionId),
-      documents: await sessionDocuments(this.sequelize, sessionId),
+      row,
+      participants: (await sessionParticipants(this.sequelize, sessionId)).map((p) => ({
+        ...p,
+        ...signing.participant(p),
+      })),
+      documents: (await sessionDocuments(this.sequelize, sessionId)).map((d) => ({
+        ...d,
+        ...signing.document(d.document_id),
+      })),
     };
   }
 

@@ -12,7 +12,10 @@ const notary = Joi.object({
   name: Joi.string().required(),
   source: Joi.string().valid('team', 'network').required(),
 }).required();
-const method = Joi.string().valid('kba', 'biometrics').required();
+const method = Joi.string()
+  .valid('kba', 'biometrics', 'notary')
+  .required()
+  .description('`notary`: identified by the notary in the live session');
 const attempt = Joi.number().integer().min(1).required();
 const instant = Joi.string().isoDate();
 const failedCheck = {
@@ -144,6 +147,30 @@ export const EVENT_DOCUMENTATION: Record<EventName, EventDocumentation> = {
     summary:
       'The recording could not be made into a file; its segments are kept as recorded (failure_reason)',
     data: Joi.object({ reason: Joi.string().required() }),
+  },
+  signature_applied: {
+    summary:
+      'A signer or witness applied their adopted signature or initials at one of their places (GET /sessions/{id}/signatures)',
+    data: Joi.object({
+      role: participant.role,
+      index: participant.index,
+      document_id: Joi.string().required(),
+      place_id: Joi.string().required().description('The annotation’s `id`, or `default-signer-<index>`'),
+      kind: Joi.string().valid('signature', 'initials').required(),
+    }),
+  },
+  signer_completed: {
+    summary: 'A signer or witness applied at every place that is theirs, in every document',
+    data: Joi.object({ role: participant.role, index: participant.index }),
+  },
+  places_changed: {
+    summary: 'The notary added, moved or removed places on a document with `notary_can_edit_documents`',
+    data: Joi.object({
+      document_id: Joi.string().required(),
+      added: Joi.array().items(Joi.string()).required().description('Place ids'),
+      moved: Joi.array().items(Joi.string()).required(),
+      removed: Joi.array().items(Joi.string()).required(),
+    }),
   },
 };
 

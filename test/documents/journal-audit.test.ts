@@ -85,6 +85,9 @@ describe('journal and audit trail', function () {
         id: sessionId,
         notaryToken: await memberToken(notary.vendorKey, notary.notaryEmail),
         signingUrl: created.bn_signing_url,
+        otherSigningUrls: created.signing_urls
+          .slice(1)
+          .map((u: { bn_signing_url: string }) => u.bn_signing_url),
         complete: () => action(notary.apiKey, sessionId, 'complete'),
       });
     } finally {
@@ -226,6 +229,13 @@ describe('journal and audit trail', function () {
           'notary_assigned',
           'session_started',
           'recording_started',
+          // Each signer signs both documents (no annotations: once on the last page of each).
+          'signature_applied',
+          'signature_applied',
+          'signer_completed',
+          'signature_applied',
+          'signature_applied',
+          'signer_completed',
           'session_completed',
           'recording_available',
           'documents_released',

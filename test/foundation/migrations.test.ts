@@ -536,7 +536,10 @@ describe('migrations', () => {
                 'gnw', 'notarize_now', '{}', 'session-00000000-0000-4000-8000-0000000000c1',
                 '{"notary": {"kind": "network"}, "deliveryMode": "immediately"}');`);
 
-      assert.deepEqual(await migrate(db), ['0016-live-acts-are-recorded']);
+      assert.deepEqual(
+        (await createMigrator(db).up({ to: '0016-live-acts-are-recorded' })).map((m) => m.name),
+        ['0016-live-acts-are-recorded'],
+      );
 
       assert.deepEqual(await rows('SELECT test_mode FROM accounts'), [{ test_mode: false }]);
       assert.deepEqual(await rows('SELECT test_mode, plan FROM sessions'), [
@@ -565,6 +568,63 @@ describe('migrations', () => {
       );
       await assert.rejects(db.query(`UPDATE recordings SET retain_until = now()`), /are final/);
       await assert.rejects(db.query('DELETE FROM recordings'), /is kept until/);
+    });
+  });
+
+  it('0017 gives every annotation an id, and keeps consents, adopted marks and applications, from the 0016 schema', async () => {
+    await withScratchDatabase('migrate_0017', async (db) => {
+      const rows = rowsOf(db);
+      await createMigrator(db).up({ to: '0016-live-acts-are-recorded' });
+      await db.query(`
+        INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A');
+        INSERT INTO sessions (id, account_id, status, signing_type, session_type, notarization_timing_type, options,
+                              workflow_id, plan)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-00000000000a', 'in_progress', 'ron',
+                'gnw', 'notarize_now', '{}', 'session-00000000-0000-4000-8000-0000000000c1', '{}');
+        INSERT INTO blobs (id, account_id, sha256, size_bytes, content)
+        VALUES ('00000000-0000-4000-8000-0000000000b1', '00000000-0000-4000-8000-00000000000a', 'h', 1, 'x');
+        INSERT INTO documents (id, session_id, position, name, content_type, size_bytes, sha256, blob_id, annotations)
+        VALUES ('00000000-0000-4000-8000-0000000000d1', '00000000-0000-4000-8000-0000000000c1', 0, 'a.pdf',
+                'application/pdf', 1, 'h', '00000000-0000-4000-8000-0000000000b1',
+                '[{"fieldType": "signature", "pageNum": 1}, {"fieldType": "initials", "pageNum": 1}]');
+        INSERT INTO participants (id, session_id, role, index, email, token_hash)
+        VALUES ('00000000-0000-4000-8000-0000000000e1', '00000000-0000-4000-8000-0000000000c1', 'signer', 0,
+                's@example.com', 't');`);
+
+      assert.deepEqual(await migrate(db), ['0017-signers-sign-in-the-session']);
+
+      const [before] = await rows('SELECT annotations FROM documents');
+      assert.equal(before.annotations.length, 2);
+      const ids = before.annotations.map((a: { id: string }) => a.id);
+      assert.ok(
+        ids.every((id: string) => /^[0-9a-f]{12}$/.test(id)) && ids[0] !== ids[1],
+        JSON.stringify(ids),
+      );
+      await db.query(
+        `UPDATE documents SET annotations = annotations || '[{"fieldType": "initials", "pageNum": 1}]'`,
+      );
+      const [after] = await rows('SELECT annotations FROM documents');
+      assert.deepEqual(
+        after.annotations.slice(0, 2).map((a: { id: string }) => a.id),
+        ids,
+        'ids are kept',
+      );
+      assert.match(after.annotations[2].id, /^[0-9a-f]{12}$/);
+      await db.query(`
+        UPDATE participants SET consented_at = now(), consent = '{"ip": "::1"}';
+        INSERT INTO adopted_signatures (participant_id, kind, method, style, text, png)
+        VALUES ('00000000-0000-4000-8000-0000000000e1', 'signature', 'typed', 'caveat', 'S', 'p');
+        INSERT INTO signature_applications (session_id, participant_id, document_id, place_id, kind, png, document_sha256)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-0000000000e1',
+                '00000000-0000-4000-8000-0000000000d1', '${ids[0]}', 'signature', 'p', 'h');`);
+      await assert.rejects(
+        db.query(`INSERT INTO signature_applications (session_id, participant_id, document_id, place_id, kind, png, document_sha256)
+                  SELECT session_id, participant_id, document_id, place_id, kind, png, document_sha256 FROM signature_applications`),
+        (err: Error) => err.name === 'SequelizeUniqueConstraintError',
+      );
+      await assert.rejects(db.query('UPDATE signature_applications SET png = NULL'), /evidence of the act/);
+      await assert.rejects(db.query('DELETE FROM signature_applications'), /evidence of the act/);
+      await assert.rejects(db.query(`UPDATE adopted_signatures SET method = 'stamped'`), /check constraint/);
     });
   });
 });

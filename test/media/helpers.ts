@@ -4,6 +4,7 @@ import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { onTestServer } from '../support/browser';
 import { signerInRoom } from '../../demo/liveAct';
 import { eventually } from '../support/eventually';
+import { notaryIdentifiesSigners, signEverything } from '../support/signing';
 import { request, type ApiResponse } from '../support/http';
 import { createSession, joinSession, sessionBody, waitForSession } from '../support/sessions';
 import { memberToken } from '../team/helpers';
@@ -22,7 +23,10 @@ export async function liveTeamSession(overrides: Record<string, unknown> = {}) {
   const joined = await joinSession(created.body.bn_signing_url);
   assert.equal(joined.status, 200, joined.text);
   const notaryToken = await memberToken(account.vendor_api_key, notary.email);
-  return { account, notary, notaryToken, id, signingUrl: created.body.bn_signing_url as string };
+  const signingUrls = (created.body.signing_urls as Array<{ bn_signing_url: string }>).map(
+    (u) => u.bn_signing_url,
+  );
+  return { account, notary, notaryToken, id, signingUrl: created.body.bn_signing_url as string, signingUrls };
 }
 
 export function notaryAction(token: string, id: string, name: string, body: object = {}) {
@@ -81,13 +85,23 @@ export interface RoomStats {
  */
 export async function completeRecordedAct(
   browser: Browser,
-  act: { id: string; notaryToken: string; signingUrl: string; complete: () => Promise<ApiResponse> },
+  act: {
+    id: string;
+    notaryToken: string;
+    signingUrl: string;
+    complete: () => Promise<ApiResponse>;
+    /** The other signers, who sign through the API. */
+    otherSigningUrls?: string[];
+  },
 ): Promise<ApiResponse> {
   const signer = await signerPage(browser, act.signingUrl);
   const notary = await notaryInRoom(browser, act.notaryToken, act.id);
   try {
     await receivingMedia(signer.page);
     await receivingMedia(notary.page);
+    const links = [act.signingUrl, ...(act.otherSigningUrls ?? [])];
+    await notaryIdentifiesSigners(act.notaryToken, act.id, links.length);
+    for (const url of links) await signEverything(url);
     return await eventually(act.complete, (r) => r.status === 200, 'the completion of the recorded act');
   } finally {
     await signer.context.close();

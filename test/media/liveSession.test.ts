@@ -4,6 +4,7 @@ import type { Browser } from 'playwright-core';
 import { launchMediaBrowser } from '../support/browser';
 import { request } from '../support/http';
 import { eventually } from '../support/eventually';
+import { notaryIdentifiesSigners, signEverything } from '../support/signing';
 import { WebhookReceiver, subscribe } from '../support/webhookReceiver';
 import { tokenOf, waitForSession } from '../support/sessions';
 import {
@@ -101,6 +102,8 @@ describe('the live session: a real media server, the room in the pages, the reco
       await notary.page.screenshot({ path: path.join(SCREENSHOTS, 'live-room-notary.png'), fullPage: true });
       assert.equal((await recordingOf()).body.recording.status, 'recording');
 
+      await notaryIdentifiesSigners(live.notaryToken, live.id, 1);
+      await signEverything(live.signingUrl);
       const completed = await eventually(
         () => notaryAction(live.notaryToken, live.id, 'complete'),
         (r) => r.status === 200,

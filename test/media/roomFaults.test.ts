@@ -5,6 +5,7 @@ import { launchMediaBrowser } from '../support/browser';
 import { assertAccessible } from '../support/accessibility';
 import { testEnvironment } from '../support/environment';
 import { eventually } from '../support/eventually';
+import { notaryIdentifiesSigners, signEverything } from '../support/signing';
 import { request } from '../support/http';
 import { tokenOf } from '../support/sessions';
 import { recordHistory } from '../support/histories';
@@ -84,6 +85,8 @@ describe('the live room keeps the act: refusals and a media server restart (issu
         { timeoutMs: 60_000, intervalMs: 250 },
       );
       await receivingMedia(notary.page, 1, 60_000);
+      await notaryIdentifiesSigners(live.notaryToken, live.id, 1);
+      await signEverything(live.signingUrl);
       await eventually(
         () => notaryAction(live.notaryToken, live.id, 'complete'),
         (r) => r.status === 200,

@@ -34,8 +34,24 @@ const SESSION_KEYS = [
   // The contract's fields, and `test: true`: these tests run in a test-mode account.
   'test',
 ].sort();
-const PARTICIPANT_KEYS = ['role', 'index', 'email', 'first_name', 'last_name', 'joined_at'].sort();
-const DOCUMENT_KEYS = ['document_id', 'name', 'content_type', 'size_bytes'].sort();
+const PARTICIPANT_KEYS = [
+  'role',
+  'index',
+  'email',
+  'first_name',
+  'last_name',
+  'joined_at',
+  'consented_at',
+  'signed_at',
+].sort();
+const DOCUMENT_KEYS = [
+  'document_id',
+  'name',
+  'content_type',
+  'size_bytes',
+  'places_done',
+  'places_total',
+].sort();
 const NOTARY_KEYS = ['email', 'name', 'source'].sort();
 const NOT_FOUND = { response: 'Fail', response_message: 'Session not found' };
 const ACTIONS = ['pretagged', 'start', 'complete', 'release_documents', 'cancel'];
@@ -110,6 +126,8 @@ describe('session lookup and list (contract §2)', function () {
           first_name: sg.first_name,
           last_name: sg.last_name,
           joined_at: null,
+          consented_at: null,
+          signed_at: null,
         });
       }
       assert.deepEqual(byRef('witness', 0), {
@@ -119,6 +137,8 @@ describe('session lookup and list (contract §2)', function () {
         first_name: 'Wendy',
         last_name: 'Witness',
         joined_at: null,
+        consented_at: null,
+        signed_at: null,
       });
 
       assert.equal(s.documents.length, 2);

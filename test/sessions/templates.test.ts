@@ -39,8 +39,9 @@ async function uploadTemplate(apiKey: string, name = 'purchase-agreement.pdf') {
   return { template: res.body.template, bytes };
 }
 
+/** Annotations as sent: without the default participant index, and without the id the database gives each. */
 function stripDefaults(annotations: any[]) {
-  return annotations.map(({ participant_index: _ignored, ...rest }) => rest);
+  return annotations.map(({ participant_index: _ignored, id: _id, ...rest }) => rest);
 }
 
 describe('templates: document_templates and applyTemplate (spec 2.1, 2.4)', function () {

@@ -10,10 +10,12 @@ import {
   judgeIdentityOutcome,
   signerIsWaiting,
 } from '../../core/session/machine';
+import { judgePlacesChange, judgeSignature } from '../../core/session/signingRules';
 import { assertTransition, initialStatus } from '../../core/session/statuses';
 import { type CommissionOnFile } from '../../core/session/commission';
 import type { SessionPlan } from '../../core/session/plan';
 import { actIsRecorded, isMediaEvent, participantOf } from '../../core/session/media';
+import { placeKeyOf, placesOfDocument, signingTally, type SignerKey } from '../../core/session/signing';
 import type { DocumentsStatus, Joiner, SessionStatus } from '../../core/session/messages';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
@@ -43,21 +45,21 @@ const short = (v: Verdict) => (v.outcome === 'allowed' ? 'ok' : v.outcome === 'a
  */
 const TABLE: Record<SessionStatus, Record<SessionRequest | 'join', 'ok' | 'done' | 'no'>> = {
   // prettier-ignore
-  awaiting_pretag: { pretagged: 'ok', start: 'no', complete: 'no', release_documents: 'no', cancel: 'ok', add_documents: 'ok', retry_finalization: 'no', join: 'no' },
+  awaiting_pretag: { pretagged: 'ok', start: 'no', complete: 'no', release_documents: 'no', cancel: 'ok', add_documents: 'ok', retry_finalization: 'no', edit_places: 'no', join: 'no' },
   // prettier-ignore
-  scheduled:       { pretagged: 'no', start: 'no', complete: 'no', release_documents: 'no', cancel: 'ok', add_documents: 'ok', retry_finalization: 'no', join: 'no' },
+  scheduled:       { pretagged: 'no', start: 'no', complete: 'no', release_documents: 'no', cancel: 'ok', add_documents: 'ok', retry_finalization: 'no', edit_places: 'no', join: 'no' },
   // prettier-ignore
-  awaiting_notary: { pretagged: 'no', start: 'no', complete: 'no', release_documents: 'no', cancel: 'ok', add_documents: 'ok', retry_finalization: 'no', join: 'done' },
+  awaiting_notary: { pretagged: 'no', start: 'no', complete: 'no', release_documents: 'no', cancel: 'ok', add_documents: 'ok', retry_finalization: 'no', edit_places: 'no', join: 'done' },
   // prettier-ignore
-  ready:           { pretagged: 'no', start: 'ok', complete: 'no', release_documents: 'no', cancel: 'ok', add_documents: 'ok', retry_finalization: 'no', join: 'done' },
+  ready:           { pretagged: 'no', start: 'ok', complete: 'no', release_documents: 'no', cancel: 'ok', add_documents: 'ok', retry_finalization: 'no', edit_places: 'ok', join: 'done' },
   // prettier-ignore
-  in_progress:     { pretagged: 'no', start: 'done', complete: 'ok', release_documents: 'no', cancel: 'ok', add_documents: 'no', retry_finalization: 'no', join: 'done' },
+  in_progress:     { pretagged: 'no', start: 'done', complete: 'ok', release_documents: 'no', cancel: 'ok', add_documents: 'no', retry_finalization: 'no', edit_places: 'ok', join: 'done' },
   // prettier-ignore
-  completed:       { pretagged: 'no', start: 'done', complete: 'done', release_documents: 'ok', cancel: 'no', add_documents: 'no', retry_finalization: 'no', join: 'no' },
+  completed:       { pretagged: 'no', start: 'done', complete: 'done', release_documents: 'ok', cancel: 'no', add_documents: 'no', retry_finalization: 'no', edit_places: 'no', join: 'no' },
   // prettier-ignore
-  expired:         { pretagged: 'no', start: 'no', complete: 'no', release_documents: 'no', cancel: 'no', add_documents: 'no', retry_finalization: 'no', join: 'no' },
+  expired:         { pretagged: 'no', start: 'no', complete: 'no', release_documents: 'no', cancel: 'no', add_documents: 'no', retry_finalization: 'no', edit_places: 'no', join: 'no' },
   // prettier-ignore
-  cancelled:       { pretagged: 'no', start: 'no', complete: 'no', release_documents: 'no', cancel: 'done', add_documents: 'no', retry_finalization: 'no', join: 'no' },
+  cancelled:       { pretagged: 'no', start: 'no', complete: 'no', release_documents: 'no', cancel: 'done', add_documents: 'no', retry_finalization: 'no', edit_places: 'no', join: 'no' },
 };
 
 describe('session machine (pure rules)', () => {
@@ -282,12 +284,84 @@ describe('session machine (pure rules)', () => {
       outcome: 'refused',
       refusal: { kind: 'not_now', reason: 'Session cannot be completed without a recording of the act' },
     });
+    const signed = { places: [], applied: [] };
     assert.equal(
-      judgeRequest({ ...inProgress, recordingRunning: true }, live, 'complete', NOW).outcome,
+      judgeRequest({ ...inProgress, recordingRunning: true, signing: signed }, live, 'complete', NOW).outcome,
       'allowed',
     );
     assert.equal(judgeRequest(inProgress, plan, 'complete', NOW).outcome, 'allowed', 'test mode');
     assert.equal(judgeRequest(state('completed'), live, 'complete', NOW).outcome, 'already_done');
+  });
+
+  it('a live act completes once every signer and witness applied at every place of theirs', () => {
+    const live = { ...plan, testMode: false };
+    const place = (
+      document: string,
+      id: string,
+      participant: SignerKey,
+      kind: 'signature' | 'initials' = 'signature',
+    ) => ({ document, place: id, participant, kind });
+    const places = [
+      place('d1', 'a', 'signer-0'),
+      place('d1', 'b', 'signer-0', 'initials'),
+      place('d2', 'c', 'signer-1'),
+      place('d2', 'w', 'witness-0'),
+    ];
+    const running = { ...state('in_progress'), recordingRunning: true };
+    const at = (applied: string[]) => ({ ...running, signing: { places, applied } });
+    assert.deepEqual(judgeRequest(at(['d1/a', 'd2/c']), live, 'complete', NOW), {
+      outcome: 'refused',
+      refusal: {
+        kind: 'not_now',
+        reason: 'Session cannot be completed before every signer has signed (1 of 3)',
+      },
+    });
+    assert.equal(
+      judgeRequest(at(['d1/a', 'd1/b', 'd2/c', 'd2/w']), live, 'complete', NOW).outcome,
+      'allowed',
+    );
+    assert.equal(judgeRequest(running, live, 'complete', NOW).outcome, 'refused', 'places not read yet');
+    assert.equal(judgeSignature(at([]), plan, 'signer-0', 'd1/a').outcome, 'allowed');
+    assert.equal(judgeSignature(at(['d1/a']), plan, 'signer-0', 'd1/a').outcome, 'already_done');
+    assert.deepEqual(judgeSignature(at([]), plan, 'signer-1', 'd1/a'), {
+      outcome: 'refused',
+      refusal: { kind: 'forbidden', reason: 'This place is not yours to sign' },
+    });
+    assert.equal(judgeSignature({ ...at([]), status: 'ready' }, plan, 'signer-0', 'd1/a').outcome, 'refused');
+    const asked = { ...plan, identityRequired: [{ role: 'signer' as const, index: 0 }] };
+    assert.deepEqual(judgeSignature(at([]), asked, 'signer-0', 'd1/a'), {
+      outcome: 'refused',
+      refusal: { kind: 'not_now', reason: 'Verify your identity before you sign' },
+    });
+    const waived = { ...plan, notaryIdentifies: [{ role: 'signer' as const, index: 0 }] };
+    assert.deepEqual(judgeSignature(at([]), waived, 'signer-0', 'd1/a'), {
+      outcome: 'refused',
+      refusal: { kind: 'not_now', reason: 'Your notary confirms who you are in the session before you sign' },
+    });
+    const identified = { ...at([]), verified: [{ role: 'signer' as const, index: 0 }] };
+    assert.equal(judgeSignature(identified, waived, 'signer-0', 'd1/a').outcome, 'allowed');
+    assert.equal(judgePlacesChange(at(['d1/a']), ['d1/a']).outcome, 'refused', 'a signed place stays');
+    assert.equal(judgePlacesChange(at(['d1/a']), ['d1/b']).outcome, 'allowed');
+    assert.equal(judgePlacesChange(state('completed'), []).outcome, 'refused');
+    // A document that names a signer nowhere gets their signature on its last page.
+    const annotations = [
+      {
+        id: 'x',
+        fieldType: 'initials' as const,
+        pageNum: 1,
+        x: 1,
+        y: 1,
+        width: 9,
+        height: 9,
+        role: 'signer' as const,
+        participant_index: 1,
+      },
+    ];
+    assert.deepEqual(
+      placesOfDocument({ id: 'd', annotations }, { signers: 2, witnesses: 0 }).map(placeKeyOf),
+      ['d/x', 'd/default-signer-0'],
+    );
+    assert.deepEqual(signingTally({ places, applied: ['d2/w'] }), { done: 1, total: 3 });
   });
 
   it('the recording of the act: the room open, the notary and a signer on camera', () => {

@@ -86,6 +86,7 @@ function mockActivities(
     releaseNetworkNotary: async () => {
       record.released++;
     },
+    signingProgress: async () => ({ places: [], applied: [] }),
     listDocumentsToFinalize: async () => [],
     recordJournal: async () => undefined,
     attemptWebhookDelivery: async ({ isLastAttempt }) => {

@@ -14,7 +14,42 @@ const TOKEN = 'hK3v9Qm2Xc7LpT0sYw4Nb8Rf1Jd6Ga5Ze3Ui9Oq2Wx7';
 const PHOTO =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
+const DOCUMENT_ID = '0b6f3e2a-7c41-4d8e-9a15-3f2c8d9e1b74';
+
 export const REQUEST_EXAMPLES: Record<string, unknown> = {
+  participantConsent: { accepted: true },
+  participantAdoptSignature: {
+    signature: { method: 'typed', style: 'dancing-script', text: 'Jane Q. Signer' },
+    initials: {
+      method: 'drawn',
+      strokes: [
+        [
+          [40, 110],
+          [90, 30],
+          [140, 110],
+        ],
+        [
+          [170, 40],
+          [170, 110],
+          [230, 110],
+        ],
+      ],
+    },
+  },
+  participantApplySignature: { document_id: DOCUMENT_ID, place_id: 'a91c07d3e5f2' },
+  participantSigningFocus: { document_id: DOCUMENT_ID, place_id: 'a91c07d3e5f2' },
+  addAnnotation: {
+    fieldType: 'initials',
+    pageNum: 2,
+    x: 460,
+    y: 700,
+    width: 80,
+    height: 36,
+    role: 'signer',
+    participant_index: 1,
+  },
+  moveAnnotation: { pageNum: 2, x: 420, y: 690 },
+  identifySigner: { basis: 'credible_witness', credible_witness_name: 'Robin Reyes' },
   refreshToken: { api_key: 'nsk_3f9a1c0d_Zx8Qw2Lm5Nv7Bc4Kd9Ht1Rp6Sy3' },
   loginWithLink: {
     login_link_id: '8d2e6f1a-3b4c-4d5e-9f60-718293a4b5c6',

@@ -18,11 +18,20 @@ export interface Asset {
   etag: string;
 }
 
-/** The browser code of the live room, bundled with janus.js and the WebRTC adapter, and its style. */
+/** The browser code of the live room (with janus.js and the WebRTC adapter) and of the signing, and their styles. */
 export async function bundleBrowserAssets(): Promise<Record<string, string>> {
+  return {
+    'live-room.js': await bundle('liveRoom.ts'),
+    'live-room.css': fs.readFileSync(path.join(CLIENT, 'liveRoom.css'), 'utf8'),
+    'signing.js': await bundle('signing.ts'),
+    'signing.css': fs.readFileSync(path.join(CLIENT, 'signing.css'), 'utf8'),
+  };
+}
+
+async function bundle(entry: string): Promise<string> {
   const esbuild = await import('esbuild');
   const built = await esbuild.build({
-    entryPoints: [path.join(CLIENT, 'liveRoom.ts')],
+    entryPoints: [path.join(CLIENT, entry)],
     bundle: true,
     write: false,
     format: 'iife',
@@ -32,10 +41,7 @@ export async function bundleBrowserAssets(): Promise<Record<string, string>> {
     legalComments: 'none',
     logLevel: 'error',
   });
-  return {
-    'live-room.js': built.outputFiles[0].text,
-    'live-room.css': fs.readFileSync(path.join(CLIENT, 'liveRoom.css'), 'utf8'),
-  };
+  return built.outputFiles[0].text;
 }
 
 const TYPES: Record<string, string> = {

@@ -105,7 +105,62 @@ const SCRIPT = `(() => {
     });
     return form;
   };
+  // Each signer's part of an act in progress, followed live: consent, places signed, the place shown now.
+  const signingOf = {};
+  const followSigning = async (sessions) => {
+    for (const s of sessions.filter((x) => x.relation === 'assigned' && x.status === 'in_progress')) {
+      const res = await call('GET', '/sessions/' + s.bn_session_id + '/signing');
+      if (res.ok) signingOf[s.bn_session_id] = { ...(await res.json()), session_id: s.bn_session_id };
+    }
+  };
+  // A live act's signer with no identity check signs once the notary has identified them in the session.
+  const identify = (view, p) => {
+    const form = el('form', undefined, { class: 'identify', 'aria-label': 'Identify ' + p.name });
+    const basis = el('select', undefined, { name: 'basis', 'aria-label': 'How you identified ' + p.name });
+    basis.append(el('option', 'I know them personally', { value: 'personal_knowledge' }), el('option', 'A credible witness vouches for them', { value: 'credible_witness' }));
+    const witness = el('input', undefined, { name: 'witness', 'aria-label': 'Credible witness’s full name', placeholder: 'Credible witness’s full name', hidden: '' });
+    basis.addEventListener('change', () => { witness.hidden = basis.value !== 'credible_witness'; });
+    form.append(basis, witness, el('button', 'Confirm identity of ' + p.name, { type: 'submit' }));
+    // The list redraws every few seconds: not while the notary fills this in.
+    form.addEventListener('focusin', () => { list.dataset.holding = 'true'; });
+    form.addEventListener('focusout', (e) => { if (!form.contains(e.relatedTarget)) list.dataset.holding = 'false'; });
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      list.dataset.holding = 'false';
+      const body = basis.value === 'credible_witness' ? { basis: basis.value, credible_witness_name: witness.value.trim() } : { basis: basis.value };
+      const res = await call('POST', '/sessions/' + view.session_id + '/signers/' + p.index + '/identification', body);
+      const answer = await res.json().catch(() => ({}));
+      say(res.ok ? p.name + ' identified: ' + answer.statement + '.' : 'Identification refused: ' + (answer.response_message || res.status), res.ok ? 'done' : 'refused');
+      await refresh();
+    });
+    return form;
+  };
+  const signingProgress = (view) => {
+    const wrap = el('div', undefined, { class: 'signing-progress' });
+    wrap.append(el('h3', 'Signing'));
+    const ul = el('ul');
+    for (const p of view.participants) {
+      const where = p.focus && view.documents.find((d) => d.id === p.focus.document_id);
+      const place = where && where.places.find((x) => x.id === p.focus.place_id);
+      const step = !p.consented_at ? 'has not consented to sign electronically yet' : p.adopted.length < 2 ? 'consented; adopting a signature' : p.signed_at ? 'signed every place (' + p.places_total + ')' : 'signed ' + p.places_done + ' of ' + p.places_total + ' places';
+      const li = el('li', p.name + ': ' + step + (place && !p.signed_at ? ' — now at ' + where.name + ', page ' + place.page : ''));
+      if (p.notary_identifies) li.append(p.identified_at ? el('span', ' · identified by you') : identify(view, p));
+      ul.append(li);
+    }
+    wrap.append(ul);
+    for (const d of view.documents) wrap.append(el('p', d.name + ': ' + d.places_done + ' of ' + d.places_total + ' places signed', { class: 'muted' }));
+    return wrap;
+  };
+  // The documents of one act in progress, with everyone's places, beside the list (which redraws).
+  let docsOf = null;
+  let lastSessions = [];
+  const showDocuments = (id) => {
+    if (docsOf) docsOf.close();
+    docsOf = id ? { id, close: window.NotarizationSigning.notaryDocuments(document.getElementById('documents-view'), { api: API, token, sessionId: id, say }) } : null;
+  };
   const render = (sessions) => {
+    lastSessions = sessions;
+    if (docsOf && !sessions.some((s) => s.bn_session_id === docsOf.id && s.status === 'in_progress')) showDocuments(null);
     list.replaceChildren();
     if (!sessions.length) list.append(el('p', 'No sessions for you right now.', { class: 'muted' }));
     for (const s of sessions) {
@@ -124,6 +179,13 @@ const SCRIPT = `(() => {
       for (const d of s.documents) ul.append(el('li', d.name));
       docs.append(ul);
       card.append(docs);
+      if (signingOf[s.bn_session_id] && s.status === 'in_progress') {
+        card.append(signingProgress(signingOf[s.bn_session_id]));
+        const shown = docsOf && docsOf.id === s.bn_session_id;
+        const toggle = el('button', shown ? 'Hide the documents' : 'Show the documents', { type: 'button', 'aria-label': (shown ? 'Hide' : 'Show') + ' the documents: ' + title });
+        toggle.addEventListener('click', () => { showDocuments(shown ? null : s.bn_session_id); render(lastSessions); });
+        card.append(toggle);
+      }
       const mine = s.relation === 'witness' && s.witnesses.find((w) => w.you);
       if (mine && mine.joined && mine.identity === 'not_verified') card.append(idCheck(s, title));
       const live = !s.test && s.status === 'in_progress' && (s.relation === 'assigned' || (mine && mine.joined));
@@ -169,6 +231,7 @@ const SCRIPT = `(() => {
     if (!res.ok || list.dataset.holding === 'true') return;
     const work = await res.json();
     showCommission(work.commission);
+    await followSigning(work.sessions);
     render(work.sessions);
     list.dataset.loaded = 'true';
   };
@@ -185,14 +248,18 @@ export function notaryConsolePage(): string {
 <p id="commission" hidden></p></header>
 <p id="notice" role="status" aria-live="polite"></p>
 <section id="room" hidden></section>
+<section id="documents-view" class="signing notary-documents" aria-label="The session’s documents" hidden></section>
 <main id="sessions" aria-busy="false"></main>
 <link rel="stylesheet" href="/assets/live-room.css">
-<script src="/assets/live-room.js"></script>`,
+<link rel="stylesheet" href="/assets/signing.css">
+<script src="/assets/live-room.js"></script>
+<script src="/assets/signing.js"></script>`,
     SCRIPT,
     `.session{border:1px solid #bbb;border-radius:.5rem;padding:0 1rem 1rem;margin:1rem 0}
 .session h2{font-size:1.15rem}.session h3{font-size:1rem;margin:.8rem 0 .2rem}
 .session ul{margin:.2rem 0;padding-left:1.2rem}.session button{margin:.6rem .6rem 0 0}
 #notice[data-state=refused]{color:#a00000}#notice[data-state=done]{color:#0a5a0a}
-#commission{border-left:.3rem solid #8a4b00;background:#fff4e0;padding:.6rem .8rem}`,
+#commission{border-left:.3rem solid #8a4b00;background:#fff4e0;padding:.6rem .8rem}
+.identify{display:flex;flex-wrap:wrap;gap:.4rem;margin:.3rem 0}.identify select,.identify input{min-height:2.2rem}`,
   );
 }

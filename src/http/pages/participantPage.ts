@@ -62,6 +62,7 @@ export function signingPage(journey: Journey): string {
 </ol></nav>
 <main id="step"></main>
 <section id="room" aria-label="Live video with your notary" hidden></section>
+<section id="signing" class="signing" aria-label="Sign your documents" hidden></section>
 <p id="live" role="status" class="muted"></p>
 <aside aria-label="About this session">
 <dl>
@@ -78,7 +79,9 @@ export function signingPage(journey: Journey): string {
 </dialog>
 <script type="application/json" id="journey">${state}</script>
 <link rel="stylesheet" href="/assets/live-room.css">
-<script src="/assets/live-room.js"></script>`,
+<link rel="stylesheet" href="/assets/signing.css">
+<script src="/assets/live-room.js"></script>
+<script src="/assets/signing.js"></script>`,
     SCRIPT,
     // The account's colour is a checked #rrggbb; in the style block, so the page's policy allows no inline style.
     `${STYLE}header{background:${brand};color:${textOn(brand)}}`,

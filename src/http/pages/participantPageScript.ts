@@ -163,7 +163,6 @@ export const PARTICIPANT_SCRIPT = `(() => {
     });
     return form;
   };
-
   const checkFor = (identity, index, who) => identity.method === 'kba' ? kbaIntro(index, who) : idForm(index, who);
   const settled = (id) => ['passed', 'waived', 'not_required'].includes(id.status);
 
@@ -211,11 +210,12 @@ export const PARTICIPANT_SCRIPT = `(() => {
         break;
       case 'in_session':
         main.append(heading('Your session is in progress'));
+        signHere();
         if (j.test) {
           main.append(el('p', 'This is a test session: there is no live video, and nothing here is a notarial act.'));
           break;
         }
-        main.append(el('p', (j.notary ? j.notary.name : 'Your notary') + ' is with you now, on video. Follow the notary’s instructions.'));
+        main.append(el('p', (j.notary ? j.notary.name : 'Your notary') + ' is with you now, on video. Follow the notary’s instructions, then sign below.'));
         enterRoom(j);
         break;
     }
@@ -260,6 +260,10 @@ export const PARTICIPANT_SCRIPT = `(() => {
       onEnded: () => refresh(true),
     });
   };
+
+  // The documents to sign, beside the room: mounted once, so a redraw of the step keeps the signer's place.
+  let signing = false;
+  const signHere = () => { if (!signing) window.NotarizationSigning.mount(document.getElementById('signing'), base); signing = true; };
 
   const keyOf = (j) => JSON.stringify([j.step, j.status, j.identity.status, j.identity.attempts, (j.same_device_signers || []).map((s) => s.identity.status + s.identity.attempts)]);
 

@@ -39,7 +39,7 @@ function notaryOf(row: SessionRow) {
 /** Contract §2 `GET /sessions/{id}`. */
 export function presentSession(
   row: SessionRow,
-  participants: ParticipantRow[],
+  participants: Array<ParticipantRow & { consented_at: string | null; signed_at: string | null }>,
   documents: Array<{ document_id: string; name: string; content_type: string; size_bytes: number }>,
 ) {
   const summary = presentSessionSummary(row);
@@ -53,6 +53,8 @@ export function presentSession(
       first_name: p.first_name,
       last_name: p.last_name,
       joined_at: iso(p.joined_at),
+      consented_at: p.consented_at,
+      signed_at: p.signed_at,
     })),
     documents,
   };

@@ -1,0 +1,78 @@
+import type { Page } from 'playwright-core';
+
+/** Draws a zigzag across a pad, as a finger or a mouse would. */
+async function drawOn(page: Page, name: string): Promise<void> {
+  const pad = page.locator('#signing').getByRole('img', { name });
+  await pad.scrollIntoViewIfNeeded();
+  const box = (await pad.boundingBox())!;
+  await page.mouse.move(box.x + 10, box.y + box.height * 0.6);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++)
+    await page.mouse.move(box.x + 10 + ((box.width - 20) * i) / 12, box.y + box.height * (i % 2 ? 0.3 : 0.7));
+  await page.mouse.up();
+}
+
+/**
+ * A signer's part on their page, as a person does it: consent, a typed (or drawn) signature and initials
+ * adopted, then every "Sign here" / "Initial here" of theirs tapped until none is left.
+ */
+export async function signInPage(
+  page: Page,
+  how: 'typed' | 'drawn' = 'typed',
+  {
+    timeoutMs = 60_000,
+    shown,
+  }: { timeoutMs?: number; shown?: (step: 'consent' | 'adoption') => Promise<void> } = {},
+) {
+  const signing = page.locator('#signing');
+  const agree = signing.getByRole('button', { name: 'I agree to sign electronically' });
+  await agree.waitFor({ timeout: timeoutMs });
+  await shown?.('consent');
+  await agree.click();
+  await signing.getByRole('heading', { name: /^Adopt your signature/ }).waitFor({ timeout: timeoutMs });
+  if (how === 'drawn') {
+    await signing.getByLabel('Draw it').check();
+    await drawOn(page, 'Draw your signature here');
+    await drawOn(page, 'Draw your initials here');
+  }
+  await shown?.('adoption');
+  await signing.getByRole('button', { name: 'Adopt and continue' }).click();
+  await applyAllInPage(page, timeoutMs);
+}
+
+/** Taps each of the participant's places in turn, until the page says every place is signed. */
+export async function applyAllInPage(page: Page, timeoutMs = 60_000) {
+  const signing = page.locator('#signing');
+  const done = signing.getByText('You have signed every place');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const next = signing.locator('button.place.mine:not([disabled])').first();
+    await next.or(done).waitFor({ timeout: Math.max(1, deadline - Date.now()) });
+    if (await done.isVisible()) return;
+    await next.click();
+    await signing.locator('button.place.mine[disabled]').waitFor({ state: 'detached', timeout: timeoutMs });
+  }
+}
+
+/**
+ * The notary, in the console, confirms who each signer with no identity check is (by personal knowledge,
+ * or by a credible witness named), as a live act asks before they sign.
+ */
+export async function identifyInConsole(page: Page, witness?: string, timeoutMs = 30_000) {
+  const confirm = page.getByRole('button', { name: /^Confirm identity of / });
+  await confirm.first().waitFor({ timeout: timeoutMs });
+  while ((await confirm.count()) > 0) {
+    const form = page.locator('form.identify').first();
+    if (witness) {
+      await form.getByRole('combobox').selectOption('credible_witness');
+      await form.getByRole('textbox').fill(witness);
+    }
+    const before = await confirm.count();
+    await form.getByRole('button').click();
+    // The pages' policy allows no eval: wait on the DOM, for the list to hold one form fewer.
+    await page
+      .locator('form.identify')
+      .nth(before - 1)
+      .waitFor({ state: 'detached', timeout: timeoutMs });
+  }
+}

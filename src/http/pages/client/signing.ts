@@ -1,0 +1,55 @@
+/** The signer's part of the act on their page: consent, adoption, and each place signed on the document. */
+import { el } from './dom';
+import { adoptCard, consentCard } from './signingCards';
+import { documentsView } from './signingDocuments';
+import { mountNotaryDocuments } from './notaryDocuments';
+import type { Person, SigningContext, View } from './signingModel';
+
+export function mountSigning(root: HTMLElement, base: string): void {
+  let view: View | undefined;
+  const status = el('p', '', { role: 'status', class: 'signing-status' });
+  const ctx: SigningContext = {
+    base,
+    status,
+    view: () => view!,
+    async call(path, body) {
+      const res = await fetch(base + path, {
+        method: body ? 'POST' : 'GET',
+        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const json = await res.json().catch(() => ({}));
+      if (!res.ok) status.textContent = json.response_message ?? 'That did not work; try again.';
+      else if (json.documents) view = json as View;
+      return res.ok;
+    },
+    async refresh() {
+      if (await ctx.call('/signing')) render();
+    },
+    me: (key) => view!.participants.find((p) => p.participant === key)!,
+    // Same-device signing: the host's page signs for each signer on the device, by index.
+    withIndex: (person: Person, body: object) =>
+      view!.signing_as.length > 1 ? { ...body, signer_index: person.index } : body,
+  };
+  const render = () => {
+    const people = view!.signing_as.map(ctx.me);
+    const waiting = people.find((p) => !p.consented_at);
+    const adopting = people.find((p) => p.consented_at && p.adopted.length < 2);
+    const body = waiting
+      ? consentCard(ctx, waiting)
+      : adopting
+        ? adoptCard(ctx, adopting)
+        : documentsView(ctx);
+    root.replaceChildren(status, body);
+    root.hidden = false;
+  };
+  void ctx.refresh();
+}
+
+declare global {
+  interface Window {
+    NotarizationSigning: { mount: typeof mountSigning; notaryDocuments: typeof mountNotaryDocuments };
+  }
+}
+
+window.NotarizationSigning = { mount: mountSigning, notaryDocuments: mountNotaryDocuments };

@@ -1,0 +1,60 @@
+import Joi from 'joi';
+
+const participantKey = Joi.string().description('`signer-<index>` or `witness-<index>`');
+
+const place = Joi.object({
+  id: Joi.string().description(
+    'The annotation’s `id`, or `default-signer-<index>`: a signer the document names nowhere',
+  ),
+  kind: Joi.string().valid('signature', 'initials'),
+  participant: participantKey,
+  page: Joi.number().integer(),
+  x: Joi.number().description('Points from the left edge of the page'),
+  y: Joi.number().description('Points from the top edge of the page'),
+  width: Joi.number(),
+  height: Joi.number(),
+  applied_at: Joi.string().isoDate().allow(null),
+}).label('SigningPlace');
+
+export const participantProgressSchema = Joi.object({
+  participant: participantKey,
+  role: Joi.string().valid('signer', 'witness'),
+  index: Joi.number().integer(),
+  name: Joi.string(),
+  consented_at: Joi.string()
+    .isoDate()
+    .allow(null)
+    .description('Consent to electronic records and signatures'),
+  adopted: Joi.array().items(Joi.string().valid('signature', 'initials')),
+  places_done: Joi.number().integer(),
+  places_total: Joi.number().integer(),
+  signed_at: Joi.string().isoDate().allow(null).description('When they applied at their last place'),
+  focus: Joi.object({ document_id: Joi.string(), place_id: Joi.string() })
+    .allow(null)
+    .description('The place their page shows now'),
+  notary_identifies: Joi.boolean().description(
+    'A live act’s signer with no identity check: the notary identifies them in the session before they sign',
+  ),
+  identified_at: Joi.string().isoDate().allow(null),
+}).label('SigningProgress');
+
+export const signingViewSchema = Joi.object({
+  response: Joi.string().valid('Pass'),
+  documents: Joi.array().items(
+    Joi.object({
+      id: Joi.string(),
+      name: Joi.string(),
+      pages: Joi.array()
+        .items(Joi.object({ width: Joi.number(), height: Joi.number() }))
+        .description('In points'),
+      places: Joi.array().items(place),
+      places_done: Joi.number().integer(),
+      places_total: Joi.number().integer(),
+      notary_can_edit: Joi.boolean().description('The notary may tag places on it'),
+    }),
+  ),
+  participants: Joi.array().items(participantProgressSchema),
+  signing_as: Joi.array()
+    .items(participantKey)
+    .description('Who this page signs as (same-device: every signer)'),
+}).label('SigningView');

@@ -1,0 +1,103 @@
+import type { Sequelize } from 'sequelize';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { conflict, DomainError, notFound, refused, unavailable, UNAVAILABLE_MESSAGE } from '../domain/errors';
+import { execute, queryRows } from '../db/query';
+import { isUnavailable } from '../infra/unavailable';
+import type { ParticipantLookup } from '../participants/lookup';
+import { executeUpdate } from '../temporal/updates';
+import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
+import { throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
+import type { Actor } from '../../core/session/machine';
+import { identityOutcomeUpdate } from '../../core/session/messages';
+import type { SessionRow } from '../../core/session/rows';
+
+/** How the notary identified a participant the account asked no check of. */
+export type IdentificationBasis =
+  { basis: 'personal_knowledge' } | { basis: 'credible_witness'; credible_witness_name: string };
+
+export const statementOf = (b: IdentificationBasis) =>
+  b.basis === 'personal_knowledge'
+    ? 'personal knowledge of the notary'
+    : `the sworn statement of credible witness ${b.credible_witness_name}`;
+
+/**
+ * A live act's signer with no identity check (`skip`) is identified by the notary in the session: the
+ * notary attests how (personal knowledge, a credible witness), recorded as a `notary` identity check that
+ * the workflow counts (event `identity_verified`, method `notary`) and the certificate cites. An account
+ * cannot waive what the law asks of the notary.
+ */
+export class NotaryIdentification {
+  constructor(
+    private readonly sequelize: Sequelize,
+    private readonly temporal: TemporalHandle,
+    private readonly participants: ParticipantLookup,
+  ) {}
+
+  async identify(session: SessionRow, actor: Actor, index: number, basis: IdentificationBasis) {
+    const theNotary =
+      (actor.kind === 'member' && actor.memberId === session.notary_member_id) ||
+      (actor.kind === 'network_notary' && actor.notaryId === session.network_notary_id);
+    if (!theNotary) throw refused('Only the session’s notary identifies a participant');
+    const signer = await this.participants.signerOf(session.id, index);
+    if (!signer) throw notFound('Participant not found');
+    if (!(session.plan.notaryIdentifies ?? []).some((p) => p.role === 'signer' && p.index === index))
+      throw conflict('This signer’s identity is established by their own identity check');
+    if (session.status !== 'in_progress')
+      throw conflict(`The notary identifies a signer in the live session: it is ${session.status}`);
+    const statement = statementOf(basis);
+    const [check] = await queryRows<{ id: string; completed_at: Date }>(
+      this.sequelize,
+      `INSERT INTO identity_checks (session_id, participant_id, method, provider, attempt, outcome, reasons, allowed_by,
+                                    completed_at)
+       SELECT $1, $2, 'notary', 'notary', 1, 'passed', ARRAY[$3], $4, now()
+        WHERE NOT EXISTS (SELECT 1 FROM identity_checks WHERE participant_id = $2 AND method = 'notary')
+       RETURNING id, completed_at`,
+      {
+        bind: [
+          session.id,
+          signer.participant_id,
+          statement,
+          actor.kind === 'member' ? actor.memberId : actor.kind,
+        ],
+      },
+    );
+    const [kept] = check
+      ? [check]
+      : await queryRows<{ id: string; completed_at: Date }>(
+          this.sequelize,
+          "SELECT id, completed_at FROM identity_checks WHERE participant_id = $1 AND method = 'notary'",
+          { bind: [signer.participant_id] },
+        );
+    try {
+      await executeUpdate(
+        this.temporal,
+        session.workflow_id,
+        identityOutcomeUpdate,
+        [
+          {
+            checkId: kept.id,
+            role: 'signer',
+            index,
+            email: signer.email,
+            method: 'notary',
+            outcome: 'passed',
+            attempt: 1,
+            reasons: [statement],
+          },
+        ],
+        Date.now() + TEMPORAL_DEADLINE_MS,
+      );
+    } catch (err) {
+      const verdict = verdictOfUpdateFailure(err);
+      if (verdict) throwIfRefused(verdict);
+      else if (err instanceof DomainError) throw err;
+      else if (err instanceof WorkflowNotFoundError) throw conflict('Session has ended');
+      else if (isUnavailable(err)) throw unavailable(UNAVAILABLE_MESSAGE);
+      else throw err;
+    }
+    await execute(this.sequelize, 'UPDATE identity_checks SET reported_at = now() WHERE id = $1', {
+      bind: [kept.id],
+    });
+    return { identified_at: kept.completed_at.toISOString(), statement };
+  }
+}

@@ -1,0 +1,152 @@
+import type { Sequelize } from 'sequelize';
+import { queryRows } from '../db/query';
+import { readBlob } from '../documents/blobStore';
+import { placeKeyOf, signerKeyOf, type SignerKey } from '../../core/session/signing';
+import { boxOfPlace } from './placeGeometry';
+import { pageSizesOf, type PageSize } from './pageImages';
+import { sessionPlaces } from './sessionPlaces';
+
+export interface PlaceView {
+  id: string;
+  kind: 'signature' | 'initials';
+  participant: SignerKey;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  applied_at: string | null;
+}
+
+export interface ParticipantProgress {
+  participant: SignerKey;
+  role: 'signer' | 'witness';
+  index: number;
+  name: string;
+  consented_at: string | null;
+  adopted: Array<'signature' | 'initials'>;
+  places_done: number;
+  places_total: number;
+  signed_at: string | null;
+  /** The place the participant's page shows now. */
+  focus: { document_id: string; place_id: string } | null;
+  /** A live act's signer with no identity check: the notary identifies them in the session first. */
+  notary_identifies: boolean;
+  identified_at: string | null;
+}
+
+export interface SigningView {
+  documents: Array<{
+    id: string;
+    name: string;
+    pages: PageSize[];
+    places: PlaceView[];
+    places_done: number;
+    places_total: number;
+    /** The notary may tag places on it (`notary_can_edit_documents`). */
+    notary_can_edit: boolean;
+  }>;
+  participants: ParticipantProgress[];
+  /** Who this page signs as: the participant, or every signer on a same-device host's device. */
+  signing_as: SignerKey[];
+}
+
+interface ParticipantRow {
+  id: string;
+  role: 'signer' | 'witness';
+  index: number;
+  name: string;
+  consented_at: Date | null;
+  adopted: Array<'signature' | 'initials'>;
+  focus: { document_id: string; place_id: string } | null;
+  notary_identifies: boolean;
+  identified_at: Date | null;
+}
+
+/** The session's documents with their places and who applied what, as a page shows them. */
+export async function signingView(
+  sequelize: Sequelize,
+  sessionId: string,
+  signingAs: Array<{ role: 'signer' | 'witness'; index: number }>,
+): Promise<SigningView> {
+  const { documents, places } = await sessionPlaces(sequelize, sessionId);
+  const applications = await queryRows<{ document_id: string; place_id: string; applied_at: Date }>(
+    sequelize,
+    'SELECT document_id, place_id, applied_at FROM signature_applications WHERE session_id = $1',
+    { bind: [sessionId] },
+  );
+  const appliedAt = new Map(applications.map((a) => [`${a.document_id}/${a.place_id}`, a.applied_at]));
+  const people = await queryRows<ParticipantRow>(
+    sequelize,
+    `SELECT p.id, p.role, p.index, p.consented_at, p.signing_focus AS focus,
+            coalesce(s.plan -> 'notaryIdentifies' @> jsonb_build_array(jsonb_build_object('role', p.role, 'index', p.index)),
+                     false) AS notary_identifies,
+            (SELECT c.completed_at FROM identity_checks c WHERE c.participant_id = p.id AND c.method = 'notary')
+              AS identified_at,
+            coalesce(nullif(concat_ws(' ', p.first_name, p.last_name), ''), p.email) AS name,
+            coalesce((SELECT array_agg(a.kind ORDER BY a.kind) FROM adopted_signatures a WHERE a.participant_id = p.id),
+                     '{}') AS adopted
+       FROM participants p JOIN sessions s ON s.id = p.session_id WHERE p.session_id = $1 ORDER BY p.role, p.index`,
+    { bind: [sessionId] },
+  );
+  const shown = await Promise.all(
+    documents.map(async (document) => {
+      const pages = await pageSizesOf(document.id, () => readBlob(sequelize, document.pdf_blob_id));
+      const last = { pageNum: pages.length, ...pages[pages.length - 1] };
+      const own = places.filter((p) => p.document === document.id);
+      const views: PlaceView[] = own.map((p) => {
+        const box = boxOfPlace(p, document.annotations, last);
+        const at = appliedAt.get(placeKeyOf(p));
+        return {
+          id: p.place,
+          kind: p.kind,
+          participant: p.participant,
+          page: box.pageNum,
+          x: box.x,
+          y: box.y,
+          width: box.width,
+          height: box.height,
+          applied_at: at ? at.toISOString() : null,
+        };
+      });
+      const done = views.filter((v) => v.applied_at).length;
+      return {
+        id: document.id,
+        name: document.name,
+        pages,
+        places: views,
+        places_done: done,
+        places_total: views.length,
+        notary_can_edit: document.notary_can_edit,
+      };
+    }),
+  );
+  const participants = people.map((person) => progressOf(person, shown));
+  return { documents: shown, participants, signing_as: signingAs.map(signerKeyOf) };
+}
+
+/** One participant's consent, places done and signing time, over every document shown. */
+function progressOf(person: ParticipantRow, shown: SigningView['documents']): ParticipantProgress {
+  const key = signerKeyOf(person);
+  const theirs = shown.flatMap((d) => d.places.filter((p) => p.participant === key));
+  const done = theirs.filter((p) => p.applied_at);
+  const last =
+    done
+      .map((p) => p.applied_at!)
+      .sort()
+      .pop() ?? null;
+  return {
+    participant: key,
+    role: person.role,
+    index: person.index,
+    name: person.name,
+    consented_at: person.consented_at?.toISOString() ?? null,
+    adopted: person.adopted,
+    places_done: done.length,
+    places_total: theirs.length,
+    signed_at: theirs.length > 0 && done.length === theirs.length ? last : null,
+    focus: person.focus,
+    notary_identifies: person.notary_identifies,
+    identified_at: person.identified_at?.toISOString() ?? null,
+  };
+}
