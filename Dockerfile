@@ -17,10 +17,11 @@ RUN npm run build && npm prune --omit=dev
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
-# LibreOffice converts DOCX uploads to PDF (headless); janus-pp-rec and FFmpeg make the act's recording.
+# LibreOffice converts DOCX uploads to PDF (headless); janus-pp-rec and FFmpeg make the act's recording;
+# Poppler renders document pages for the signing.
 RUN apt-get update \
   && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libreoffice-writer-nogui fonts-dejavu-core \
-     janus-tools ffmpeg \
+     janus-tools ffmpeg poppler-utils \
   && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system app && useradd --system --gid app --home /app app
 COPY --from=build /app/node_modules ./node_modules
