@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
@@ -9,7 +13,7 @@ import { runMain } from '../src/process';
 import { createAccount } from '../src/accounts/accounts';
 import { inviteCommissionedNotary } from '../faults/driver';
 import { deedPdf } from '../bench/load';
-import { api, beginLiveAct, recordingOf, type LiveParty } from './liveAct';
+import { api, beginLiveAct, recordingOf, until, type LiveParty } from './liveAct';
 import { launchParticipantsBrowser } from './participantsBrowser';
 
 /**
@@ -19,6 +23,27 @@ import { launchParticipantsBrowser } from './participantsBrowser';
  */
 const ACT_SECONDS = 10;
 const say = (line: string) => process.stderr.write(`[demo:live] ${line}\n`);
+
+/** The notarized PDF once released, and the adopted signatures it carries (600 × 150 images). */
+async function notarizedDocument(party: LiveParty, id: string): Promise<string> {
+  const sessions = `/api/integrationsv2/sessions/${id}`;
+  await until(
+    'the notarized documents',
+    () => api(party.apiUrl, party.apiKey, 'GET', sessions),
+    (r) => r.body.documents_status === 'released',
+    120_000,
+  );
+  const documents = await api(party.apiUrl, party.apiKey, 'GET', `${sessions}/documents`);
+  const [document] = documents.body.documents as Array<{ name: string; download_url: string }>;
+  const pdf = Buffer.from(await (await fetch(document.download_url)).arrayBuffer());
+  const file = path.join(os.tmpdir(), `demo-live-${id}.pdf`);
+  fs.writeFileSync(file, pdf);
+  // pdfimages (Poppler) lists each image with its page: the document's last page has the seal and the mark.
+  const listed = execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' }).trim().split('\n').slice(2);
+  const marks = listed.filter((line) => / image +600 +150 /.test(line)).length;
+  if (marks === 0) throw new Error(`the notarized PDF carries no adopted signature:\n${listed.join('\n')}`);
+  return `notarized ${document.name}: ${pdf.length} bytes at ${file}, with ${marks} adopted signature image(s) (pdfimages)`;
+}
 
 async function main() {
   const { values } = parseArgs({ options: { keep: { type: 'boolean', default: false } } });
@@ -62,6 +87,7 @@ async function main() {
       say(
         `recording ${recording.recording_id}: ${recording.duration_seconds} s, ${recording.size_bytes} bytes, sha256 ${recording.sha256}`,
       );
+      say(await notarizedDocument(party, act.id));
       process.stdout.write(
         `${JSON.stringify({ bn_session_id: act.id, api_base: `${party.apiUrl}/api/integrationsv2`, api_key: party.apiKey })}\n`,
       );
