@@ -32,9 +32,31 @@ export async function pageSizesOf(documentId: string, pdf: () => Promise<Buffer>
 }
 
 const rendering = pLimit(RENDERINGS_AT_ONCE);
+/** Rendered pages by the PDF's blob and page: every participant of a session sees the same ones. */
+const rendered = new Map<string, Promise<Buffer>>();
+const CACHED_PAGES = 400;
+
+/**
+ * One page as a PNG, rendered once per stored PDF and page (a render under way is shared, a
+ * failed one forgotten), the most recent kept.
+ */
+export function pageImage(blobId: string, pageNum: number, pdf: () => Promise<Buffer>): Promise<Buffer> {
+  const key = `${blobId}/${pageNum}`;
+  const known = rendered.get(key);
+  if (known) {
+    rendered.delete(key);
+    rendered.set(key, known);
+    return known;
+  }
+  const made = pdf().then((bytes) => renderPage(bytes, pageNum));
+  rendered.set(key, made);
+  made.catch(() => rendered.delete(key));
+  if (rendered.size > CACHED_PAGES) rendered.delete(rendered.keys().next().value!);
+  return made;
+}
 
 /** One page as a PNG, rendered by Poppler's pdftoppm, a few at a time and within a deadline. */
-export function renderPage(pdf: Buffer, pageNum: number): Promise<Buffer> {
+function renderPage(pdf: Buffer, pageNum: number): Promise<Buffer> {
   return rendering(
     () =>
       new Promise<Buffer>((resolve, reject) => {

@@ -15,7 +15,7 @@ import { OPEN_STATUSES } from '../../core/session/statuses';
 import { signatureAppliedUpdate, type SignatureApplied } from '../../core/session/messages';
 import { signerKeyOf, type SignatureKind } from '../../core/session/signing';
 import { renderMark, type MarkInput } from './adoptedMarks';
-import { pageSizesOf, renderPage } from './pageImages';
+import { pageImage, pageSizesOf } from './pageImages';
 import { sessionPlaces } from './sessionPlaces';
 import { signingView, type SigningView } from './signingView';
 
@@ -132,7 +132,7 @@ export class SigningService {
     const pdf = () => readBlob(this.sequelize, document.pdf_blob_id);
     const pages = await pageSizesOf(document.id, pdf);
     if (pageNum > pages.length) throw notFound('Page not found');
-    return renderPage(await pdf(), pageNum);
+    return pageImage(document.pdf_blob_id, pageNum, pdf);
   }
 
   /**

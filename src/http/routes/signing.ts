@@ -12,6 +12,7 @@ import {
 } from '../../signatures/adoptedMarks';
 import { invalid } from '../../domain/errors';
 import type { ApiRoutes, RouteDefinition } from '../routeTable';
+import type { RateLimitKind } from '../middleware/rateLimit';
 import type { AppContext } from '../context';
 import { signingViewSchema } from './signingSchemas';
 
@@ -64,10 +65,12 @@ function sendPng(ctx: AppContext, body: Buffer): void {
   ctx.body = body;
 }
 
+/** A route of the signing link; what a page loads by the dozen counts only misses against the rate limit. */
 function linkRoute<B, Q, P>(
   def: Omit<RouteDefinition<B, Q, P>, 'tags' | 'auth' | 'signingLink' | 'rateLimit'>,
+  rateLimit: RateLimitKind = 'link',
 ): RouteDefinition<B, Q, P> {
-  return { ...def, tags: ['Signing'], auth: 'none', signingLink: true, rateLimit: 'link' };
+  return { ...def, tags: ['Signing'], auth: 'none', signingLink: true, rateLimit };
 }
 
 /** Consent to electronic records and signatures, and the adopted signature and initials. */
@@ -139,77 +142,89 @@ function consentAndAdoptionRoutes(site: ApiRoutes, signing: SigningService): voi
 /** The adopted marks as images, and a typed mark's preview in each style. */
 function markImageRoutes(site: ApiRoutes, signing: SigningService): void {
   site.add<unknown, { signer_index?: number }, { token: string; kind: 'signature' | 'initials' }>(
-    linkRoute({
-      method: 'get',
-      path: '/sign/{token}/adopted_signature/{kind}',
-      operationId: 'participantAdoptedMark',
-      summary: 'The adopted signature or initials, as applied',
-      params: token.keys({ kind: Joi.string().valid('signature', 'initials') }),
-      query: Joi.object({ signer_index: signerIndex }),
-      responses: { 200: png('The mark'), ...COMMON },
-      handler: async (ctx, { params, query }) =>
-        sendPng(ctx, await signing.adoptedMark(params.token, query.signer_index, params.kind)),
-    }),
+    linkRoute(
+      {
+        method: 'get',
+        path: '/sign/{token}/adopted_signature/{kind}',
+        operationId: 'participantAdoptedMark',
+        summary: 'The adopted signature or initials, as applied',
+        params: token.keys({ kind: Joi.string().valid('signature', 'initials') }),
+        query: Joi.object({ signer_index: signerIndex }),
+        responses: { 200: png('The mark'), ...COMMON },
+        handler: async (ctx, { params, query }) =>
+          sendPng(ctx, await signing.adoptedMark(params.token, query.signer_index, params.kind)),
+      },
+      'link_misses',
+    ),
   );
   site.add<unknown, { style: string; text: string; kind: 'signature' | 'initials' }, { token: string }>(
-    linkRoute({
-      method: 'get',
-      path: '/sign/{token}/signature_preview',
-      operationId: 'participantSignaturePreview',
-      summary: 'A typed mark in one handwriting style, as it would be adopted',
-      params: token,
-      query: Joi.object({
-        style: Joi.string()
-          .valid(...styles)
-          .required(),
-        text: Joi.string().trim().min(1).max(MAX_MARK_TEXT).required(),
-        kind: Joi.string().valid('signature', 'initials').default('signature'),
-      }),
-      responses: { 200: png('The preview'), 400: failure('Unknown style, or no text'), ...COMMON },
-      handler: async (ctx, { params, query }) => {
-        await signing.view(params.token);
-        sendPng(
-          ctx,
-          renderMark(query.kind, { method: 'typed', style: query.style as never, text: query.text }),
-        );
+    linkRoute(
+      {
+        method: 'get',
+        path: '/sign/{token}/signature_preview',
+        operationId: 'participantSignaturePreview',
+        summary: 'A typed mark in one handwriting style, as it would be adopted',
+        params: token,
+        query: Joi.object({
+          style: Joi.string()
+            .valid(...styles)
+            .required(),
+          text: Joi.string().trim().min(1).max(MAX_MARK_TEXT).required(),
+          kind: Joi.string().valid('signature', 'initials').default('signature'),
+        }),
+        responses: { 200: png('The preview'), 400: failure('Unknown style, or no text'), ...COMMON },
+        handler: async (ctx, { params, query }) => {
+          await signing.view(params.token);
+          sendPng(
+            ctx,
+            renderMark(query.kind, { method: 'typed', style: query.style as never, text: query.text }),
+          );
+        },
       },
-    }),
+      'link_misses',
+    ),
   );
 }
 
 /** The documents and their places, as the participant sees them. */
 function viewingRoutes(site: ApiRoutes, signing: SigningService): void {
   site.add<unknown, unknown, { token: string }>(
-    linkRoute({
-      method: 'get',
-      path: '/sign/{token}/signing',
-      operationId: 'participantSigning',
-      summary: 'The documents, their places and everyone’s progress, as this participant signs them',
-      params: token,
-      responses: { 200: { description: 'The signing view', schema: signingViewSchema }, ...COMMON },
-      handler: async (ctx, { params }) => {
-        ctx.body = { response: 'Pass', ...(await signing.view(params.token)) };
+    linkRoute(
+      {
+        method: 'get',
+        path: '/sign/{token}/signing',
+        operationId: 'participantSigning',
+        summary: 'The documents, their places and everyone’s progress, as this participant signs them',
+        params: token,
+        responses: { 200: { description: 'The signing view', schema: signingViewSchema }, ...COMMON },
+        handler: async (ctx, { params }) => {
+          ctx.body = { response: 'Pass', ...(await signing.view(params.token)) };
+        },
       },
-    }),
+      'link_misses',
+    ),
   );
   site.add<unknown, unknown, { token: string; document_id: string; page: number }>(
-    linkRoute({
-      method: 'get',
-      path: '/sign/{token}/documents/{document_id}/pages/{page}',
-      operationId: 'participantDocumentPage',
-      summary: 'One page of a session document, as an image',
-      params: token.keys({
-        document_id: Joi.string().guid(),
-        page: Joi.number().integer().min(1).max(10_000),
-      }),
-      responses: {
-        200: png('The page, 1000 px wide'),
-        503: failure('Pages cannot be rendered now'),
-        ...COMMON,
+    linkRoute(
+      {
+        method: 'get',
+        path: '/sign/{token}/documents/{document_id}/pages/{page}',
+        operationId: 'participantDocumentPage',
+        summary: 'One page of a session document, as an image',
+        params: token.keys({
+          document_id: Joi.string().guid(),
+          page: Joi.number().integer().min(1).max(10_000),
+        }),
+        responses: {
+          200: png('The page, 1000 px wide'),
+          503: failure('Pages cannot be rendered now'),
+          ...COMMON,
+        },
+        handler: async (ctx, { params }) =>
+          sendPng(ctx, await signing.pageImage(params.token, params.document_id, params.page)),
       },
-      handler: async (ctx, { params }) =>
-        sendPng(ctx, await signing.pageImage(params.token, params.document_id, params.page)),
-    }),
+      'link_misses',
+    ),
   );
 }
 
@@ -248,23 +263,26 @@ function applyingRoutes(site: ApiRoutes, signing: SigningService): void {
     }),
   );
   site.add<{ document_id: string; place_id: string; signer_index?: number }, unknown, { token: string }>(
-    linkRoute({
-      method: 'post',
-      path: '/sign/{token}/signing_focus',
-      operationId: 'participantSigningFocus',
-      summary: 'The place this participant’s page shows now (the notary follows it)',
-      params: token,
-      body: Joi.object({
-        document_id: Joi.string().guid().required(),
-        place_id: Joi.string().max(64).required(),
-        signer_index: signerIndex,
-      }),
-      responses: { 200: { description: 'Noted', schema: Joi.object({ response: 'Pass' }) }, ...COMMON },
-      handler: async (ctx, { params, body }) => {
-        await signing.focus(params.token, body);
-        ctx.body = { response: 'Pass' };
+    linkRoute(
+      {
+        method: 'post',
+        path: '/sign/{token}/signing_focus',
+        operationId: 'participantSigningFocus',
+        summary: 'The place this participant’s page shows now (the notary follows it)',
+        params: token,
+        body: Joi.object({
+          document_id: Joi.string().guid().required(),
+          place_id: Joi.string().max(64).required(),
+          signer_index: signerIndex,
+        }),
+        responses: { 200: { description: 'Noted', schema: Joi.object({ response: 'Pass' }) }, ...COMMON },
+        handler: async (ctx, { params, body }) => {
+          await signing.focus(params.token, body);
+          ctx.body = { response: 'Pass' };
+        },
       },
-    }),
+      'link_misses',
+    ),
   );
 }
 

@@ -126,6 +126,8 @@ function placeNode(
     );
     if (ok) ctx.status.textContent = `${p.kind === 'initials' ? 'Initials' : 'Signature'} applied.`;
     await ctx.refresh();
+    // A refresh that failed redrew nothing: the place can be tapped again.
+    button.disabled = false;
   });
   return button;
 }
