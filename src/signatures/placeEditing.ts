@@ -3,7 +3,7 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import {
   conflict,
   DomainError,
-  invalid,
+  malformed,
   notFound,
   refused,
   unavailable,
@@ -42,7 +42,6 @@ export class PlaceEditing {
   ) {}
 
   add(session: SessionRow, actor: Actor, documentId: string, annotation: Annotation) {
-    if (annotation.role === 'notary') throw invalid('role: the notary tags places for the participants');
     return this.change(session, actor, documentId, (all) => [...all, annotation]);
   }
 
@@ -85,7 +84,8 @@ export class PlaceEditing {
         const outside = next.findIndex(
           (a) => document.page_count !== null && a.pageNum > document.page_count,
         );
-        if (outside >= 0) throw invalid(`pageNum must be within the document's ${document.page_count} pages`);
+        if (outside >= 0)
+          throw malformed(`pageNum must be within the document's ${document.page_count} pages`);
         const [written] = await queryRows<{ annotations: PlacedAnnotation[] }>(
           this.sequelize,
           'UPDATE documents SET annotations = $2 WHERE id = $1 RETURNING annotations',

@@ -58,4 +58,28 @@ describe('same-device signing: the host’s device signs for each of its signers
     assert.match(text, /First1 Last1 .*signed electronically/);
     assert.doesNotMatch(text, /TEST SIGNATURE/, 'every place was signed');
   });
+
+  it('a typed mark with control characters, or a drawn one past its limits, is a 400, never a 500', async () => {
+    const { account, created, id } = await teamNotarySession();
+    const link = created.body.bn_signing_url as string;
+    await waitForSession(account.api_key, id, (s) => s.status === 'ready');
+    assert.equal((await joinSession(link)).status, 200);
+    const token = tokenOf(link);
+    const preview = await request(
+      `/sign/${token}/signature_preview?style=caveat&text=${encodeURIComponent('Ann\u0002')}`,
+    );
+    assert.equal(preview.status, 400, preview.text);
+    assert.equal((await request(`/sign/${token}/consent`, { body: { accepted: true } })).status, 200);
+    const typed = (text: string) => ({ method: 'typed', style: 'caveat', text });
+    const control = await request(`/sign/${token}/adopted_signature`, {
+      body: { signature: typed('Ann\u0000Lee'), initials: typed('AL') },
+    });
+    assert.equal(control.status, 400, control.text);
+    const stroke = Array.from({ length: 2001 }, (_, i) => [i % 600, i % 150]);
+    const tooMany = await request(`/sign/${token}/adopted_signature`, {
+      body: { signature: { method: 'drawn', strokes: [stroke, stroke] }, initials: typed('AL') },
+    });
+    assert.equal(tooMany.status, 400, tooMany.text);
+    assert.match(tooMany.body.response_message, /at most 4000 points/);
+  });
 });

@@ -154,7 +154,8 @@ function registerTaggingRoutes(
       'While the session is ready or in progress. A durable change through the session’s workflow, audited as ' +
       '`places_changed`; a signature or initials place is one more the participant applies at before completion.',
     params: ids,
-    body: annotationSchema,
+    // The notary tags places for the participants; their own seal and signature go where the document says.
+    body: annotationSchema.keys({ role: Joi.string().valid('signer', 'witness').required() }),
     responses: EDIT_RESPONSES,
     handler: async (ctx, { params, body }) => {
       const session = await sessionFor(ctx, sessions, params.id);

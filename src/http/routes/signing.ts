@@ -2,54 +2,14 @@ import Joi from 'joi';
 import { failBodySchema } from '../openapi/document';
 import { endedLinkResponse } from './participants';
 import type { SigningService } from '../../signatures/signingService';
-import {
-  MARK_SIZE,
-  MAX_MARK_TEXT,
-  MAX_POINTS,
-  MAX_STROKES,
-  renderMark,
-  SIGNATURE_STYLES,
-} from '../../signatures/adoptedMarks';
-import { invalid } from '../../domain/errors';
+import { MARK_SIZE, MAX_MARK_TEXT, MAX_POINTS, MAX_STROKES, renderMark } from '../../signatures/adoptedMarks';
+import { malformed } from '../../domain/errors';
 import type { ApiRoutes, RouteDefinition } from '../routeTable';
 import type { RateLimitKind } from '../middleware/rateLimit';
 import type { AppContext } from '../context';
-import { signingViewSchema } from './signingSchemas';
+import { mark, markText, signerIndex, signingViewSchema, styles } from './signingSchemas';
 
 const token = Joi.object({ token: Joi.string().description('The participant’s signing-link token') });
-const signerIndex = Joi.number()
-  .integer()
-  .min(0)
-  .max(99)
-  .description('Same-device signing: the signer on the host’s device this is for (default: the link’s own)');
-const styles = Object.keys(SIGNATURE_STYLES);
-const mark = Joi.alternatives()
-  .try(
-    Joi.object({
-      method: Joi.string().valid('typed').required(),
-      style: Joi.string()
-        .valid(...styles)
-        .required(),
-      text: Joi.string().trim().min(1).max(MAX_MARK_TEXT).required(),
-    }),
-    Joi.object({
-      method: Joi.string().valid('drawn').required(),
-      strokes: Joi.array()
-        .items(
-          Joi.array()
-            .items(Joi.array().ordered(Joi.number().min(0).max(600), Joi.number().min(0).max(150)).length(2))
-            .min(1),
-        )
-        .min(1)
-        .max(MAX_STROKES)
-        .required()
-        .description(
-          `Points [x, y] on a canvas of ${MARK_SIZE.signature.width} × ${MARK_SIZE.signature.height}`,
-        ),
-    }),
-  )
-  .label('AdoptedMark');
-
 const png = (description: string) => ({ description, contentType: 'image/png' });
 const failure = (description: string) => ({ description, schema: failBodySchema });
 const COMMON = {
@@ -125,7 +85,7 @@ function consentAndAdoptionRoutes(site: ApiRoutes, signing: SigningService): voi
           (n, m: { strokes?: number[][][] }) => n + (m.strokes ?? []).reduce((k, s) => k + s.length, 0),
           0,
         );
-        if (points > MAX_POINTS) throw invalid(`A drawn mark has at most ${MAX_POINTS} points`);
+        if (points > MAX_POINTS) throw malformed(`A drawn mark has at most ${MAX_POINTS} points`);
         ctx.body = {
           response: 'Pass',
           ...(await signing.adopt(params.token, body.signer_index, {
@@ -150,7 +110,11 @@ function markImageRoutes(site: ApiRoutes, signing: SigningService): void {
         summary: 'The adopted signature or initials, as applied',
         params: token.keys({ kind: Joi.string().valid('signature', 'initials') }),
         query: Joi.object({ signer_index: signerIndex }),
-        responses: { 200: png('The mark'), ...COMMON },
+        responses: {
+          200: png('The mark'),
+          403: failure('Not this link’s to see for that signer'),
+          ...COMMON,
+        },
         handler: async (ctx, { params, query }) =>
           sendPng(ctx, await signing.adoptedMark(params.token, query.signer_index, params.kind)),
       },
@@ -169,7 +133,7 @@ function markImageRoutes(site: ApiRoutes, signing: SigningService): void {
           style: Joi.string()
             .valid(...styles)
             .required(),
-          text: Joi.string().trim().min(1).max(MAX_MARK_TEXT).required(),
+          text: markText(),
           kind: Joi.string().valid('signature', 'initials').default('signature'),
         }),
         responses: { 200: png('The preview'), 400: failure('Unknown style, or no text'), ...COMMON },
@@ -275,7 +239,11 @@ function applyingRoutes(site: ApiRoutes, signing: SigningService): void {
           place_id: Joi.string().max(64).required(),
           signer_index: signerIndex,
         }),
-        responses: { 200: { description: 'Noted', schema: Joi.object({ response: 'Pass' }) }, ...COMMON },
+        responses: {
+          200: { description: 'Noted', schema: Joi.object({ response: 'Pass' }) },
+          403: failure('Not this link’s to do for that signer'),
+          ...COMMON,
+        },
         handler: async (ctx, { params, body }) => {
           await signing.focus(params.token, body);
           ctx.body = { response: 'Pass' };

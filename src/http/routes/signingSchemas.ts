@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { MARK_SIZE, MAX_MARK_TEXT, MAX_STROKES, SIGNATURE_STYLES } from '../../signatures/adoptedMarks';
 
 const participantKey = Joi.string().description('`signer-<index>` or `witness-<index>`');
 
@@ -58,3 +59,44 @@ export const signingViewSchema = Joi.object({
     .items(participantKey)
     .description('Who this page signs as (same-device: every signer)'),
 }).label('SigningView');
+
+export const signerIndex = Joi.number()
+  .integer()
+  .min(0)
+  .max(99)
+  .description('Same-device signing: the signer on the host’s device this is for (default: the link’s own)');
+export const styles = Object.keys(SIGNATURE_STYLES);
+/** A name as a person types it: no control characters, lone surrogates or non-characters (nothing to draw). */
+export const markText = () =>
+  Joi.string()
+    .trim()
+    .min(1)
+    .max(MAX_MARK_TEXT)
+    .pattern(/^[^\p{Cc}\p{Cs}\uFFFE\uFFFF]+$/u, 'printable characters')
+    .required();
+export const mark = Joi.alternatives()
+  .try(
+    Joi.object({
+      method: Joi.string().valid('typed').required(),
+      style: Joi.string()
+        .valid(...styles)
+        .required(),
+      text: markText(),
+    }),
+    Joi.object({
+      method: Joi.string().valid('drawn').required(),
+      strokes: Joi.array()
+        .items(
+          Joi.array()
+            .items(Joi.array().ordered(Joi.number().min(0).max(600), Joi.number().min(0).max(150)).length(2))
+            .min(1),
+        )
+        .min(1)
+        .max(MAX_STROKES)
+        .required()
+        .description(
+          `Points [x, y] on a canvas of ${MARK_SIZE.signature.width} × ${MARK_SIZE.signature.height}`,
+        ),
+    }),
+  )
+  .label('AdoptedMark');
