@@ -169,7 +169,7 @@ describe('the signers sign in the session: consent, adoption, each place, the no
       await first.page.setViewportSize({ width: 390, height: 844 });
       await applyAllInPage(first.page);
       const progress = notary.page.locator('.signing-progress');
-      await progress.getByText('First0 Last0: signed every place (2)').waitFor({ timeout: 10_000 });
+      await progress.getByText('First0 Last0: signed every place (2)').waitFor({ timeout: 30_000 });
       await other.page.setViewportSize({ width: 1280, height: 900 });
       await signInPage(other.page, 'drawn', {
         shown: async (step) => {
@@ -226,7 +226,7 @@ describe('the signers sign in the session: consent, adoption, each place, the no
       await other.page.getByRole('button', { name: 'Next place' }).click();
       await progress
         .getByText(/First1 Last1: signed 2 of 3 places — now at deed\.pdf, page 1/)
-        .waitFor({ timeout: 10_000 });
+        .waitFor({ timeout: 30_000 });
       await assertAccessible(notary.page, 'the notary following the signing');
       await notary.page.screenshot({
         path: path.join(SCREENSHOTS, 'signing-notary-desktop.png'),

@@ -39,6 +39,8 @@ export class JanusRoom {
   private publisher?: PluginHandle;
   private readonly feeds = new Map<string, PluginHandle>();
   private lost = false;
+  private connected = false;
+  private failConnect?: (e: Error) => void;
 
   constructor(
     private readonly pass: RoomPass,
@@ -47,8 +49,14 @@ export class JanusRoom {
     private readonly onLost: (why: string) => void,
   ) {}
 
+  /** Resolves once in the room; a loss before that rejects it (after it, `onLost` is told). */
   connect(): Promise<void> {
-    return new Promise((resolve, reject) => {
+    return new Promise((inRoom, reject) => {
+      this.failConnect = reject;
+      const resolve = () => {
+        this.connected = true;
+        inRoom();
+      };
       this.janus = new Janus({
         server: location.origin + this.pass.signaling_path,
         token: this.pass.media_token,
@@ -86,7 +94,8 @@ export class JanusRoom {
   private lose(why: string): void {
     if (this.lost) return;
     this.lost = true;
-    this.onLost(why);
+    if (this.connected) this.onLost(why);
+    else this.failConnect?.(new Error(why));
   }
 
   private attachPublisher(resolve: () => void, reject: (e: Error) => void): void {

@@ -118,7 +118,7 @@ export function enterRoom(options: RoomOptions): LiveRoomHandle {
         if (ended || room !== attempt) return;
         attempt.close();
         view.clearRemote();
-        void connect(true);
+        void connectOnce(true);
       });
       room = attempt;
       try {
@@ -133,6 +133,11 @@ export function enterRoom(options: RoomOptions): LiveRoomHandle {
     }
   };
 
+  // One connection loop at a time: two would each end in the room, one of them a ghost publisher.
+  let connecting: Promise<void> | undefined;
+  const connectOnce = (again: boolean) =>
+    (connecting ??= connect(again).finally(() => (connecting = undefined)));
+
   const start = async () => {
     await initJanus(adapter);
     local = await ownMedia(view);
@@ -140,7 +145,7 @@ export function enterRoom(options: RoomOptions): LiveRoomHandle {
     view.tile('self', `${options.selfLabel} (you)`, true).srcObject = local;
     if (options.lobbyMessage) view.setState('ready', options.lobbyMessage);
     await joined;
-    if (!room && !ended) await connect(false);
+    if (!room && !ended) await connectOnce(false);
   };
 
   view.retry.addEventListener('click', () => void start());
