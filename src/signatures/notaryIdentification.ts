@@ -1,15 +1,13 @@
 import type { Sequelize } from 'sequelize';
-import { WorkflowNotFoundError } from '@temporalio/common';
-import { conflict, DomainError, notFound, refused, unavailable, UNAVAILABLE_MESSAGE } from '../domain/errors';
+import { conflict, notFound, refused } from '../domain/errors';
 import { execute, queryRows } from '../db/query';
-import { isUnavailable } from '../infra/unavailable';
 import type { ParticipantLookup } from '../participants/lookup';
 import { executeUpdate } from '../temporal/updates';
 import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
-import { throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
 import type { Actor } from '../../core/session/machine';
 import { identityOutcomeUpdate } from '../../core/session/messages';
 import type { SessionRow } from '../../core/session/rows';
+import { answerUpdateFailure } from './updateFailures';
 
 /** How the notary identified a participant the account asked no check of. */
 export type IdentificationBasis =
@@ -88,12 +86,7 @@ export class NotaryIdentification {
         Date.now() + TEMPORAL_DEADLINE_MS,
       );
     } catch (err) {
-      const verdict = verdictOfUpdateFailure(err);
-      if (verdict) throwIfRefused(verdict);
-      else if (err instanceof DomainError) throw err;
-      else if (err instanceof WorkflowNotFoundError) throw conflict('Session has ended');
-      else if (isUnavailable(err)) throw unavailable(UNAVAILABLE_MESSAGE);
-      else throw err;
+      answerUpdateFailure(err);
     }
     await execute(this.sequelize, 'UPDATE identity_checks SET reported_at = now() WHERE id = $1', {
       bind: [kept.id],

@@ -1,22 +1,19 @@
 import crypto from 'node:crypto';
 import type { Sequelize } from 'sequelize';
-import { WorkflowNotFoundError } from '@temporalio/common';
-import { conflict, gone, notFound, refused, unavailable, UNAVAILABLE_MESSAGE } from '../domain/errors';
-import { DomainError } from '../domain/errors';
+import { conflict, gone, notFound, refused } from '../domain/errors';
 import { execute, queryRows } from '../db/query';
 import { readBlob } from '../documents/blobStore';
-import { isUnavailable } from '../infra/unavailable';
 import type { ParticipantLookup, ParticipantRecord } from '../participants/lookup';
 import { executeUpdate } from '../temporal/updates';
 import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
 import type { TransactionsThroughTemporal } from '../sessions/transactionsThroughTemporal';
-import { throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
 import { OPEN_STATUSES } from '../../core/session/statuses';
 import { signatureAppliedUpdate, type SignatureApplied } from '../../core/session/messages';
 import { signerKeyOf, type SignatureKind } from '../../core/session/signing';
 import { renderMark, type MarkInput } from './adoptedMarks';
 import { pageImage, pageSizesOf } from './pageImages';
 import { sessionPlaces } from './sessionPlaces';
+import { answerUpdateFailure } from './updateFailures';
 import { signingView, type SigningView } from './signingView';
 
 /** The plain-language ESIGN disclosure a participant consents to; its version is kept with the consent. */
@@ -203,12 +200,7 @@ export class SigningService {
         });
       });
     } catch (err) {
-      const verdict = verdictOfUpdateFailure(err);
-      if (verdict) throwIfRefused(verdict);
-      else if (err instanceof DomainError) throw err;
-      else if (err instanceof WorkflowNotFoundError) throw conflict('Session has ended');
-      else if (isUnavailable(err)) throw unavailable(UNAVAILABLE_MESSAGE);
-      else throw err;
+      answerUpdateFailure(err);
     }
     return this.view(token);
   }

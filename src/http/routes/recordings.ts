@@ -1,11 +1,11 @@
 import Joi from 'joi';
 import { SIGNED_DOWNLOAD } from './signedLinks';
-import { refused } from '../../domain/errors';
 import type { RecordingViews } from '../../media/recordingViews';
 import type { SessionService } from '../../sessions/sessionService';
 import { sessionIdParams } from '../../sessions/schemas';
 import { failBodySchema } from '../openapi/document';
-import { actorOf, principalOf, type AppContext } from '../context';
+import type { AppContext } from '../context';
+import { sessionOfItsNotary } from './sessionOfItsNotary';
 import type { ApiRoutes, RouteDefinition } from '../routeTable';
 
 const track = Joi.object({
@@ -49,15 +49,8 @@ const recording = Joi.object({
   failure_reason: Joi.string(),
 }).label('Recording');
 
-/** Who may see a session's recording: the account's key, an admin, the session's notary. */
-async function sessionFor(ctx: AppContext, sessions: SessionService, id: string) {
-  const actor = actorOf(ctx);
-  if (actor.kind === 'network_notary') return sessions.findRowForNetworkNotary(actor.notaryId, id);
-  const session = await sessions.findRow(principalOf(ctx).accountId, id);
-  if (actor.kind === 'member' && actor.role !== 'admin' && session.notary_member_id !== actor.memberId)
-    throw refused('Only the session’s notary or an admin sees its recording');
-  return session;
-}
+const sessionFor = (ctx: AppContext, sessions: SessionService, id: string) =>
+  sessionOfItsNotary(ctx, sessions, id, 'Only the session’s notary or an admin sees its recording');
 
 function getRecordingRoute(
   sessions: SessionService,

@@ -1,13 +1,13 @@
 import Joi from 'joi';
 import { failBodySchema } from '../openapi/document';
-import { refused } from '../../domain/errors';
 import type { SessionService } from '../../sessions/sessionService';
 import type { SigningService } from '../../signatures/signingService';
 import { NOT_EDITABLE, type PlaceEditing } from '../../signatures/placeEditing';
 import type { IdentificationBasis, NotaryIdentification } from '../../signatures/notaryIdentification';
 import { annotationSchema } from '../../sessions/createRequest';
 import type { Annotation } from '../../../core/session/request';
-import { actorOf, principalOf, type AppContext } from '../context';
+import { actorOf, type AppContext } from '../context';
+import { sessionOfItsNotary } from './sessionOfItsNotary';
 import type { ApiRoutes } from '../routeTable';
 import { signingViewSchema } from './signingSchemas';
 
@@ -27,15 +27,8 @@ const EDIT_RESPONSES = {
   503: failure('The session could not be reached; retry'),
 };
 
-/** Who may follow and tag a session: the account's key, an admin, the session's notary. */
-async function sessionFor(ctx: AppContext, sessions: SessionService, id: string) {
-  const actor = actorOf(ctx);
-  if (actor.kind === 'network_notary') return sessions.findRowForNetworkNotary(actor.notaryId, id);
-  const session = await sessions.findRow(principalOf(ctx).accountId, id);
-  if (actor.kind === 'member' && actor.role !== 'admin' && session.notary_member_id !== actor.memberId)
-    throw refused('Only the session’s notary or an admin follows its signing');
-  return session;
-}
+const sessionFor = (ctx: AppContext, sessions: SessionService, id: string) =>
+  sessionOfItsNotary(ctx, sessions, id, 'Only the session’s notary or an admin follows its signing');
 
 /** The notary's side of the signing: following each signer, and tagging documents that allow it. */
 export function registerSessionSigningRoutes(

@@ -1,16 +1,7 @@
 /** What the participant sees of the live room: the tiles, who is there, the controls and the room's state. */
-export type RoomState = 'checking' | 'ready' | 'connecting' | 'live' | 'reconnecting' | 'blocked' | 'ended';
+import { el } from './dom';
 
-const el = <K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  text?: string,
-  attrs: Record<string, string> = {},
-) => {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
-};
+export type RoomState = 'checking' | 'ready' | 'connecting' | 'live' | 'reconnecting' | 'blocked' | 'ended';
 
 export class RoomView {
   private readonly status: HTMLElement;
