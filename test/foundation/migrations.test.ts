@@ -627,4 +627,40 @@ describe('migrations', () => {
       await assert.rejects(db.query(`UPDATE adopted_signatures SET method = 'stamped'`), /check constraint/);
     });
   });
+
+  it('0018 adds logos, console sign-ins and declined offers, from the 0017 schema with rows', async () => {
+    await withScratchDatabase('migrate_0018', async (db) => {
+      const rows = rowsOf(db);
+      await createMigrator(db).up({ to: '0017-signers-sign-in-the-session' });
+      await db.query(`
+        INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A');
+        INSERT INTO sessions (id, account_id, status, signing_type, session_type, notarization_timing_type, options,
+                              workflow_id, plan)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-00000000000a', 'awaiting_notary',
+                'ron', 'gnw', 'notarize_now', '{}', 'session-00000000-0000-4000-8000-0000000000c1', '{}');
+        INSERT INTO network_notaries (id, email, first_name, last_name, state, commission_number, commission_expires_on)
+        VALUES ('00000000-0000-4000-8000-0000000000f1', 'n@example.com', 'N', 'N', 'KS', 'KS-1', '2099-01-01');
+        INSERT INTO notary_offers (session_id, notary_id, expires_at, outcome)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-0000000000f1', now(), 'expired');`);
+      await assert.rejects(db.query(`UPDATE notary_offers SET outcome = 'declined'`), /check constraint/);
+
+      assert.deepEqual(await migrate(db), ['0018-pages-people-finish-unaided']);
+
+      await db.query(`UPDATE notary_offers SET outcome = 'declined'`);
+      assert.deepEqual(await rows('SELECT name, logo, logo_type FROM accounts'), [
+        { name: 'A', logo: null, logo_type: null },
+      ]);
+      await db.query(`UPDATE accounts SET logo = '\\x89504e47', logo_type = 'image/png'`);
+      await assert.rejects(db.query(`UPDATE accounts SET logo_type = NULL`), /check constraint/);
+      await assert.rejects(
+        db.query(`UPDATE accounts SET logo = decode(repeat('00', 204801), 'hex')`),
+        /check constraint/,
+      );
+      await assert.rejects(db.query(`UPDATE accounts SET logo_type = 'image/svg+xml'`), /check constraint/);
+      await db.query(`INSERT INTO console_sign_ins (subject_id, ends_at)
+                      VALUES ('00000000-0000-4000-8000-0000000000f1', now() + interval '12 hours')`);
+      const [signIn] = await rows('SELECT signed_out_at FROM console_sign_ins');
+      assert.equal(signIn.signed_out_at, null);
+    });
+  });
 });
