@@ -17,7 +17,8 @@ export function housekeepingActivities({ sequelize }: ActivityDependencies) {
     async deleteExpiredLoginLinks(): Promise<number> {
       return (
         (await deleteWhere('DELETE FROM login_links WHERE expires_at <= now()')) +
-        (await deleteWhere('DELETE FROM network_login_links WHERE expires_at <= now()'))
+        (await deleteWhere('DELETE FROM network_login_links WHERE expires_at <= now()')) +
+        (await deleteWhere(`DELETE FROM console_sign_ins WHERE ends_at < now() - interval '1 day'`))
       );
     },
   };

@@ -30,6 +30,8 @@ export interface Config {
   embeddedPostgresPort: number;
   jwtSecret?: string;
   accessTokenTtlSeconds: number;
+  /** How long a notary console sign-in renews its tokens before its person signs in again. */
+  consoleSignInSeconds: number;
   refreshTokenTtlSeconds: number;
   maxBodyBytes: number;
   /** Live refresh-token families one key may hold; issuing past it revokes the oldest. */
@@ -172,6 +174,7 @@ export function loadConfig(env: Env = process.env): Config {
     embeddedPostgresPort: integer(env, 'EMBEDDED_POSTGRES_PORT', 54329),
     jwtSecret: optional(env, 'JWT_SECRET'),
     accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 900),
+    consoleSignInSeconds: integer(env, 'CONSOLE_SIGN_IN_SECONDS', 43_200),
     refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES),
     trustProxy: optional(env, 'TRUST_PROXY') === 'true',

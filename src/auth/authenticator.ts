@@ -1,3 +1,4 @@
+import { signInIsOpenSql } from './consoleSignIns';
 import type { Sequelize } from 'sequelize';
 import { rowExists } from '../db/query';
 import { keyById, keyByPrefix, type ApiKey, type KeyKind } from './keyStore';
@@ -50,9 +51,10 @@ export class Authenticator {
     if (!claims) return null;
     const linked = await rowExists(
       this.sequelize,
-      `SELECT 1 FROM account_members
-        WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL AND business_role = $3`,
-      { bind: [claims.memberId, claims.accountId, claims.role] },
+      `SELECT 1 FROM account_members m
+        WHERE m.id = $1 AND m.account_id = $2 AND m.deleted_at IS NULL AND m.business_role = $3
+          AND ${signInIsOpenSql('$4::uuid', 'm.id')}`,
+      { bind: [claims.memberId, claims.accountId, claims.role, claims.signInId] },
     );
     return linked ? claims : null;
   }
@@ -63,9 +65,11 @@ export class Authenticator {
     const claims = await this.tokens.verifyNetworkToken(credential);
     if (!claims) return null;
     const table = claims.role === 'notary' ? 'network_notaries' : 'network_witnesses';
-    return (await rowExists(this.sequelize, `SELECT 1 FROM ${table} WHERE id = $1`, {
-      bind: [claims.personId],
-    }))
+    return (await rowExists(
+      this.sequelize,
+      `SELECT 1 FROM ${table} t WHERE t.id = $1 AND ${signInIsOpenSql('$2::uuid', 't.id')}`,
+      { bind: [claims.personId, claims.signInId] },
+    ))
       ? claims
       : null;
   }

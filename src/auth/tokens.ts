@@ -11,6 +11,7 @@ import { ConfigError } from '../configError';
 
 const ISSUER = 'notarization-service';
 const AUDIENCE = 'integrationsv2';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AccessClaims {
   accountId: string;
@@ -32,12 +33,15 @@ export interface TeamMemberClaims {
   accountId: string;
   memberId: string;
   role: 'notary' | 'pretagger' | 'admin';
+  /** The console sign-in the token belongs to (auth/consoleSignIns.ts). */
+  signInId: string;
 }
 
 /** A notary or witness of the service's own network, signed in through their login link. */
 export interface NetworkPersonClaims {
   personId: string;
   role: 'notary' | 'witness';
+  signInId: string;
 }
 
 /**
@@ -105,7 +109,12 @@ export class TokenService {
   }
 
   mintTeamMemberToken(claims: TeamMemberClaims): Promise<string> {
-    return this.sign(claims.memberId, { knd: 'team_member', acc: claims.accountId, role: claims.role });
+    return this.sign(claims.memberId, {
+      knd: 'team_member',
+      acc: claims.accountId,
+      role: claims.role,
+      sin: claims.signInId,
+    });
   }
 
   /** Claims of a team member's token, or null; the caller still checks the member is linked. */
@@ -114,11 +123,12 @@ export class TokenService {
     const role = payload?.role;
     if (!payload || payload.knd !== 'team_member' || typeof payload.acc !== 'string') return null;
     if (role !== 'notary' && role !== 'pretagger' && role !== 'admin') return null;
-    return { accountId: payload.acc, memberId: payload.sub!, role };
+    if (typeof payload.sin !== 'string' || !UUID.test(payload.sin)) return null;
+    return { accountId: payload.acc, memberId: payload.sub!, role, signInId: payload.sin };
   }
 
   mintNetworkToken(claims: NetworkPersonClaims): Promise<string> {
-    return this.sign(claims.personId, { knd: 'network', role: claims.role });
+    return this.sign(claims.personId, { knd: 'network', role: claims.role, sin: claims.signInId });
   }
 
   /** Claims of a network person's token, or null; the caller still checks they are in the network. */
@@ -126,7 +136,8 @@ export class TokenService {
     const payload = await this.verify(token);
     const role = payload?.role;
     if (!payload || payload.knd !== 'network' || (role !== 'notary' && role !== 'witness')) return null;
-    return { personId: payload.sub!, role };
+    if (typeof payload.sin !== 'string' || !UUID.test(payload.sin)) return null;
+    return { personId: payload.sub!, role, signInId: payload.sin };
   }
 
   get accessTokenTtlSeconds(): number {

@@ -196,7 +196,12 @@ function registerUseCases(
   });
   registerTeamRoutes(api, team);
   registerCommissionRoutes(site, api, { team, sequelize, temporal, taskQueue: config.taskQueue });
-  registerLoginLinkRoutes(site, api, team, deps.tokens, sequelize);
+  registerLoginLinkRoutes(site, api, {
+    team,
+    tokens: deps.tokens,
+    sequelize,
+    signInSeconds: config.consoleSignInSeconds,
+  });
   return { journeys, participants, sessions };
 }
 

@@ -25,6 +25,8 @@ export interface AppState {
   log: Logger;
   principal?: Principal;
   networkPerson?: NetworkPerson;
+  /** The console sign-in of a team member's or network person's token. */
+  signInId?: string;
   /** SHA-256 of the raw request body, when an Idempotency-Key will compare it. */
   bodySha256?: string;
   /** Set while a request holds an Idempotency-Key: stores its answer inside the service's transaction. */

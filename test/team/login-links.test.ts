@@ -95,7 +95,7 @@ describe('POST /login_links (spec 2.9, 4.9)', () => {
 });
 
 describe('POST /auth/login_link (contract §4)', () => {
-  it('exchanges a link for {access_token, token_type, expires_in, team_member}, repeatedly', async () => {
+  it('exchanges a link for {access_token, token_type, expires_in, sign_in_ends_at, team_member}, repeatedly', async () => {
     const account = await createTestAccount();
     const m = await invited(account.vendor_api_key, { first_name: 'Lena', last_name: 'Link' });
     const link = await loginLink(account.vendor_api_key, m.email);
@@ -106,9 +106,12 @@ describe('POST /auth/login_link (contract §4)', () => {
       assert.deepEqual(Object.keys(res.body).sort(), [
         'access_token',
         'expires_in',
+        'sign_in_ends_at',
         'team_member',
         'token_type',
       ]);
+      const day = Date.parse(res.body.sign_in_ends_at) - Date.now();
+      assert.ok(day > 11.9 * 3600_000 && day <= 12 * 3600_000, 'a sign-in lasts a working day');
       assert.equal(res.body.token_type, 'Bearer');
       assert.ok(typeof res.body.access_token === 'string' && res.body.access_token.length > 20);
       assert.ok(Number.isInteger(res.body.expires_in) && res.body.expires_in > 0);

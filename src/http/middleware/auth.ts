@@ -72,6 +72,7 @@ async function signInNetworkPerson(
   const person = await authenticator.networkPersonFor(credential);
   if (!person || (role && person.role !== role)) return false;
   ctx.state.networkPerson = { id: person.personId, role: person.role };
+  ctx.state.signInId = person.signInId;
   return true;
 }
 
@@ -93,6 +94,7 @@ async function signInTeamMember(authenticator: Authenticator, ctx: AppContext, c
     keyId: member.memberId,
     member: { id: member.memberId, role: member.role },
   };
+  ctx.state.signInId = member.signInId;
   return true;
 }
 

@@ -8,6 +8,8 @@ import type { TokenService } from '../../auth/tokens';
 import { failBodySchema } from '../openapi/document';
 import { unauthenticated } from '../../domain/errors';
 import { escapeHtml, page } from '../html';
+import { openSignIn } from '../../auth/consoleSignIns';
+import { registerConsoleSignInRoutes } from './consoleSignIn';
 import type { ApiRoutes, RouteDefinition } from '../routeTable';
 
 interface LoginBody {
@@ -27,6 +29,7 @@ function autoLoginPage(linkId: string, key: string): string {
   const body = await res.json();
   if (!res.ok) { status.textContent = 'This login link is not valid: ' + body.response_message; status.dataset.state = 'failed'; return; }
   sessionStorage.setItem('access_token', body.access_token);
+  sessionStorage.setItem('access_token_expires_at', String(Date.now() + body.expires_in * 1000));
   const who = body.team_member ? { name: body.team_member.name, role: body.team_member.business_role } : body.network_member;
   const signedInAs = 'Signed in as ' + who.name + ' (' + who.role + ')';
   sessionStorage.setItem('signed_in_as', signedInAs);
@@ -74,6 +77,7 @@ function loginWithLinkRoute(
   team: TeamService,
   tokens: TokenService,
   sequelize: Sequelize,
+  signInSeconds: number,
 ): RouteDefinition<LoginBody> {
   return {
     method: 'post',
@@ -82,7 +86,9 @@ function loginWithLinkRoute(
     operationId: 'loginWithLink',
     summary: 'Exchange a login link for an access token (a team member, or a network notary or witness)',
     description:
-      'The token authorises notary actions within the member’s role. 401 for an unknown, wrong-key or expired link.',
+      'The token authorises notary actions within the member’s role. 401 for an unknown, wrong-key or expired link. ' +
+      'It opens a console sign-in: `POST /auth/console/renew` issues the next token while the sign-in lasts ' +
+      '(CONSOLE_SIGN_IN_SECONDS, a working day: 12 hours), `POST /auth/console/sign_out` ends it and every token of it.',
     tags: ['Login links', 'Authentication'],
     auth: 'none',
     body: Joi.object({
@@ -96,6 +102,9 @@ function loginWithLinkRoute(
           access_token: Joi.string(),
           token_type: Joi.string().valid('Bearer'),
           expires_in: Joi.number().integer(),
+          sign_in_ends_at: Joi.string()
+            .isoDate()
+            .description('When the console sign-in ends: sign in again after'),
           team_member: Joi.object().unknown(true).description('For a team member’s link'),
           network_member: Joi.object({
             id: Joi.string().guid(),
@@ -112,22 +121,31 @@ function loginWithLinkRoute(
       if (!member || !member.business_role) {
         const person = await networkPersonForLoginLink(sequelize, body.login_link_id, body.key);
         if (!person) throw unauthenticated();
+        const signIn = await openSignIn(sequelize, person.id, signInSeconds);
         ctx.body = {
-          access_token: await tokens.mintNetworkToken({ personId: person.id, role: person.role }),
+          access_token: await tokens.mintNetworkToken({
+            personId: person.id,
+            role: person.role,
+            signInId: signIn.id,
+          }),
           token_type: 'Bearer',
           expires_in: tokens.accessTokenTtlSeconds,
+          sign_in_ends_at: signIn.endsAt.toISOString(),
           network_member: person,
         };
         return;
       }
+      const signIn = await openSignIn(sequelize, member.id, signInSeconds);
       ctx.body = {
         access_token: await tokens.mintTeamMemberToken({
           accountId: member.account_id,
           memberId: member.id,
           role: member.business_role as 'notary' | 'pretagger' | 'admin',
+          signInId: signIn.id,
         }),
         token_type: 'Bearer',
         expires_in: tokens.accessTokenTtlSeconds,
+        sign_in_ends_at: signIn.endsAt.toISOString(),
         team_member: presentMember(member),
       };
     },
@@ -137,11 +155,10 @@ function loginWithLinkRoute(
 export function registerLoginLinkRoutes(
   site: ApiRoutes,
   api: ApiRoutes,
-  team: TeamService,
-  tokens: TokenService,
-  sequelize: Sequelize,
+  deps: { team: TeamService; tokens: TokenService; sequelize: Sequelize; signInSeconds: number },
 ): void {
   site.add(autoLoginPageRoute());
 
-  api.add(loginWithLinkRoute(team, tokens, sequelize));
+  api.add(loginWithLinkRoute(deps.team, deps.tokens, deps.sequelize, deps.signInSeconds));
+  registerConsoleSignInRoutes(api, deps.tokens, deps.sequelize);
 }
