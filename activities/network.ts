@@ -38,7 +38,7 @@ export function networkActivities({ sequelize, config }: ActivityDependencies) {
      * Offers the session to one eligible network notary: a commission in force for the next 24 hours
      * (`src/network/commissionHorizon`), in the requested state, no open offer and no live session.
      * Notaries this session has asked least, and then those offered anything longest ago, come first, so
-     * an unanswered offer moves on to the next notary. Row locks with SKIP LOCKED and the
+     * an unanswered offer moves on to the next notary; one who declined it is not asked again. Row locks with SKIP LOCKED and the
      * one-open-offer-per-notary index keep two sessions off the same notary.
      */
     async offerToNetworkNotary({
@@ -68,6 +68,8 @@ export function networkActivities({ sequelize, config }: ActivityDependencies) {
             WHERE ${commissionInForceSql('n', '$3')}
               AND ($2::text IS NULL OR n.state = $2)
               AND ${networkNotaryIsFreeSql('n')}
+              AND NOT EXISTS (SELECT 1 FROM notary_offers d
+                               WHERE d.session_id = $1 AND d.notary_id = n.id AND d.outcome = 'declined')
             ORDER BY (SELECT count(*) FROM notary_offers o WHERE o.notary_id = n.id AND o.session_id = $1),
                      (SELECT max(o.offered_at) FROM notary_offers o WHERE o.notary_id = n.id) NULLS FIRST,
                      n.created_at, n.id
@@ -87,13 +89,13 @@ export function networkActivities({ sequelize, config }: ActivityDependencies) {
       return { offer, ...timing };
     },
 
-    /** The offer ends unanswered (`expired`) or because the session ended (`withdrawn`). */
+    /** The offer ends unanswered (`expired`), passed on (`declined`) or because the session ended (`withdrawn`). */
     async closeOffer({
       offerId,
       outcome,
     }: {
       offerId: string;
-      outcome: 'expired' | 'withdrawn';
+      outcome: 'expired' | 'declined' | 'withdrawn';
     }): Promise<void> {
       await execute(
         sequelize,

@@ -90,6 +90,8 @@ TOML
 #   so the Allow header on /team_members/invite truthfully lists GET and DELETE too.
 checks=all
 skipped_checks=positive_data_acceptance,allow_header_conformance
+# Signing out of the console ends the very credential a run goes on using: its own test covers it.
+excluded=(--exclude-operation-id signOutOfConsole)
 attribute() { sed -n "s/.*<testsuites[^>]* $2=\"\\([0-9]*\\)\".*/\\1/p" "$work/$1.xml" 2>/dev/null | head -1; }
 failed=0 operations_passed=0 operations_failed=0
 for credential in "api:$api_key" "vendor:$vendor_key" "team_member:$member_token" \
@@ -101,7 +103,7 @@ for credential in "api:$api_key" "vendor:$vendor_key" "team_member:$member_token
   # goes to a log printed only when it found something, so the run's output ends on the summary.
   (cd "$work" && "$venv/bin/st" --config-file "$work/schemathesis.toml" run "$base/api/integrationsv2/openapi.json" --url "$base" \
     -H "Authorization: Bearer ${credential#*:}" \
-    --checks "$checks" --exclude-checks "$skipped_checks" --max-examples "$examples" --workers 2 \
+    --checks "$checks" --exclude-checks "$skipped_checks" "${excluded[@]}" --max-examples "$examples" --workers 2 \
     --generation-allow-x00 true --suppress-health-check all --request-timeout 30 \
     --report junit --report-junit-path "$work/$kind.xml") >"$work/$kind.log" 2>&1 || true
   count=$(attribute "$kind" failures)

@@ -35,13 +35,16 @@ export async function dispatchToNetwork(
     }
 
     run.openOffer = { offerId: offer.offerId, notaryId: offer.notaryId };
-    const accepted = await run.waitFor(
-      () => requested.acceptedBy === offer.notaryId,
+    const answered = await run.waitFor(
+      () => requested.acceptedBy === offer.notaryId || requested.declinedBy === offer.notaryId,
       Date.now() + attempt.offerTimeoutMs,
     );
     run.openOffer = undefined;
-    if (!accepted) {
-      await run.db.closeOffer({ offerId: offer.offerId, outcome: ended() ? 'withdrawn' : 'expired' });
+    const declined = requested.declinedBy === offer.notaryId;
+    requested.declinedBy = undefined;
+    if (!answered || declined) {
+      const outcome = ended() ? 'withdrawn' : declined ? 'declined' : 'expired';
+      await run.db.closeOffer({ offerId: offer.offerId, outcome });
       if (ended()) return 'ended';
       continue;
     }

@@ -90,7 +90,8 @@ async function session(
 /** A session that stopped before completion: cancelled, or expired; its last events published. */
 async function finish(run: SessionRun, room?: Promise<void>): Promise<SessionOutcome> {
   if (run.requested.cancel) {
-    await run.enter('cancelled', 'session_cancelled');
+    const reason = run.requested.cancelReason;
+    await run.enter('cancelled', 'session_cancelled', reason ? { reason } : {});
   } else if (run.expired() && run.status !== 'completed') {
     await run.enter('expired', 'session_expired');
   }

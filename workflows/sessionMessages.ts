@@ -1,6 +1,7 @@
 import { CancellationScope, condition, log, setHandler } from '@temporalio/workflow';
 import {
   acceptOfferUpdate,
+  declineOfferUpdate,
   addDocumentsUpdate,
   alreadyDoneFailure,
   cancelUpdate,
@@ -28,7 +29,7 @@ import {
   type SignatureApplied,
 } from '../core/session/messages';
 import {
-  judgeAccept,
+  judgeOfferAnswer,
   judgeCompletion,
   judgeIdentityOutcome,
   judgeJoin,
@@ -99,7 +100,7 @@ export class SessionMessages {
     );
     setHandler(
       cancelUpdate,
-      steadfast((_request: { reason?: string }) => this.cancel()),
+      steadfast((request: { reason?: string }) => this.cancel(request?.reason)),
       {
         validator: this.judged('cancel'),
       },
@@ -115,9 +116,12 @@ export class SessionMessages {
       acceptOfferUpdate,
       steadfast(({ notaryId }) => this.accept(notaryId)),
       {
-        validator: ({ notaryId }) => this.validateAccept(notaryId),
+        validator: ({ notaryId }) => this.judgeOffer(notaryId, 'accept'),
       },
     );
+    setHandler(declineOfferUpdate, ({ notaryId }) => this.decline(notaryId), {
+      validator: ({ notaryId }) => this.judgeOffer(notaryId, 'decline'),
+    });
     setHandler(
       addDocumentsUpdate,
       ({ documentIds }: { documentIds: string[] }) => this.addDocuments(documentIds),
@@ -252,8 +256,9 @@ export class SessionMessages {
     return this.resultOnce(() => this.run.documentsStatus !== 'held');
   }
 
-  private async cancel(): Promise<ActionResult> {
+  private async cancel(reason?: string): Promise<ActionResult> {
     this.run.requested.cancel = true;
+    this.run.requested.cancelReason ??= reason;
     return this.resultOnce(() => this.run.status === 'cancelled');
   }
 
@@ -262,9 +267,16 @@ export class SessionMessages {
     return this.resultOnce(() => this.run.documentsStatus !== 'failed');
   }
 
-  private validateAccept(notaryId: string): void {
+  private judgeOffer(notaryId: string, answer: 'accept' | 'decline'): void {
     const { run } = this;
-    this.enforce(judgeAccept(run.state(), run.openOffer?.notaryId, run.networkNotaryId, notaryId));
+    const offer = { openTo: run.openOffer?.notaryId, assignedTo: run.networkNotaryId };
+    this.enforce(judgeOfferAnswer(run.state(), offer, notaryId, answer));
+  }
+
+  /** The dispatch closes the declined offer and offers the session to the next notary at once. */
+  private decline(notaryId: string): ActionResult {
+    this.run.requested.declinedBy = notaryId;
+    return this.run.result();
   }
 
   /** Once an accept is in, the dispatch takes it and records the session ready, unless it ends first. */

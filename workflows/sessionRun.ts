@@ -43,6 +43,9 @@ export class SessionRun {
     complete: false,
     release: false,
     cancel: false,
+    cancelReason: undefined as string | undefined,
+    /** The network notary who declined the open offer. */
+    declinedBy: undefined as string | undefined,
     retryFinalization: false,
   };
   /** A live act's room: its segment, whether it is open, and who is on camera in it. */

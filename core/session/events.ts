@@ -61,7 +61,8 @@ export interface EventData {
   session_completed: NoData;
   documents_released: NoData;
   session_expired: NoData;
-  session_cancelled: NoData;
+  /** `reason`: the one the notary or integrator gave, if any. */
+  session_cancelled: { reason?: string };
   document_added: { document_ids: string[] };
   email_bounced: BouncedMail;
   documents_failed: { documents: Array<{ document_id: string; reason: string }> };

@@ -124,17 +124,18 @@ export function judgeIdentityOutcome(state: SessionState, alreadyRecorded: boole
 }
 
 /**
- * A network notary's accept: allowed while the session's open offer is theirs; `already_done` once they
- * are its notary (a retried accept).
+ * A network notary's answer to an offer, accept or decline: allowed while the session's open offer is
+ * theirs; an accept is `already_done` once they are its notary (a retried accept).
  */
-export function judgeAccept(
+export function judgeOfferAnswer(
   state: SessionState,
-  openOfferTo: string | undefined,
-  assignedNetworkNotaryId: string | undefined,
+  offer: { openTo: string | undefined; assignedTo: string | undefined },
   notaryId: string,
+  answer: 'accept' | 'decline',
 ): Verdict {
-  if (assignedNetworkNotaryId === notaryId && state.status !== 'awaiting_notary') return ALREADY_DONE;
-  if (state.status === 'awaiting_notary' && openOfferTo === notaryId) return ALLOWED;
+  if (answer === 'accept' && offer.assignedTo === notaryId && state.status !== 'awaiting_notary')
+    return ALREADY_DONE;
+  if (state.status === 'awaiting_notary' && offer.openTo === notaryId) return ALLOWED;
   return refuse('not_now', 'This session is no longer offered to you');
 }
 

@@ -171,6 +171,9 @@ export interface AcceptResult extends ActionResult {
  */
 export const acceptOfferUpdate = defineUpdate<AcceptResult, [{ notaryId: string }]>('acceptOffer');
 
+/** A network notary passes the offer made to them on to the next notary at once. */
+export const declineOfferUpdate = defineUpdate<ActionResult, [{ notaryId: string }]>('declineOffer');
+
 /** The outcome of one identity check, decided by the API under the identity rules; the session records it. */
 export interface IdentityOutcome extends ParticipantRef {
   checkId: string;

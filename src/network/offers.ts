@@ -4,7 +4,7 @@ import type { Sequelize } from 'sequelize';
 import type { TemporalHandle } from '../temporal/client';
 import { conflict, unavailable } from '../domain/errors';
 import { isUnavailable } from '../infra/unavailable';
-import { acceptOfferUpdate, type ActionResult } from '../../core/session/messages';
+import { acceptOfferUpdate, declineOfferUpdate, type ActionResult } from '../../core/session/messages';
 import { recordedResult, throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
 import { offeredOrAssignedSession } from './workQueue';
 import { rowExists } from '../db/query';
@@ -58,6 +58,32 @@ export async function acceptOffer(
 }
 
 const CATCH_UP_MS = 100;
+
+/** A network notary passes the session offered to them on to the next notary at once. */
+export async function declineOffer(
+  sequelize: Sequelize,
+  temporal: TemporalHandle,
+  notaryId: string,
+  sessionId: string,
+): Promise<ActionResult> {
+  const session = await offeredOrAssignedSession(sequelize, notaryId, sessionId);
+  try {
+    return await executeUpdate(
+      temporal,
+      session.workflow_id,
+      declineOfferUpdate,
+      [{ notaryId }],
+      Date.now() + DEADLINE_MS,
+    );
+  } catch (err) {
+    const verdict = verdictOfUpdateFailure(err);
+    if (verdict) throwIfRefused(verdict);
+    if (verdict || err instanceof WorkflowNotFoundError)
+      throw conflict('This session is no longer offered to you');
+    if (isUnavailable(err)) throw unavailable('The session could not be reached in time; retry the request');
+    throw err;
+  }
+}
 
 async function assertMayTake(sequelize: Sequelize, notaryId: string, session: SessionRow): Promise<void> {
   const notary = await networkNotaryCommission(sequelize, notaryId);

@@ -73,15 +73,13 @@ export async function runNotaryAction(
   const args = await steps.prepare();
   const deadline = Date.now() + DEADLINE_MS;
   try {
-    return action === 'cancel'
-      ? await executeUpdate(temporal, session.workflow_id, cancelUpdate, [{}], deadline)
-      : await executeUpdate(
-          temporal,
-          session.workflow_id,
-          NOTARY_ACTIONS[action].update as UpdateDefinition<ActionResult, unknown[]>,
-          args,
-          deadline,
-        );
+    return await executeUpdate(
+      temporal,
+      session.workflow_id,
+      NOTARY_ACTIONS[action].update as UpdateDefinition<ActionResult, unknown[]>,
+      args,
+      deadline,
+    );
   } catch (err) {
     const verdict = verdictOfUpdateFailure(err);
     if (verdict) {

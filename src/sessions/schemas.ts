@@ -1,3 +1,4 @@
+import { plainText } from '../validation/text';
 import Joi from 'joi';
 import { DOCUMENTS_STATUSES, SESSION_STATUSES } from '../../core/session/messages';
 import { canonicalTimeZone } from '../team/jurisdictionTime';
@@ -140,6 +141,17 @@ export const completeBody = Joi.object({
 })
   .unknown(true)
   .label('CompleteRequest');
+
+/** Why the session is cancelled: in the audit chain and the `session_cancelled` webhook. */
+export const cancelBody = Joi.object({
+  reason: plainText(500)
+    .min(1)
+    .description(
+      'Why the session is cancelled, for the audit chain and the `session_cancelled` webhook (its `data.reason`)',
+    ),
+})
+  .unknown(true)
+  .label('CancelRequest');
 
 export const sessionIdParams = Joi.object({
   id: Joi.string().description('bn_session_id (a UUID); anything else is 404 Session not found'),

@@ -61,7 +61,7 @@ export class SessionService {
   async notaryActionArguments(
     session: SessionRow,
     action: NotaryActionName,
-    body: { time_zone?: string } = {},
+    body: { time_zone?: string; reason?: string } = {},
   ): Promise<unknown[]> {
     if (action === 'complete') {
       const { expiresOn, endsAt, notary } = await sessionNotaryCommission(this.sequelize, session.id);
@@ -73,6 +73,7 @@ export class SessionService {
       return [request];
     }
     if (action === 'start') await this.assertNotaryMayStart(session);
+    if (action === 'cancel') return [body.reason ? { reason: body.reason } : {}];
     return [];
   }
 

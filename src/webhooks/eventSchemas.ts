@@ -59,7 +59,14 @@ export const EVENT_DOCUMENTATION: Record<EventName, EventDocumentation> = {
     summary: 'The session reached auto_expire_session_on without completing',
     data: nothing,
   },
-  session_cancelled: { summary: 'The session was cancelled', data: nothing },
+  session_cancelled: {
+    summary: 'The session was cancelled',
+    data: Joi.object({
+      reason: Joi.string()
+        .max(500)
+        .description('Why, when the notary or integrator gave a reason (POST …/cancel)'),
+    }),
+  },
   document_added: {
     summary: 'Documents were added to the session (POST /sessions/{id}/documents)',
     data: Joi.object({ document_ids: Joi.array().items(Joi.string().guid()).required() }),

@@ -6,7 +6,7 @@ import {
   judgeRequest,
   type SessionRequest,
   type Verdict,
-  judgeAccept,
+  judgeOfferAnswer,
   judgeIdentityOutcome,
   signerIsWaiting,
 } from '../../core/session/machine';
@@ -180,12 +180,41 @@ describe('session machine (pure rules)', () => {
       verified: [],
       recordingRunning: false,
     };
-    assert.equal(short(judgeAccept(waiting, 'n1', undefined, 'n1')), 'ok');
-    assert.equal(short(judgeAccept(waiting, 'n1', undefined, 'n2')), 'no');
-    assert.equal(short(judgeAccept(waiting, undefined, undefined, 'n1')), 'no', 'the offer expired');
+    assert.equal(
+      short(judgeOfferAnswer(waiting, { openTo: 'n1', assignedTo: undefined }, 'n1', 'accept')),
+      'ok',
+    );
+    assert.equal(
+      short(judgeOfferAnswer(waiting, { openTo: 'n1', assignedTo: undefined }, 'n2', 'accept')),
+      'no',
+    );
+    assert.equal(
+      short(judgeOfferAnswer(waiting, { openTo: undefined, assignedTo: undefined }, 'n1', 'accept')),
+      'no',
+      'the offer expired',
+    );
     const ready = { ...waiting, status: 'ready' as const };
-    assert.equal(short(judgeAccept(ready, undefined, 'n1', 'n1')), 'done');
-    assert.equal(short(judgeAccept(ready, undefined, 'n1', 'n2')), 'no');
+    assert.equal(
+      short(judgeOfferAnswer(ready, { openTo: undefined, assignedTo: 'n1' }, 'n1', 'accept')),
+      'done',
+    );
+    assert.equal(
+      short(judgeOfferAnswer(ready, { openTo: undefined, assignedTo: 'n1' }, 'n2', 'accept')),
+      'no',
+    );
+    // A decline answers only the open offer made to the notary: never `already_done`.
+    assert.equal(
+      short(judgeOfferAnswer(waiting, { openTo: 'n1', assignedTo: undefined }, 'n1', 'decline')),
+      'ok',
+    );
+    assert.equal(
+      short(judgeOfferAnswer(waiting, { openTo: 'n2', assignedTo: undefined }, 'n1', 'decline')),
+      'no',
+    );
+    assert.equal(
+      short(judgeOfferAnswer(ready, { openTo: undefined, assignedTo: 'n1' }, 'n1', 'decline')),
+      'no',
+    );
   });
 
   it('an on-demand session goes to the network once its primary signer (or same-device host) waits', () => {

@@ -97,8 +97,11 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   session_start: {},
   session_complete: {},
   session_release_documents: {},
-  session_cancel: {},
+  session_cancel: { reason: 'The signer asked to reschedule by phone.' },
   acceptOffer: {},
+  declineOffer: {},
+  renewConsoleSignIn: {},
+  signOutOfConsole: {},
   witnessJoin: {},
   inviteTeamMember: {
     email: 'nora.notary@example.com',

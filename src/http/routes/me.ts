@@ -3,10 +3,11 @@ import type { Sequelize } from 'sequelize';
 import { Histogram, type Registry } from 'prom-client';
 import type { TemporalHandle } from '../../temporal/client';
 import type { ParticipantJourneys } from '../../participants/journey';
-import { acceptOffer } from '../../network/offers';
+import { acceptOffer, declineOffer } from '../../network/offers';
 import { workList } from '../../network/workQueue';
 import { actionResponse, sessionIdParams } from '../../sessions/schemas';
 import { failBodySchema } from '../openapi/document';
+import { workListResponse } from './workListSchema';
 import { networkPersonAs, workerOf } from '../context';
 import type { ApiRoutes, RouteDefinition } from '../routeTable';
 
@@ -15,50 +16,6 @@ const notFound = {
   description: 'A session never offered or assigned to you: `Session not found`',
   schema: failBodySchema,
 };
-
-const person = Joi.object({
-  index: Joi.number().integer(),
-  name: Joi.string().allow(''),
-  joined: Joi.boolean(),
-  identity: Joi.string()
-    .valid('verified', 'waived', 'not_verified', 'not_asked')
-    .description('Where their identity check stands; `waived`: authentication_type skip'),
-  source: Joi.string().valid('invited', 'network'),
-  you: Joi.boolean().description('A network witness: this place is yours'),
-});
-const workListResponse = Joi.object({
-  commission: Joi.object({
-    state: Joi.string(),
-    commission_number: Joi.string(),
-    commission_expires_on: Joi.string()
-      .pattern(/^\d{4}-\d{2}-\d{2}$/)
-      .description('The commission’s last day (YYYY-MM-DD)'),
-    ends_at: Joi.string()
-      .isoDate()
-      .description('When the commission ends: the close of its expiry day in its jurisdiction’s time'),
-    receives_offers: Joi.boolean().description(
-      'Whether the network offers you sessions: only while at least 24 hours of your commission are left',
-    ),
-  }).description('A network notary’s commission on file (network notaries only)'),
-  sessions: Joi.array().items(
-    Joi.object({
-      bn_session_id: Joi.string().guid(),
-      notarization_id: Joi.string().allow(null),
-      status: Joi.string(),
-      documents_status: Joi.string(),
-      relation: Joi.string()
-        .valid('offered', 'assigned', 'witness')
-        .description('`offered`: yours to accept until `offer_expires_at`; `assigned`: yours to act on'),
-      offer_expires_at: Joi.string().isoDate().allow(null),
-      session_timing: Joi.string().isoDate().allow(null),
-      updated_at: Joi.string().isoDate(),
-      signers: Joi.array().items(person),
-      witnesses: Joi.array().items(person),
-      documents: Joi.array().items(Joi.object({ id: Joi.string().guid(), name: Joi.string() })),
-      test: Joi.boolean().description('Only on a test-mode session (always true): it has no live room'),
-    }),
-  ),
-});
 
 /** The signed-in notary's or witness's own work: what the notary console shows and does. */
 /** The sessions offered to you, assigned to you, or that you witness */
@@ -136,6 +93,42 @@ function acceptOfferRoute(
   };
 }
 
+/** Decline a session offered to you (network notaries): it is offered to the next notary at once */
+function declineOfferRoute(deps: {
+  sequelize: Sequelize;
+  temporal: TemporalHandle;
+}): RouteDefinition<unknown, unknown, { id: string }> {
+  return {
+    method: 'post',
+    path: `${BASE}/{id}/decline`,
+    operationId: 'declineOffer',
+    summary: 'Decline a session offered to you (network notaries)',
+    description:
+      'The offer closes at once (`declined`) and the session is offered to the next eligible notary; it is not ' +
+      'offered to you again. After the offer has moved on: 409 `This session is no longer offered to you`.',
+    tags: ['Notary console'],
+    auth: 'person',
+    params: sessionIdParams,
+    body: Joi.object({}).unknown(true),
+    responses: {
+      200: { description: 'Declined: the session is still waiting for a notary', schema: actionResponse },
+      403: { description: 'Not a network notary', schema: failBodySchema },
+      404: notFound,
+      409: { description: 'The offer is not yours, or not open, any more', schema: failBodySchema },
+    },
+    handler: async (ctx, { params }) => {
+      const notary = networkPersonAs(ctx, 'notary');
+      const result = await declineOffer(deps.sequelize, deps.temporal, notary.id, params.id);
+      ctx.body = {
+        response: 'Pass',
+        bn_session_id: params.id,
+        status: result.status,
+        documents_status: result.documentsStatus,
+      };
+    },
+  };
+}
+
 /** Join a session you are assigned to witness (network witnesses) */
 function witnessJoinRoute(deps: {
   sequelize: Sequelize;
@@ -182,6 +175,8 @@ export function registerMeRoutes(
   api.add(listMySessionsRoute(deps));
 
   api.add(acceptOfferRoute(deps, timeToNotary));
+
+  api.add(declineOfferRoute(deps));
 
   api.add(witnessJoinRoute(deps));
 }

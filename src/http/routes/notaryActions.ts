@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { TemporalHandle } from '../../temporal/client';
 import type { SessionService } from '../../sessions/sessionService';
 import { NOTARY_ACTIONS, runNotaryAction, type NotaryAction } from '../../sessions/actions';
-import { actionResponse, completeBody, sessionIdParams } from '../../sessions/schemas';
+import { actionResponse, cancelBody, completeBody, sessionIdParams } from '../../sessions/schemas';
 import { failBodySchema } from '../openapi/document';
 import { actorOf, principalOf } from '../context';
 import type { ApiRoutes, RouteDefinition } from '../routeTable';
@@ -15,7 +15,7 @@ function actionRoute(
   action: NotaryAction,
   sessions: SessionService,
   temporal: TemporalHandle,
-): RouteDefinition<{ time_zone?: string }, unknown, { id: string }> {
+): RouteDefinition<{ time_zone?: string; reason?: string }, unknown, { id: string }> {
   return {
     method: 'post',
     path: `${BASE}/{id}/${action}`,
@@ -29,7 +29,8 @@ function actionRoute(
     tags: ['Notary actions'],
     auth: 'session_actor',
     params: sessionIdParams,
-    body: action === 'complete' ? completeBody : Joi.object({}).unknown(true),
+    body:
+      action === 'complete' ? completeBody : action === 'cancel' ? cancelBody : Joi.object({}).unknown(true),
     responses: {
       200: { description: 'Done', schema: actionResponse },
       400: {
