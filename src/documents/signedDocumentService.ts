@@ -19,11 +19,12 @@ export class SignedDocumentService {
   ) {}
 
   /** Spec 4.2: only once the session is completed and its documents are released. */
-  async list(session: SessionRow) {
+  /** `forNotary`: the session's notary reviews documents they hold before releasing them. */
+  async list(session: SessionRow, { forNotary = false } = {}) {
     if (session.status !== 'completed') {
       throw conflict(`Signed documents are available once the session is completed; it is ${session.status}`);
     }
-    if (session.documents_status === 'held') {
+    if (session.documents_status === 'held' && !forNotary) {
       throw conflict('Signed documents are held until the notary releases them');
     }
     if (session.documents_status === 'failed') {
@@ -31,7 +32,7 @@ export class SignedDocumentService {
         'Signed documents could not be prepared; the session shows why, and the operator has been told',
       );
     }
-    if (session.documents_status !== 'released') throw conflict('Signed documents are being prepared');
+    if (session.documents_status === 'pending') throw conflict('Signed documents are being prepared');
     const rows = await queryRows<{
       id: string;
       name: string;

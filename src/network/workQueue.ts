@@ -2,6 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { queryRows } from '../db/query';
 import { sessionRowWhere } from '../sessions/sessionReads';
 import type { SessionRow } from '../../core/session/rows';
+import { evidenceOf, startVerdict, workParticipants } from './workEvidence';
 import type { NetworkPerson } from './networkPeople';
 import { checkAskedOf } from '../../core/session/identityChecks';
 import { networkCommissionStanding } from './commissionHorizon';
@@ -14,9 +15,13 @@ export type Worker =
 
 interface WorkRow {
   id: string;
+  status: SessionRow['status'];
+  documents_status: SessionRow['documents_status'];
+  account_name: string;
+  session_type: string;
+  options: { notarization_types?: string; state_specific_notary?: string | null };
+  plan: SessionRow['plan'];
   notarization_id: string | null;
-  status: string;
-  documents_status: string;
   session_timing: Date | null;
   updated_at: Date;
   offer_expires_at: Date | null;
@@ -67,42 +72,34 @@ export async function workList(sequelize: Sequelize, worker: Worker) {
   const sessions = await queryRows<WorkRow>(
     sequelize,
     `SELECT s.id, s.notarization_id, s.status, s.documents_status, s.session_timing, s.updated_at, s.test_mode,
+            s.session_type, s.options, s.plan, a.name AS account_name,
             o.expires_at AS offer_expires_at, ${scope.relation} AS relation
-       FROM sessions s ${scope.from}
+       FROM sessions s JOIN accounts a ON a.id = s.account_id ${scope.from}
       WHERE ${scope.where}
       ORDER BY ${sessionEndedSql('s')}, s.updated_at DESC, s.id
       LIMIT ${LIST_LIMIT}`,
     { bind: scope.bind },
   );
   const ids = sessions.map((s) => s.id);
-  const participants = await queryRows<{
+  const participants = await workParticipants(sequelize, ids);
+  const me = worker.kind === 'network' ? worker.person.id : undefined;
+  const documents = await queryRows<{
     session_id: string;
-    role: 'signer' | 'witness';
-    index: number;
-    first_name: string | null;
-    last_name: string | null;
-    joined_at: Date | null;
-    network_witness_id: string | null;
-    details: Record<string, unknown>;
-    witness_auth: boolean;
-    settled: 'passed' | 'skipped' | null;
+    id: string;
+    name: string;
+    content_type: string;
+    pages: number | null;
   }>(
     sequelize,
-    `SELECT p.session_id, p.role, p.index, p.first_name, p.last_name, p.joined_at, p.network_witness_id, p.details,
-            coalesce((s.options -> 'witnesses' ->> 'service_witness_id_auth_required')::boolean, false) AS witness_auth,
-            (SELECT c.outcome FROM identity_checks c
-              WHERE c.participant_id = p.id AND c.outcome IN ('passed', 'skipped') LIMIT 1) AS settled
-       FROM participants p JOIN sessions s ON s.id = p.session_id
-      WHERE p.session_id = ANY($1::uuid[]) ORDER BY p.role DESC, p.index`,
-    { bind: [ids] },
-  );
-  const me = worker.kind === 'network' ? worker.person.id : undefined;
-  const documents = await queryRows<{ session_id: string; id: string; name: string }>(
-    sequelize,
-    'SELECT session_id, id, name FROM documents WHERE session_id = ANY($1::uuid[]) ORDER BY position',
+    `SELECT session_id, id, name, content_type, page_count AS pages FROM documents
+      WHERE session_id = ANY($1::uuid[]) ORDER BY position`,
     { bind: [ids] },
   );
   return {
+    you:
+      worker.kind === 'member'
+        ? { kind: 'team', role: worker.role }
+        : { kind: 'network', role: worker.person.role },
     // A network notary also sees their commission: why offers stop in its last day.
     ...(worker.kind === 'network' && worker.person.role === 'notary'
       ? { commission: await networkCommissionStanding(sequelize, worker.person.id, Date.now()) }
@@ -113,7 +110,9 @@ export async function workList(sequelize: Sequelize, worker: Worker) {
         index: p.index,
         name: [p.first_name, p.last_name].filter(Boolean).join(' '),
         joined: p.joined_at !== null,
+        joined_at: p.joined_at ? new Date(p.joined_at).toISOString() : null,
         identity: identityOf(p),
+        identity_evidence: evidenceOf(p.last_check),
         ...(p.role === 'witness'
           ? { source: p.network_witness_id ? 'network' : 'invited', you: p.network_witness_id === me }
           : {}),
@@ -121,6 +120,11 @@ export async function workList(sequelize: Sequelize, worker: Worker) {
       return {
         bn_session_id: s.id,
         notarization_id: s.notarization_id,
+        account_name: s.account_name,
+        session_type: s.session_type,
+        notarization_types: (s.options.notarization_types ?? 'Acknowledgement').split(','),
+        state_specific_notary: s.options.state_specific_notary ?? null,
+        start: startVerdict(s, people),
         status: s.status,
         documents_status: s.documents_status,
         relation: s.relation,
@@ -129,7 +133,9 @@ export async function workList(sequelize: Sequelize, worker: Worker) {
         updated_at: new Date(s.updated_at).toISOString(),
         signers: people.filter((p) => p.role === 'signer').map(person),
         witnesses: people.filter((p) => p.role === 'witness').map(person),
-        documents: documents.filter((d) => d.session_id === s.id).map((d) => ({ id: d.id, name: d.name })),
+        documents: documents
+          .filter((d) => d.session_id === s.id)
+          .map((d) => ({ id: d.id, name: d.name, content_type: d.content_type, pages: d.pages })),
         ...(s.test_mode ? { test: true } : {}),
       };
     }),

@@ -1,3 +1,4 @@
+import { sessionOfItsNotary } from './sessionOfItsNotary';
 import Joi from 'joi';
 import { SIGNED_DOWNLOAD } from './signedLinks';
 import type { SessionService } from '../../sessions/sessionService';
@@ -68,6 +69,49 @@ function getSignedDocumentsRoute(
         notarization_id: session.notarization_id ?? '',
         documents_status: session.documents_status,
         documents,
+      };
+    },
+  };
+}
+
+/** The notarized documents, for the session's notary to review before releasing them */
+function reviewNotarizedDocumentsRoute(
+  sessions: SessionService,
+  signed: SignedDocumentService,
+): RouteDefinition<unknown, unknown, { id: string }> {
+  return {
+    method: 'get',
+    path: '/sessions/{id}/notarized_documents',
+    operationId: 'reviewNotarizedDocuments',
+    summary: 'The notarized documents, for the session’s notary to review before releasing them',
+    description:
+      'The answer of GET /sessions/{id}/documents, also while the documents are `held` (notary_manual): the ' +
+      'notary console previews what a release sends. The account’s key, an admin, or the session’s notary.',
+    tags: ['Signed documents'],
+    auth: 'session_actor',
+    params: sessionIdParams,
+    responses: {
+      200: { description: 'The notarized documents, held or released', schema: Joi.object().unknown(true) },
+      403: {
+        description: 'A team member who is not the session’s notary or an admin',
+        schema: failBodySchema,
+      },
+      404: notFound,
+      409: { description: 'Not completed yet, being prepared, or failed', schema: failBodySchema },
+    },
+    handler: async (ctx, { params }) => {
+      const session = await sessionOfItsNotary(
+        ctx,
+        sessions,
+        params.id,
+        'Only the session’s notary or an admin reviews its documents',
+      );
+      ctx.body = {
+        response: 'Pass',
+        bn_session_id: session.id,
+        notarization_id: session.notarization_id ?? '',
+        documents_status: session.documents_status,
+        documents: await signed.list(session, { forNotary: true }),
       };
     },
   };
@@ -224,6 +268,8 @@ export function registerSignedDocumentRoutes(
   api.add(getSignedDocumentsRoute(sessions, signed));
 
   api.add(downloadSignedDocumentRoute(sessions, signed));
+
+  api.add(reviewNotarizedDocumentsRoute(sessions, signed));
 
   api.add(getJournalRoute(sessions, signed));
 
