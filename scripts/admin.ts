@@ -1,5 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig } from '../src/config';
+import { loadConfig, type Config } from '../src/config';
+import { runningApiFrontUrl } from '../src/infra/runningApi';
+import { addBrandingCommand } from './adminBranding';
 import {
   addNetworkNotary,
   type NetworkNotaryInput,
@@ -32,6 +34,12 @@ import {
   withDatabase,
   print,
 } from './adminSupport';
+/** FRONT_URL or PUBLIC_BASE_URL as set here, else the running service's, else the default. */
+const frontUrlOf = (config: Config) =>
+  process.env.FRONT_URL || process.env.PUBLIC_BASE_URL
+    ? config.frontUrl
+    : (runningApiFrontUrl(config.dataDir) ?? config.frontUrl);
+
 const program = new Command('admin')
   .description(
     'Provision accounts, keys and the network (notaries, witnesses, their login links); verify audit chains; ' +
@@ -159,7 +167,7 @@ program
       await withDatabase((sequelize) =>
         createNetworkLoginLink(
           sequelize,
-          { frontUrl: config.frontUrl, lifetimeSeconds: config.loginLinkLifetimeSeconds },
+          { frontUrl: frontUrlOf(config), lifetimeSeconds: config.loginLinkLifetimeSeconds },
           opts.email,
         ),
       ),
@@ -242,6 +250,8 @@ program
       await temporal.connection.close();
     }
   });
+addBrandingCommand(program);
+
 async function main(): Promise<void> {
   try {
     await program.parseAsync(process.argv);

@@ -1,3 +1,4 @@
+import { recordRunningApi } from '../src/infra/runningApi';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Registry } from 'prom-client';
@@ -93,6 +94,8 @@ async function startApi(
   runtime.server = server;
   runtime.apiUrl = `http://localhost:${address.port}`;
   stack.push(() => closeServer(server, config.shutdownGraceMs));
+  const forget = recordRunningApi(config.dataDir, config.frontUrl);
+  stack.push(async () => forget());
 }
 
 /**

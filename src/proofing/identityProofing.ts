@@ -1,3 +1,4 @@
+import { photoShortfalls } from './photoRequirements';
 import type { Sequelize } from 'sequelize';
 import type { IdentityPolicy } from '../config';
 import type { TemporalHandle } from '../temporal/client';
@@ -164,6 +165,9 @@ export class IdentityProofing {
   /** Credential analysis of the ID and a face match of the selfie, in one attempt. */
   async checkId(participant: IdentityParticipant, images: IdImages) {
     this.assertMayTry(participant, 'biometrics');
+    // A photo the provider cannot read is the page's to retake, not an attempt of the person's.
+    const shortfalls = photoShortfalls(images);
+    if (shortfalls.length) throw invalid(`Retake the photo: ${shortfalls.join('; ')}`);
     await this.reports.reportPending(participant);
     const { done, result } = await this.store.holdingAttemptSlot(participant, async (checks, transaction) => {
       const verdict = this.judgeNow(checks);

@@ -1,3 +1,4 @@
+import { PHOTO_MINIMUMS } from './photoRequirements';
 import crypto from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { execute, queryRows } from '../db/query';
@@ -121,8 +122,8 @@ interface DocumentState {
   uploads: Partial<Record<IdImageKind, { width: number; height: number } | null>>;
 }
 
-const ID_MIN = { width: 300, height: 190 };
-const SELFIE_MIN = { width: 200, height: 200 };
+const ID_MIN = PHOTO_MINIMUMS.id_front;
+const SELFIE_MIN = PHOTO_MINIMUMS.selfie;
 
 export class SandboxIdentityProvider implements IdentityProvider {
   readonly name = 'sandbox';

@@ -142,8 +142,14 @@ export const delayThresholdSchema = Joi.object({
       Joi.object({
         label: text(100).min(1).required(),
         url: Joi.string()
-          .uri({ scheme: ['http', 'https'] })
-          .required(),
+          .uri({ scheme: ['http', 'https', 'tel'] })
+          .custom((value: string, helpers) =>
+            !value.toLowerCase().startsWith('tel:') || /^tel:\+?[0-9][0-9().-]{2,30}$/i.test(value)
+              ? value
+              : helpers.message({ custom: '{{#label}} must be a phone number such as tel:+14095550188' }),
+          )
+          .required()
+          .description('An https or http page, or a `tel:` number to call (e.g. `tel:+14095550188`)'),
       }),
     )
     .max(2),

@@ -242,8 +242,12 @@ export function buildOpenApiDocument(
         'Remote online notarization sessions, team members and login links for integrators.',
         'Every error body is `{response: "Fail", response_message}`; every response carries `x-request-id`.',
         '',
-        '## Decisions where the specification is silent',
+        // Collapsed: open, the decisions would push the first operation thousands of pixels down.
+        `<details><summary>Decisions where the specification is silent (${info.decisions.length})</summary>`,
+        '',
         ...info.decisions.map((d) => `- ${d}`),
+        '',
+        '</details>',
       ].join('\n'),
     },
     servers: [{ url: info.serverUrl }],

@@ -159,6 +159,7 @@ const DOCS_PAGE = `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Notarization integration API</title>
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 </head>

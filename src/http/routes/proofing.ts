@@ -81,6 +81,12 @@ const signerIndexRefused = {
   description: 'signer_index names no signer, or this link may not name one',
   schema: failBodySchema,
 };
+const photoRefused = {
+  description:
+    'A photo that is not a JPEG or PNG, or smaller than the check reads (ID 300×190 pixels, face 200×200): ' +
+    '`Retake the photo: …`, refused before the identity provider sees it; no attempt is used',
+  schema: failBodySchema,
+};
 
 const idCheck = {
   method: 'post' as const,
@@ -96,6 +102,7 @@ const idCheck = {
     404: linkNotFound,
     409: conflictResponse,
     413: { description: 'The body is over 14 MiB', schema: failBodySchema },
+    422: photoRefused,
   },
 };
 
@@ -219,7 +226,13 @@ function idCheckRoute(
     operationId: 'checkParticipantId',
     auth: 'none',
     params: tokenParams,
-    responses: { ...idCheck.responses, 422: signerIndexRefused },
+    responses: {
+      ...idCheck.responses,
+      422: {
+        ...photoRefused,
+        description: `${photoRefused.description}; or ${signerIndexRefused.description}`,
+      },
+    },
     handler: async (ctx, { params, body }) => {
       const participant = await byToken(deps, params.token, body.signer_index);
       ctx.body = { response: 'Pass', ...(await deps.identity.checkId(participant, imagesOf(body))) };
