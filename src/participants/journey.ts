@@ -1,3 +1,5 @@
+import { DEFAULT_DELAY_MODAL, type DelayModal } from './delayModal';
+import { brandOfLink, brandOfSession, type AccountBrand } from '../accounts/brand';
 import type { Sequelize } from 'sequelize';
 import type { CompletionLinks, CompletionQuery } from './completionLinks';
 import { executeUpdate } from '../temporal/updates';
@@ -53,21 +55,6 @@ function viewOf(p: ParticipantRecord): ParticipantView {
   };
 }
 
-export interface DelayModal {
-  title: string;
-  message: string;
-  actions: Array<{ label: string; url: string }>;
-}
-
-/** Shown when neither the session nor its account has a delay_threshold of its own. */
-export const DEFAULT_DELAY_MODAL: DelayModal = {
-  title: 'Your notary is running late',
-  message:
-    'Thank you for waiting. Your notary has been delayed and will be with you as soon as possible. Keep this page ' +
-    'open: it moves on by itself when the notary is ready.',
-  actions: [],
-};
-
 /** Where the participant is on their way through the session, for the signing page. */
 export type JourneyStep = 'not_open' | 'join' | 'verify' | 'locked_out' | 'waiting' | 'in_session';
 
@@ -89,6 +76,7 @@ export interface Journey extends ParticipantView {
 
 export interface CompletionFacts {
   completion_redirect_url: string | null;
+  session_id: string;
   account_name: string;
   status: SessionStatus;
   documents_status: 'pending' | 'held' | 'released' | 'failed';
@@ -191,6 +179,15 @@ export class ParticipantJourneys {
     );
   }
 
+  /** How the account of a link's session dresses its pages; undefined for an unknown link. */
+  brandOfLink(token: string): Promise<AccountBrand | undefined> {
+    return brandOfLink(this.sequelize, token);
+  }
+
+  brandOfSession(sessionId: string): Promise<AccountBrand> {
+    return brandOfSession(this.sequelize, sessionId);
+  }
+
   /** A link's ended answer; the participants of a completed session get their completion page's link. */
   private ended({ status, session_id: sessionId, notarization_id: reference }: ParticipantRecord) {
     return gone(`This signing link is no longer valid: the session is ${status}`, {
@@ -219,7 +216,7 @@ export class ParticipantJourneys {
     if (!sessionId || !isUuid(sessionId)) return null;
     const [facts] = await queryRows<CompletionFacts>(
       this.sequelize,
-      `SELECT a.completion_redirect_url, a.name AS account_name, s.status, s.documents_status,
+      `SELECT a.completion_redirect_url, s.id AS session_id, a.name AS account_name, s.status, s.documents_status,
               array(SELECT d.name FROM documents d WHERE d.session_id = s.id ORDER BY d.position) AS documents
          FROM sessions s JOIN accounts a ON a.id = s.account_id
         WHERE s.id = $1`,

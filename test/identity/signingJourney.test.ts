@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, onTestServer } from '../support/browser';
+import type { BrowserContext, Page } from 'playwright-core';
+import { browserAndWebhooks, onTestServer } from '../support/browser';
 import { admin } from '../support/adminCli';
-import { action, signer, waitForSession } from '../support/sessions';
+import { action, waitForSession } from '../support/sessions';
 import { addTeamNotary } from '../support/accounts';
-import { WebhookReceiver, subscribe } from '../support/webhookReceiver';
-import { ID_FRONT, SELFIE, rightChoice, type KnownFacts } from '../support/identity';
+import { subscribe } from '../support/webhookReceiver';
+import { ID_FRONT, SELFIE, texasSigner, rightChoice, type KnownFacts } from '../support/identity';
 import { readySession, teamAccount, teamBody } from '../sessions/helpers';
 import { downloadAll, pdftotext, squash } from '../documents/helpers';
 
@@ -16,35 +15,12 @@ import { downloadAll, pdftotext, squash } from '../documents/helpers';
 const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots', 'signing-journey');
 const PHONE = { width: 390, height: 844 };
 
-function person(extra: Record<string, unknown> = {}) {
-  return signer(0, {
-    authentication_type: 'kba',
-    first_name: 'Sam',
-    last_name: `Rivera${crypto.randomUUID().slice(0, 4)}`,
-    address: '218 Magnolia Street',
-    city: 'Galveston',
-    state: 'TX',
-    zip: '77550',
-    contact_details: '409-555-0188',
-    ...extra,
-  });
-}
+const person = texasSigner;
 const facts = (p: Record<string, any>): KnownFacts => ({ ...p, state_name: 'Texas' }) as KnownFacts;
 
 describe('the signing page in a real browser (issue 12)', function () {
   this.timeout(180_000);
-  let browser: Browser;
-  const receiver = new WebhookReceiver();
-  let hookUrl: string;
-
-  before(async () => {
-    browser = await launchBrowser();
-    hookUrl = await receiver.start();
-  });
-  after(async () => {
-    await browser?.close();
-    await receiver.stop();
-  });
+  const suite = browserAndWebhooks();
 
   /** A phone-sized page and a screenshot function writing into `folder`. */
   async function phone(
@@ -53,7 +29,7 @@ describe('the signing page in a real browser (issue 12)', function () {
     const dir = path.join(SCREENSHOTS, folder);
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
-    const context = await browser.newContext({ viewport: PHONE });
+    const context = await suite.browser.newContext({ viewport: PHONE });
     const page = await context.newPage();
     const shot = async (name: string) => {
       await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
@@ -70,7 +46,7 @@ describe('the signing page in a real browser (issue 12)', function () {
     account = {},
   ) {
     const team = await teamAccount(account);
-    await subscribe(team.apiKey, hookUrl, [
+    await subscribe(team.apiKey, suite.hookUrl, [
       'identity_verified',
       'kba_failed',
       'id_check_failed',
@@ -83,7 +59,7 @@ describe('the signing page in a real browser (issue 12)', function () {
     return { ...team, created, id: created.bn_session_id as string };
   }
   const eventsOf = (id: string) =>
-    receiver.received.filter((r) => r.json.bn_session_id === id).map((r) => r.json.event as string);
+    suite.receiver.received.filter((r) => r.json.bn_session_id === id).map((r) => r.json.event as string);
 
   /** Answers the quiz on the page, as the person would: `right` questions right, the rest wrong. */
   async function answerOnPage(page: Page, who: KnownFacts, right: number) {
@@ -123,7 +99,7 @@ describe('the signing page in a real browser (issue 12)', function () {
       await shot('4-verified');
       await page.getByRole('button', { name: 'Continue' }).click();
       await heading(page, 'Waiting for your notary');
-      assert.equal(await page.locator('#steps li[aria-current="step"]').innerText(), 'Wait for your notary');
+      assert.equal(await page.locator('#steps li[aria-current="step"]').innerText(), 'Wait');
       await shot('5-waiting');
 
       assert.equal((await action(s.apiKey, s.id, 'start')).status, 200);
@@ -181,7 +157,7 @@ describe('the signing page in a real browser (issue 12)', function () {
     } finally {
       await context.close();
     }
-    await receiver.waitFor(() => eventsOf(s.id).length >= 3);
+    await suite.receiver.waitFor(() => eventsOf(s.id).length >= 3);
     assert.deepEqual(eventsOf(s.id), ['kba_failed', 'kba_failed', 'participant_locked_out']);
     const refused = await action(s.apiKey, s.id, 'start');
     assert.equal(refused.status, 409);
@@ -207,7 +183,7 @@ describe('the signing page in a real browser (issue 12)', function () {
     } finally {
       await context.close();
     }
-    await receiver.waitFor(() => eventsOf(s.id).length >= 1);
+    await suite.receiver.waitFor(() => eventsOf(s.id).length >= 1);
     assert.deepEqual(eventsOf(s.id), ['identity_verified']);
   });
 

@@ -1,7 +1,8 @@
+import crypto from 'node:crypto';
 import assert from 'node:assert/strict';
 import { Resvg } from '@resvg/resvg-js';
 import { request } from './http';
-import { tokenOf } from './sessions';
+import { signer, tokenOf } from './sessions';
 
 /**
  * What a test identity knows about themselves, for the sandbox provider's KBA: its right answer is the
@@ -106,4 +107,19 @@ export async function establishIdentity(signingUrl: string, facts: KnownFacts) {
   const { identity } = view.body;
   if (identity.method === 'kba' && identity.status !== 'passed') await passKba(signingUrl, facts);
   if (identity.method === 'biometrics' && identity.status !== 'passed') await passIdCheck(signingUrl);
+}
+
+/** A signer with a full Texas record, so the sandbox's KBA has questions about them; override any field. */
+export function texasSigner(extra: Record<string, unknown> = {}) {
+  return signer(0, {
+    authentication_type: 'kba',
+    first_name: 'Sam',
+    last_name: `Rivera${crypto.randomUUID().slice(0, 4)}`,
+    address: '218 Magnolia Street',
+    city: 'Galveston',
+    state: 'TX',
+    zip: '77550',
+    contact_details: '409-555-0188',
+    ...extra,
+  });
 }

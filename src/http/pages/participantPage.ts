@@ -2,19 +2,28 @@ import { PARTICIPANT_SCRIPT as SCRIPT } from './participantPageScript';
 import type { SessionStatus } from '../../../core/session/messages';
 import type { CompletionFacts, Journey } from '../../participants/journey';
 import { escapeHtml, page } from '../html';
+import type { AccountBrand } from '../../accounts/brand';
 
 const STYLE = `header{padding:1rem;border-radius:.5rem;margin-bottom:1rem}
 header p{margin:.2rem 0 0}
-#steps{display:flex;gap:.25rem;padding:0;list-style:none;counter-reset:s;margin:0 0 1rem}
-#steps li{flex:1;font-size:.85rem;padding:.4rem;border-top:4px solid #c8c8c8;color:#595959}
+header.brand{display:flex;align-items:center;gap:.8rem}
+header.brand img{max-height:48px;max-width:160px;background:#fff;border-radius:.3rem;padding:.2rem}
+#steps{display:flex;gap:.25rem;padding:0;list-style:none;margin:0 0 1rem}
+#steps li{flex:1;min-width:0;font-size:.85rem;padding:.4rem .2rem;border-top:4px solid #c8c8c8;color:#595959;overflow-wrap:anywhere}
 #steps li[data-state=done]{border-color:#2e7d32;color:#1b5e20}
-#steps li[data-state=current]{border-color:#1f4e8c;color:#111;font-weight:600}
-main button,dialog button,.action{display:inline-block;background:#1f4e8c;color:#fff;border:0;border-radius:.4rem;text-decoration:none;margin:.5rem .5rem 0 0;padding:.6rem 1.2rem;font-size:1rem}
+#steps li[data-state=current]{color:#111;font-weight:600}
+main button,dialog button,.action{display:inline-flex;align-items:center;border:0;border-radius:.4rem;text-decoration:none;margin:.5rem .5rem 0 0;padding:.6rem 1.2rem;font-size:1rem;min-height:44px}
+.action.secondary,dialog .action{background:#fff;color:#1f4e8c;border:2px solid #1f4e8c}
 button:focus-visible,.action:focus-visible,input:focus-visible{outline:3px solid #f9a825;outline-offset:2px}
 button:disabled{opacity:.6}
 fieldset{border:1px solid #c8c8c8;border-radius:.4rem;margin:0 0 1rem;padding:.6rem}
 legend{font-weight:600;padding:0 .3rem}
-.choice{display:block;padding:.35rem 0}
+.choice{display:flex;align-items:center;gap:.6rem;min-height:44px;padding:.2rem 0}
+.choice input{width:1.4rem;height:1.4rem;margin:0;flex:none}
+.timer{position:sticky;top:0;z-index:1;background:#fff;border:2px solid #1f4e8c;border-radius:.4rem;padding:.4rem .8rem;font-size:1.25rem;font-weight:600}
+.timer[data-urgent=true]{border-color:#8a1c1c;color:#8a1c1c}
+.photo{display:grid;gap:.3rem;margin:0 0 1rem}.photo input{min-height:44px}
+.preview{max-width:100%;max-height:12rem;border:1px solid #c8c8c8;border-radius:.3rem}
 .warn{color:#8a1c1c}
 .ok{color:#1b5e20}
 .card{border:1px solid #c8c8c8;border-radius:.5rem;padding:.2rem 1rem .8rem;margin:0 0 1rem}
@@ -38,10 +47,24 @@ function textOn(hex: string): string {
   return (luminance + 0.05) / 0.05 > 1.05 / (luminance + 0.05) ? '#111111' : '#ffffff';
 }
 
-export function signingPage(journey: Journey): string {
-  const brand = journey.account.brand_color ?? '#1f4e8c';
+/** The account's header, and the style that puts its colour on the page's actions and progress. */
+function branded(brand: AccountBrand): { header: string; style: string } {
+  const colour = brand.brand_color ?? '#1f4e8c';
+  const logo = brand.logo ? `<img src="${escapeHtml(brand.logo)}" alt="${escapeHtml(brand.name)}">` : '';
+  return {
+    header: `<header class="brand">${logo}<div><strong>${escapeHtml(brand.name)}</strong>
+<p>Remote online notarization</p></div></header>`,
+    // The account's colour is a checked #rrggbb; in the style block, so the page's policy allows no inline style.
+    style: `${STYLE}header{background:${colour};color:${textOn(colour)}}
+main button,dialog button:not(.action),.action:not(.secondary){background:${colour};color:${textOn(colour)}}
+#steps li[data-state=current]{border-color:${colour}}`,
+  };
+}
+
+export function signingPage(journey: Journey, brand: AccountBrand): string {
   const name = [journey.first_name, journey.last_name].filter(Boolean).join(' ');
-  const role = journey.role === 'signer' ? 'Signer' : 'Witness';
+  const as = journey.role === 'signer' ? 'Signing as' : 'Witnessing as';
+  const { header, style } = branded(brand);
   // `<` escaped so the JSON cannot close the script element it sits in.
   const state = JSON.stringify(journey).replace(/</g, '\\u003c');
   const documents = journey.documents
@@ -52,21 +75,16 @@ export function signingPage(journey: Journey): string {
     .join('');
   return page(
     `Your notarization session with ${journey.account.name}`,
-    `<header style="background:${brand};color:${textOn(brand)}">
-<strong>${escapeHtml(journey.account.name)}</strong>
-<p>Remote online notarization</p>
-</header>
+    `${header}
 <p>Hello${name ? ` ${escapeHtml(name)}` : ''}.</p>
-<nav aria-label="Your progress"><ol id="steps">
-<li>Check your identity</li><li>Wait for your notary</li><li>Meet your notary</li><li>Done</li>
-</ol></nav>
+<nav aria-label="Your progress"><ol id="steps"></ol></nav>
 <main id="step"></main>
 <section id="room" aria-label="Live video with your notary" hidden></section>
 <section id="signing" class="signing" aria-label="Sign your documents" hidden></section>
 <p id="live" role="status" class="muted"></p>
 <aside aria-label="About this session">
 <dl>
-<dt>You are</dt><dd>${role} ${journey.index + 1}</dd>
+<dt>${as}</dt><dd>${escapeHtml(name || 'the person this link was sent to')}</dd>
 <dt>Notary</dt><dd id="notary"></dd>
 <dt>Documents</dt><dd><ul>${documents || '<li>None yet</li>'}</ul></dd>
 </dl>
@@ -83,15 +101,14 @@ export function signingPage(journey: Journey): string {
 <script src="/assets/live-room.js"></script>
 <script src="/assets/signing.js"></script>`,
     SCRIPT,
-    // The account's colour is a checked #rrggbb; in the style block, so the page's policy allows no inline style.
-    `${STYLE}header{background:${brand};color:${textOn(brand)}}`,
+    style,
   );
 }
 
 const ENDED: Record<string, { title: string; text: string }> = {
   completed: {
     title: 'Your notarization is complete',
-    text: 'Thank you. The notary has completed the session; the notarized documents are sent to you and to the company that invited you once the notary releases them. You can close this page.',
+    text: 'Thank you. The notary has completed the session. Your session summary shows your documents and where they are.',
   },
   expired: {
     title: 'This session has expired',
@@ -105,17 +122,19 @@ const ENDED: Record<string, { title: string; text: string }> = {
 
 /** The page of a link whose session has ended, or that does not exist. */
 export function endedPage(
-  status: SessionStatus | undefined,
-  message: string,
-  completionUrl?: string,
+  ended: { status?: SessionStatus; message: string; completionUrl?: string },
+  brand: AccountBrand | undefined,
 ): string {
-  const ended = status ? ENDED[status] : undefined;
-  const summary = completionUrl
-    ? `<p><a href="${escapeHtml(completionUrl)}">See your session summary and documents</a></p>`
+  const known = ended.status ? ENDED[ended.status] : undefined;
+  const summary = ended.completionUrl
+    ? `<p><a class="action" href="${escapeHtml(ended.completionUrl)}">See your session summary and documents</a></p>`
     : '';
+  const look = brand ? branded(brand) : undefined;
   return page(
-    ended?.title ?? 'Signing link',
-    `<main><h1>${escapeHtml(ended?.title ?? 'Signing link')}</h1><p>${escapeHtml(ended?.text ?? message)}</p>${summary}</main>`,
+    known?.title ?? 'Signing link',
+    `${look?.header ?? ''}<main><h1>${escapeHtml(known?.title ?? 'Signing link')}</h1><p>${escapeHtml(known?.text ?? ended.message)}</p>${summary}</main>`,
+    undefined,
+    look?.style,
   );
 }
 
@@ -127,7 +146,11 @@ const DOCUMENTS_NEXT: Record<CompletionFacts['documents_status'], string> = {
 };
 
 /** The page participants land on after a session: where it and its documents are, and what comes next. */
-export function completionPage(facts: CompletionFacts | null, reference: string | undefined): string {
+export function completionPage(
+  facts: CompletionFacts | null,
+  reference: string | undefined,
+  brand?: AccountBrand,
+): string {
   const referenceLine = reference ? `<p class="muted">Reference: ${escapeHtml(reference)}</p>` : '';
   if (!facts || facts.status !== 'completed')
     return page(
@@ -135,9 +158,10 @@ export function completionPage(facts: CompletionFacts | null, reference: string 
       `<main><h1>Thank you</h1><p>Your notarization session is complete.</p>${referenceLine}</main>`,
     );
   const documents = facts.documents.map((name) => `<li>${escapeHtml(name)}</li>`).join('');
+  const look = brand ? branded(brand) : undefined;
   return page(
     'Notarization complete',
-    `<main><h1>Thank you: your notarization is complete</h1>
+    `${look?.header ?? ''}<main><h1>Thank you: your notarization is complete</h1>
 <p>${escapeHtml(facts.account_name)} asked for this notarization.</p>
 <h2>Your documents</h2>
 <ul>${documents}</ul>
@@ -145,5 +169,7 @@ export function completionPage(facts: CompletionFacts | null, reference: string 
 <h2>What happens next</h2>
 <p>Keep the e-mail with your documents: each is digitally signed, so anyone can check it has not been changed. For questions about the transaction, contact ${escapeHtml(facts.account_name)}.</p>
 ${referenceLine}</main>`,
+    undefined,
+    look?.style,
   );
 }

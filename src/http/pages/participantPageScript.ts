@@ -1,4 +1,4 @@
-import { FILE_AS_BASE64 } from './browserSnippets';
+import { IDENTITY_SCRIPT } from './participantIdentityScript';
 
 /**
  * The participant's signing page: a journey in four steps (check identity → wait for the notary → in
@@ -39,130 +39,29 @@ export const PARTICIPANT_SCRIPT = `(() => {
     return b;
   };
   const when = (iso) => new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+  // A time a person acts on names its zone: "Nov 29, 2026, 11:11 PM CST".
+  const whenWithZone = (iso) => new Date(iso).toLocaleString([], { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
   const heading = (text) => { const h = el('h2', text, { tabindex: '-1', id: 'step-title' }); return h; };
 
-  const STEPS = ['verify', 'waiting', 'in_session', 'done'];
-  const stepIndex = (s) => ({ not_open: 0, join: 0, verify: 0, locked_out: 0, waiting: 1, in_session: 2 })[s] ?? 0;
+  // The steps this participant has: no identity step when the session asks them no check.
+  const asksCheck = (j) => (j.same_device_signers ? j.same_device_signers.map((x) => x.identity) : [j.identity]).some((id) => id.method === 'kba' || id.method === 'biometrics');
+  const STEP_OF = { not_open: 'join', join: 'join', verify: 'verify', locked_out: 'verify', waiting: 'waiting', in_session: 'in_session' };
   const renderSteps = () => {
-    const items = document.querySelectorAll('#steps li');
-    const current = stepIndex(journey.step);
-    items.forEach((li, i) => {
-      li.dataset.state = i < current ? 'done' : i === current ? 'current' : 'next';
-      if (i === current) li.setAttribute('aria-current', 'step'); else li.removeAttribute('aria-current');
-    });
+    const steps = [['join', 'Join'], ...(asksCheck(journey) ? [['verify', 'Identity']] : []), ['waiting', 'Wait'], ['in_session', 'Sign'], ['done', 'Done']];
+    const current = steps.findIndex(([key]) => key === STEP_OF[journey.step]);
+    const list = document.getElementById('steps');
+    list.replaceChildren(...steps.map(([key, label], i) => {
+      const li = el('li', label, { 'data-step': key, 'data-state': i < current ? 'done' : i === current ? 'current' : 'next' });
+      if (i === current) li.setAttribute('aria-current', 'step');
+      return li;
+    }));
   };
 
   const identityFor = (index) => index === undefined ? journey.identity
     : journey.same_device_signers.find((s) => s.index === index).identity;
   const withIndex = (index, body) => index === undefined ? body : { ...body, signer_index: index };
 
-  const kbaIntro = (index, who) => {
-    const id = identityFor(index);
-    const box = el('div');
-    box.append(el('p', (who ? who + ': answer ' : 'Answer ') + 'a few questions about your own history. They come from public records; only you should know the answers. You have a short time limit once they appear.'));
-    if (id.last_failure) box.append(el('p', 'The last attempt did not pass: ' + id.last_failure.reasons.join('; ') + '.', { class: 'warn' }));
-    if (id.attempts_left !== null && id.attempts > 0) box.append(el('p', id.attempts_left + ' attempt' + (id.attempts_left === 1 ? '' : 's') + ' left before a 24-hour lockout.', { class: 'muted' }));
-    box.append(button(id.open_check ? 'Continue the questions' : (id.attempts ? 'Try again' : 'Start the questions'), async () => {
-      const res = await post('/identity/kba', withIndex(index));
-      if (!res.ok) { say(res.body.response_message || 'Something went wrong; try again.'); await refresh(true); return; }
-      showQuiz(res.body, index);
-    }));
-    return box;
-  };
-
-  const showQuiz = (quiz, index) => {
-    main.replaceChildren();
-    const h = heading('Identity questions');
-    main.append(h);
-    const timer = el('p', '', { class: 'muted', id: 'timer' });
-    main.append(timer);
-    const form = el('form', undefined, { 'aria-labelledby': 'step-title' });
-    quiz.questions.forEach((q, qi) => {
-      const fs = el('fieldset');
-      fs.append(el('legend', (qi + 1) + '. ' + q.prompt));
-      for (const c of q.choices) {
-        const label = el('label', undefined, { class: 'choice' });
-        const input = el('input', undefined, { type: 'radio', name: q.id, value: c.id, required: '' });
-        label.append(input, document.createTextNode(' ' + c.text));
-        fs.append(label);
-      }
-      form.append(fs);
-    });
-    const submit = el('button', 'Submit answers', { type: 'submit' });
-    form.append(submit);
-    const deadline = Date.parse(quiz.deadline);
-    const tick = () => {
-      const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
-      timer.textContent = left > 0 ? 'Time left: ' + Math.floor(left / 60) + ':' + String(left % 60).padStart(2, '0') : 'Time is up.';
-    };
-    tick();
-    const clock = setInterval(tick, 1000);
-    form.addEventListener('submit', async (e) => {
-      e.preventDefault();
-      if (busy) return;
-      busy = true; submit.disabled = true;
-      const answers = quiz.questions.map((q) => ({ question_id: q.id, choice_id: (form.querySelector('input[name="' + q.id + '"]:checked') || {}).value || '' }));
-      const res = await post('/identity/kba/' + quiz.check_id + '/answers', withIndex(index, { answers }));
-      clearInterval(clock);
-      busy = false;
-      showOutcome(res, 'questions');
-    });
-    main.append(form);
-    h.focus();
-    shownKey = 'quiz';
-  };
-
-  const showOutcome = (res, what) => {
-    main.replaceChildren();
-    const o = res.body;
-    if (!res.ok) {
-      main.append(heading('Identity check'), el('p', o.response_message || 'Something went wrong; try again.', { class: 'warn', role: 'alert' }));
-    } else if (o.outcome === 'passed') {
-      main.append(heading('Identity verified'), el('p', 'Thank you: your identity is verified.', { role: 'status' }));
-    } else if (o.locked_until) {
-      main.append(heading('Identity check locked'), el('p', 'The ' + what + ' did not pass (' + o.reasons.join('; ') + '). For your protection, identity checks are locked until ' + when(o.locked_until) + '.', { role: 'alert', class: 'warn' }));
-    } else {
-      main.append(heading('Not verified yet'), el('p', 'The ' + what + ' did not pass: ' + o.reasons.join('; ') + '.', { role: 'alert', class: 'warn' }));
-    }
-    main.append(button('Continue', () => refresh(true)));
-    document.getElementById('step-title').focus();
-    shownKey = 'outcome';
-  };
-
-  const fileField = (id, text, required) => {
-    const wrap = el('p');
-    const label = el('label', text, { for: id });
-    const input = el('input', undefined, { type: 'file', id, accept: 'image/jpeg,image/png', capture: 'environment' });
-    if (required) input.required = true;
-    wrap.append(label, el('br'), input);
-    return wrap;
-  };
-  ${FILE_AS_BASE64}
-  const idForm = (index, who) => {
-    const form = el('form');
-    const id = identityFor(index);
-    form.append(el('p', (who ? who + ': take ' : 'Take ') + 'photos of a government-issued photo ID (driver licence or passport) and of your face. They are checked by our identity provider and not kept by us.'));
-    if (id.last_failure) form.append(el('p', 'The last attempt did not pass: ' + id.last_failure.reasons.join('; ') + '.', { class: 'warn' }));
-    const suffix = index === undefined ? '' : '-' + index;
-    form.append(fileField('id-front' + suffix, 'Front of your ID', true));
-    form.append(fileField('id-back' + suffix, 'Back of your ID (if it has one)', false));
-    form.append(fileField('selfie' + suffix, 'A photo of your face', true));
-    const submit = el('button', 'Check my ID', { type: 'submit' });
-    form.append(submit);
-    form.addEventListener('submit', async (e) => {
-      e.preventDefault();
-      if (busy) return;
-      busy = true; submit.disabled = true;
-      say('Checking your ID…');
-      const file = (name) => form.querySelector('#' + name + suffix).files[0];
-      const body = { id_front: await base64Of(file('id-front')), selfie: await base64Of(file('selfie')) };
-      if (file('id-back')) body.id_back = await base64Of(file('id-back'));
-      const res = await post('/identity/id_check', withIndex(index, body));
-      busy = false;
-      showOutcome(res, 'ID check');
-    });
-    return form;
-  };
+  ${IDENTITY_SCRIPT}
   const checkFor = (identity, index, who) => identity.method === 'kba' ? kbaIntro(index, who) : idForm(index, who);
   const settled = (id) => ['passed', 'waived', 'not_required'].includes(id.status);
 
@@ -191,16 +90,25 @@ export const PARTICIPANT_SCRIPT = `(() => {
             const card = el('section', undefined, { class: 'card', 'aria-label': s.name });
             card.append(el('h3', s.name));
             if (settled(s.identity)) card.append(el('p', s.identity.status === 'passed' ? 'Identity verified' : 'No identity check needed', { class: 'ok' }));
-            else if (s.identity.status === 'locked_out') card.append(el('p', 'Locked until ' + when(s.identity.locked_until), { class: 'warn' }));
+            else if (s.identity.status === 'locked_out') card.append(el('p', 'Locked until ' + whenWithZone(s.identity.locked_until), { class: 'warn' }));
             else card.append(checkFor(s.identity, s.index, s.name));
             main.append(card);
           }
         } else main.append(checkFor(j.identity));
         break;
-      case 'locked_out':
+      case 'locked_out': {
         main.append(heading('Identity check locked'));
-        main.append(el('p', 'Your identity could not be verified after ' + j.identity.attempts + ' attempts. For your protection, you can try again after ' + when(j.identity.locked_until) + '. ' + j.account.name + ' has been told.', { class: 'warn' }));
+        main.append(el('p', 'Your identity could not be verified after ' + j.identity.attempts + ' attempts. For your protection, you can try again after ' + whenWithZone(j.identity.locked_until) + '. ' + j.account.name + ' has been told.', { class: 'warn' }));
+        main.append(el('h3', 'What you can do now'));
+        const next = el('ul');
+        next.append(el('li', 'Come back to this page after that time: the same link works, and you can try again.'));
+        next.append(el('li', 'Or contact ' + j.account.name + ', who invited you, to arrange another way to notarize your documents.'));
+        main.append(next);
+        const contacts = el('p');
+        for (const a of j.delay_modal.actions) contacts.append(el('a', a.label, { href: a.url, class: 'action secondary', rel: 'noopener' }));
+        if (contacts.childNodes.length) main.append(contacts);
         break;
+      }
       case 'waiting':
         main.append(heading('Waiting for your notary'));
         main.append(el('p', j.notary ? 'Your notary, ' + j.notary.name + ', will start the session shortly.' : 'We are finding a notary for you. This usually takes a few minutes.'));
@@ -239,8 +147,10 @@ export const PARTICIPANT_SCRIPT = `(() => {
     document.getElementById('late-message').textContent = m.message;
     const actions = document.getElementById('late-actions');
     actions.replaceChildren();
-    for (const a of m.actions) actions.append(el('a', a.label, { href: a.url, class: 'action', rel: 'noopener' }));
+    for (const a of m.actions) actions.append(el('a', a.label, { href: a.url, class: 'action secondary', rel: 'noopener' }));
     dialog.showModal();
+    // Waiting is what most people do: the safe choice has the focus, not a link that leaves the page.
+    document.getElementById('late-close').focus();
   };
 
   // The live room lives beside the steps, so a redraw of the step never drops the call. It opens in the

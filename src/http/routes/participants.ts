@@ -158,9 +158,12 @@ function signingPageRoute(
         ctx.status = answerTo(err).status;
         ctx.type = 'html';
         ctx.body = endedPage(
-          err.details.status as SessionStatus | undefined,
-          err.message,
-          err.details.completion_url as string | undefined,
+          {
+            status: err.details.status as SessionStatus | undefined,
+            message: err.message,
+            completionUrl: err.details.completion_url as string | undefined,
+          },
+          await signing.brandOfLink(params.token),
         );
         return;
       }
@@ -169,7 +172,10 @@ function signingPageRoute(
         return;
       }
       ctx.type = 'html';
-      ctx.body = signingPage(journey);
+      ctx.body = signingPage(
+        journey,
+        (await signing.brandOfLink(params.token)) ?? { ...journey.account, logo: null },
+      );
     },
   };
 }
@@ -248,7 +254,11 @@ function completionPageRoute(signing: ParticipantJourneys): RouteDefinition<unkn
         return;
       }
       ctx.type = 'html';
-      ctx.body = completionPage(facts, facts ? query.notarization_id : undefined);
+      ctx.body = completionPage(
+        facts,
+        facts ? query.notarization_id : undefined,
+        facts ? await signing.brandOfSession(facts.session_id) : undefined,
+      );
     },
   };
 }
