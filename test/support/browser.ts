@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { testEnvironment } from './environment';
+import { WebhookReceiver } from './webhookReceiver';
 import { CHROMIUM, HEADLESS_CHROMIUM, launchParticipantsBrowser } from '../../demo/participantsBrowser';
 
 /** Headless Chromium for the tests of pages; it never skips: a missing browser fails the test. */
@@ -27,4 +28,18 @@ export function onTestServer(link: string): string {
   url.pathname = original.pathname;
   url.search = original.search;
   return url.toString();
+}
+
+/** A suite's headless Chromium and webhook receiver: started before its tests, stopped after them. */
+export function browserAndWebhooks() {
+  const suite = { browser: undefined as unknown as Browser, hookUrl: '', receiver: new WebhookReceiver() };
+  before(async () => {
+    suite.browser = await launchBrowser();
+    suite.hookUrl = await suite.receiver.start();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.receiver.stop();
+  });
+  return suite;
 }

@@ -18,13 +18,14 @@ export interface Asset {
   etag: string;
 }
 
-/** The browser code of the live room (with janus.js and the WebRTC adapter) and of the signing, and their styles. */
+/** The browser code of the live room (with janus.js and the WebRTC adapter), the signing and the console, and styles. */
 export async function bundleBrowserAssets(): Promise<Record<string, string>> {
   return {
     'live-room.js': await bundle('liveRoom.ts'),
     'live-room.css': fs.readFileSync(path.join(CLIENT, 'liveRoom.css'), 'utf8'),
     'signing.js': await bundle('signing.ts'),
     'signing.css': fs.readFileSync(path.join(CLIENT, 'signing.css'), 'utf8'),
+    'console.js': await bundle('console.ts'),
   };
 }
 

@@ -8,7 +8,8 @@ import type { Place, View } from './signingModel';
 interface Options {
   /** The API's base, e.g. /api/integrationsv2. */
   api: string;
-  token: string;
+  /** The console's current access token: it is renewed while the console is open. */
+  token: () => string;
   sessionId: string;
   /** Tells the console what happened (its status line). */
   say: (text: string, state: 'done' | 'refused') => void;
@@ -18,7 +19,6 @@ const PLACE_SIZE = { signature: { width: 200, height: 50 }, initials: { width: 8
 
 class NotaryDocuments {
   private readonly base: string;
-  private readonly auth: Record<string, string>;
   private readonly images = new Map<string, Promise<string>>();
   private view?: View;
   private readonly tool = { participant: '', kind: 'signature' as 'signature' | 'initials' };
@@ -29,9 +29,12 @@ class NotaryDocuments {
     private readonly options: Options,
   ) {
     this.base = `${options.api}/sessions/${options.sessionId}`;
-    this.auth = { authorization: `Bearer ${options.token}` };
     void this.refresh();
     this.timer = setInterval(() => void this.refresh(), 3000);
+  }
+
+  private auth(): Record<string, string> {
+    return { authorization: `Bearer ${this.options.token()}` };
   }
 
   close(): void {
@@ -46,7 +49,7 @@ class NotaryDocuments {
     if (!this.images.has(key))
       this.images.set(
         key,
-        fetch(`${this.base}/documents/${documentId}/pages/${page}`, { headers: this.auth })
+        fetch(`${this.base}/documents/${documentId}/pages/${page}`, { headers: this.auth() })
           .then((r) => r.blob())
           .then((b) => URL.createObjectURL(b)),
       );
@@ -56,7 +59,7 @@ class NotaryDocuments {
   private async call(method: string, path: string, body?: object): Promise<boolean> {
     const res = await fetch(this.base + path, {
       method,
-      headers: { ...this.auth, 'content-type': 'application/json' },
+      headers: { ...this.auth(), 'content-type': 'application/json' },
       body: body ? JSON.stringify(body) : undefined,
     });
     const answer = await res.json().catch(() => ({}));
@@ -169,7 +172,7 @@ class NotaryDocuments {
   }
 
   private async refresh(): Promise<void> {
-    const res = await fetch(`${this.base}/signing`, { headers: this.auth });
+    const res = await fetch(`${this.base}/signing`, { headers: this.auth() });
     if (!res.ok) return;
     this.view = (await res.json()) as View;
     this.render();

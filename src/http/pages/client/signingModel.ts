@@ -18,6 +18,8 @@ export interface Person {
   adopted: string[];
   places_done: number;
   places_total: number;
+  signed_at?: string | null;
+  focus?: { document_id: string; place_id: string } | null;
   notary_identifies: boolean;
   identified_at: string | null;
 }
@@ -28,6 +30,8 @@ export interface View {
     name: string;
     pages: Array<{ width: number; height: number }>;
     places: Place[];
+    places_done: number;
+    places_total: number;
   }>;
   participants: Person[];
   signing_as: string[];
