@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { execute } from '../src/db/query';
+import { execute, rowExists } from '../src/db/query';
+import { NotFoundError } from '../src/accounts/accounts';
 import { setAccountLogo } from '../src/accounts/brand';
 import { UsageError, brandColor, print, uuid, withDatabase } from './adminSupport';
 
@@ -23,6 +24,8 @@ export function addBrandingCommand(program: Command): void {
         logo = fs.readFileSync(opts.logo);
       }
       await withDatabase(async (sequelize) => {
+        if (!(await rowExists(sequelize, 'SELECT 1 FROM accounts WHERE id = $1', { bind: [opts.account] })))
+          throw new NotFoundError(`No account ${opts.account}`);
         if (opts.brandColor)
           await execute(sequelize, 'UPDATE accounts SET brand_color = $2 WHERE id = $1', {
             bind: [opts.account, opts.brandColor],

@@ -299,6 +299,9 @@ describe('the signer’s pages, finished unaided (issue 62)', function () {
       (await admin(['set-branding', `--account=${account.json.account_id}`, `--logo=${tooBig}`])).code,
       2,
     );
+    const nobody = await admin(['set-branding', `--account=${crypto.randomUUID()}`, '--brand-color=#123456']);
+    assert.equal(nobody.code, 1);
+    assert.match(nobody.stderr, /No account /);
 
     const notary = await addTeamNotary(account.json.account_id);
     const created = await readySession(
