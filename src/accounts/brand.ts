@@ -42,10 +42,9 @@ const unwrapped = (logo: string | null) => logo?.replace(/\s/g, '') ?? null;
 /** Sets (or, with null, removes) an account's logo: a PNG or JPEG of at most 200 KB. */
 export async function setAccountLogo(sequelize: Sequelize, accountId: string, logo: Buffer | null) {
   const type = logo ? logoType(logo) : null;
-  const updated = await execute(sequelize, 'UPDATE accounts SET logo = $2, logo_type = $3 WHERE id = $1', {
+  await execute(sequelize, 'UPDATE accounts SET logo = $2, logo_type = $3 WHERE id = $1', {
     bind: [accountId, logo, type],
   });
-  if (!updated) throw new Error(`no account ${accountId}`);
 }
 
 function logoType(logo: Buffer): 'image/png' | 'image/jpeg' {

@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { queryRows } from '../db/query';
-import { judgeRequest, type SessionState } from '../../core/session/machine';
+import { judgeRequest } from '../../core/session/machine';
+import { recordedState } from '../sessions/sessionRules';
 import type { SessionRow } from '../../core/session/rows';
 
 /** An identity check as the notary sees it: how, with what outcome, on which attempt, and why. */
@@ -73,13 +74,11 @@ export function startVerdict(
   session: Pick<SessionRow, 'status' | 'documents_status' | 'plan'>,
   people: WorkParticipant[],
 ): { allowed: boolean; reason: string | null } {
-  const state: SessionState = {
-    status: session.status,
-    documentsStatus: session.documents_status,
-    joined: people.filter((p) => p.joined_at).map((p) => ({ role: p.role, index: p.index, email: p.email })),
-    verified: people.filter((p) => p.settled === 'passed').map((p) => ({ role: p.role, index: p.index })),
-    recordingRunning: false,
-  };
+  const state = recordedState(
+    session,
+    people.filter((p) => p.joined_at).map((p) => ({ role: p.role, index: p.index, email: p.email })),
+    people.filter((p) => p.settled === 'passed').map((p) => ({ role: p.role, index: p.index })),
+  );
   const verdict = judgeRequest(state, session.plan, 'start', Date.now());
   return verdict.outcome === 'allowed'
     ? { allowed: true, reason: null }

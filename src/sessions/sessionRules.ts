@@ -43,11 +43,15 @@ export function verdictOfUpdateFailure(err: unknown): Verdict | undefined {
   return undefined;
 }
 
-export const recordedResult = (row: SessionRow): ActionResult => ({
+export const recordedResult = (row: Pick<SessionRow, 'status' | 'documents_status'>): ActionResult => ({
   status: row.status,
   documentsStatus: row.documents_status,
 });
 
-export function recordedState(row: SessionRow, joined: SessionState['joined'] = []): SessionState {
-  return { ...recordedResult(row), joined, verified: [], recordingRunning: false };
+export function recordedState(
+  row: Pick<SessionRow, 'status' | 'documents_status'>,
+  joined: SessionState['joined'] = [],
+  verified: SessionState['verified'] = [],
+): SessionState {
+  return { ...recordedResult(row), joined, verified, recordingRunning: false };
 }

@@ -7,7 +7,7 @@ import { malformed } from '../../domain/errors';
 import type { ApiRoutes, RouteDefinition } from '../routeTable';
 import type { RateLimitKind } from '../middleware/rateLimit';
 import type { AppContext } from '../context';
-import { mark, markText, signerIndex, signingViewSchema, styles } from './signingSchemas';
+import { mark, markText, placeBody, signerIndex, signingViewSchema, styles } from './signingSchemas';
 
 const token = Joi.object({ token: Joi.string().description('The participant’s signing-link token') });
 const png = (description: string) => ({ description, contentType: 'image/png' });
@@ -206,11 +206,7 @@ function applyingRoutes(site: ApiRoutes, signing: SigningService): void {
         'which publishes `signature_applied`, and `signer_completed` at the participant’s last place. A retry of ' +
         'an application already made answers 200.',
       params: token,
-      body: Joi.object({
-        document_id: Joi.string().guid().required(),
-        place_id: Joi.string().max(64).required(),
-        signer_index: signerIndex,
-      }),
+      body: placeBody,
       responses: {
         200: { description: 'Applied; the signing view', schema: signingViewSchema },
         403: failure('The place is another participant’s'),
@@ -234,11 +230,7 @@ function applyingRoutes(site: ApiRoutes, signing: SigningService): void {
         operationId: 'participantSigningFocus',
         summary: 'The place this participant’s page shows now (the notary follows it)',
         params: token,
-        body: Joi.object({
-          document_id: Joi.string().guid().required(),
-          place_id: Joi.string().max(64).required(),
-          signer_index: signerIndex,
-        }),
+        body: placeBody,
         responses: {
           200: { description: 'Noted', schema: Joi.object({ response: 'Pass' }) },
           403: failure('Not this link’s to do for that signer'),

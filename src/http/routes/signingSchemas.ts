@@ -65,6 +65,13 @@ export const signerIndex = Joi.number()
   .min(0)
   .max(99)
   .description('Same-device signing: the signer on the host’s device this is for (default: the link’s own)');
+
+/** A place of one of the link's participants (a same-device host names the signer). */
+export const placeBody = Joi.object({
+  document_id: Joi.string().guid().required(),
+  place_id: Joi.string().max(64).required(),
+  signer_index: signerIndex,
+});
 export const styles = Object.keys(SIGNATURE_STYLES);
 /** A name as a person types it: no control characters, lone surrogates or non-characters (nothing to draw). */
 export const markText = () =>

@@ -163,14 +163,11 @@ export function actionButtons(ctx: ConsoleContext, s: WorkSession): HTMLElement[
       class: action.label === 'Decline' || action.label.startsWith('Cancel') ? 'secondary' : '',
     });
     button.addEventListener('click', async () => {
-      const body = action.ask ? await action.ask(s, ctx) : (action.body?.() ?? {});
-      if (body === null) return;
+      const asked = action.ask ? await action.ask(s, ctx) : {};
+      if (asked === null) return;
       button.disabled = true;
       const readied = action.readiesRoom && !s.test ? ctx.enterRoom(s, title, true) : undefined;
-      const res = await ctx.call('POST', action.path(s.bn_session_id), {
-        ...body,
-        ...(action.body?.() ?? {}),
-      });
+      const res = await ctx.call('POST', action.path(s.bn_session_id), { ...asked, ...action.body?.() });
       const answer = await res.json().catch(() => ({}));
       if (readied && !res.ok) ctx.leaveRoom();
       const text = res.ok
