@@ -66,9 +66,11 @@ export const annotationSchema = Joi.object({
     ),
 }).label('Annotation');
 
+// Any case (Deed.PDF) spelled out per letter: a JSON Schema pattern cannot carry the `i` flag.
+const anyCase = (text: string) => [...text].map((c) => `[${c.toLowerCase()}${c.toUpperCase()}]`).join('');
 const documentName = plainText(255)
   .min(1)
-  .pattern(new RegExp(`\\.(${Object.keys(DOCUMENT_EXTENSIONS).join('|')})$`, 'i'))
+  .pattern(new RegExp(`\\.(?:${Object.keys(DOCUMENT_EXTENSIONS).map(anyCase).join('|')})$`))
   .messages({ 'string.pattern.base': '{{#label}} must end in .pdf, .docx, .txt, .jpg, .jpeg or .png' });
 
 export const documentSchema = Joi.object({

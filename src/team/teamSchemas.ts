@@ -29,7 +29,8 @@ const commissionFields = {
   commission_expires_on: Joi.string()
     .isoDate()
     .custom((value: string) => value.slice(0, 10))
-    .description('Date (YYYY-MM-DD or an ISO 8601 date-time)'),
+    .meta({ format: 'date' })
+    .description('Date (YYYY-MM-DD); an ISO 8601 date-time is also taken, its date kept'),
 };
 
 export const inviteSchema = Joi.object<InviteInput>({

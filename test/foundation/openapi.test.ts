@@ -9,6 +9,8 @@ import { VALIDATION_OPTIONS } from '../../src/validation/options';
 import { createTestAccount } from '../support/accounts';
 import { createSession, sessionBody } from '../support/sessions';
 import { contractViolation, webhookViolation } from '../support/contract';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { EVENT_NAMES } from '../../core/session/events';
 
 function documentedOperations(doc: any): Set<string> {
@@ -252,6 +254,45 @@ describe('OpenAPI document', () => {
       },
     });
     assert.equal(later.status, 201);
+  });
+
+  it('states patterns a JSON Schema validator reads as the service does, so documented requests validate', async () => {
+    const patterns: string[] = [];
+    JSON.stringify(
+      doc,
+      (key, value) => (key === 'pattern' && typeof value === 'string' && patterns.push(value), value),
+    );
+    for (const pattern of patterns) {
+      assert.doesNotMatch(pattern, /\/[a-z]*$/, `a regex literal's flags left in ${pattern}`);
+      assert.doesNotThrow(() => new RegExp(pattern, 'u'), pattern);
+    }
+    const ajv = addFormats(new Ajv2020({ strict: false }));
+    const body = (path: string, operation = 'post') =>
+      doc.paths[path][operation].requestBody.content['application/json'];
+    const refused: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>))
+      for (const [method, op] of Object.entries(methods)) {
+        const media = op.requestBody?.content?.['application/json'];
+        if (media && !ajv.validate(media.schema, media.example))
+          refused.push(`${method} ${path}: ${ajv.errorsText()}`);
+      }
+    assert.deepEqual(refused, []);
+
+    const create = await sessionBody();
+    create.session_documents[0].name = 'DEED.Pdf';
+    assert.ok(ajv.validate(body('/api/integrationsv2/sessions').schema, create), ajv.errorsText());
+    const created = await createSession((await createTestAccount()).api_key, create);
+    assert.equal(created.status, 200, created.text);
+    const mark = body('/sign/{token}/adopted_signature').schema;
+    const named = { signature: { method: 'typed', style: 'dancing-script', text: 'Zoë 李 😀' } };
+    assert.ok(
+      ajv.validate(mark, { ...body('/sign/{token}/adopted_signature').example, ...named }),
+      ajv.errorsText(),
+    );
+    assert.equal(
+      ajv.validate(mark, { ...named, signature: { ...named.signature, text: 'Zo\u0007ë' } }),
+      false,
+    );
   });
 
   it('documents the signing page as HTML for a browser and JSON on request, the unknown link too', async () => {

@@ -17,9 +17,6 @@ const fromDescription = (description: unknown): JsonSchema =>
     parse({ describe: () => description } as unknown as Joi.Schema, 'open-api-3.1'),
   ) as JsonSchema;
 
-/** What the service answers: the Joi schema as joi-to-json reads it. */
-export const toSchema = (schema: Joi.Schema): JsonSchema => fromDescription(schema.describe());
-
 // Joi's base64() with its defaults: the standard alphabet, padded.
 const PADDED_BASE64 = '/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/';
 
@@ -49,12 +46,7 @@ const DATA_KEYS = new Set(['flags', 'allow', 'invalid', 'examples', 'metas', 'no
  * (VALIDATION_OPTIONS strips them) where joi-to-json says `additionalProperties: false`. Written into
  * the description, so a client or a fuzzer that trusts the document sends what the service takes.
  */
-function asValidated(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(asValidated);
-  if (!node || typeof node !== 'object') return node;
-  const description = Object.fromEntries(
-    Object.entries(node).map(([key, value]) => [key, DATA_KEYS.has(key) ? value : asValidated(value)]),
-  ) as Description;
+function asValidated(description: Description): Description {
   const rules = description.rules ?? [];
   const has = (name: string, sign?: string) =>
     rules.some((rule) => rule.name === name || (rule.name === 'sign' && rule.args?.sign === sign));
@@ -77,6 +69,39 @@ function asValidated(node: unknown): unknown {
   return description;
 }
 
+/**
+ * A JSON Schema pattern has no flags (and is read as Unicode): joi-to-json would keep a Joi regex's
+ * `/u` or `/i` as text no value can match, so `u` is dropped and any other flag refused at build.
+ */
+function withJsonPattern(description: Description): Description {
+  if (!Array.isArray(description.rules)) return description;
+  const rules = description.rules.map((rule) => {
+    const regex = rule.name === 'pattern' ? rule.args?.regex : undefined;
+    const [, source, flags] = typeof regex === 'string' ? (/^\/(.*)\/([a-z]*)$/s.exec(regex) ?? []) : [];
+    if (!flags) return rule;
+    if (flags !== 'u') throw new Error(`The pattern ${regex} has flags JSON Schema cannot state`);
+    return { ...rule, args: { ...rule.args, regex: `/${source}/` } };
+  });
+  return { ...description, rules };
+}
+
+function mapDescription(node: unknown, visit: (description: Description) => Description): unknown {
+  if (Array.isArray(node)) return node.map((item) => mapDescription(item, visit));
+  if (!node || typeof node !== 'object') return node;
+  return visit(
+    Object.fromEntries(
+      Object.entries(node).map(([key, value]) => [
+        key,
+        DATA_KEYS.has(key) ? value : mapDescription(value, visit),
+      ]),
+    ),
+  );
+}
+
+/** What the service answers: the Joi schema as joi-to-json reads it. */
+export const toSchema = (schema: Joi.Schema): JsonSchema =>
+  fromDescription(mapDescription(schema.describe(), withJsonPattern));
+
 /** What the service accepts: the Joi schema, with what Joi enforces on its own made explicit. */
 export const toRequestSchema = (schema: Joi.Schema): JsonSchema =>
-  fromDescription(asValidated(schema.describe()));
+  fromDescription(mapDescription(schema.describe(), (node) => asValidated(withJsonPattern(node))));
