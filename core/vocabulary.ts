@@ -43,6 +43,13 @@ export const NOTARIAL_ACTS = [
   'Signature Witnessing',
 ] as const;
 
+/** The act of a session that names none. */
+export const DEFAULT_NOTARIAL_ACT = 'Acknowledgement';
+
+/** The acts a session's options ask for. */
+export const actTypesOf = (options: { notarization_types?: string }): string[] =>
+  (options.notarization_types ?? DEFAULT_NOTARIAL_ACT).split(',');
+
 export const ANNOTATION_FIELD_TYPES = [
   'signature',
   'initials',

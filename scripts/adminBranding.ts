@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { execute, rowExists } from '../src/db/query';
-import { NotFoundError } from '../src/accounts/accounts';
-import { setAccountLogo } from '../src/accounts/brand';
+import { LogoError, setAccountBrand } from '../src/accounts/brand';
 import { UsageError, brandColor, print, uuid, withDatabase } from './adminSupport';
 
 /** `set-branding`: the colour and logo of an account's participant pages. */
@@ -24,18 +22,10 @@ export function addBrandingCommand(program: Command): void {
         logo = fs.readFileSync(opts.logo);
       }
       await withDatabase(async (sequelize) => {
-        if (!(await rowExists(sequelize, 'SELECT 1 FROM accounts WHERE id = $1', { bind: [opts.account] })))
-          throw new NotFoundError(`No account ${opts.account}`);
-        if (opts.brandColor)
-          await execute(sequelize, 'UPDATE accounts SET brand_color = $2 WHERE id = $1', {
-            bind: [opts.account, opts.brandColor],
-          });
-        if (logo !== undefined) {
-          try {
-            await setAccountLogo(sequelize, opts.account, logo);
-          } catch (err) {
-            throw new UsageError(`--logo: ${(err as Error).message}`);
-          }
+        try {
+          await setAccountBrand(sequelize, opts.account, { brandColor: opts.brandColor, logo });
+        } catch (err) {
+          throw err instanceof LogoError ? new UsageError(`--logo: ${err.message}`) : err;
         }
       });
       print({

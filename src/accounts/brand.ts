@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
-import { execute, queryRows } from '../db/query';
+import { queryRows } from '../db/query';
+import { NotFoundError } from './accounts';
 import { imageDimensions } from '../documents/documentLimits';
 import { sha256 } from '../auth/keys';
 
@@ -39,17 +40,32 @@ export async function brandOfSession(sequelize: Sequelize, sessionId: string): P
 /** PostgreSQL's base64 wraps lines every 76 characters; a data URI has none. */
 const unwrapped = (logo: string | null) => logo?.replace(/\s/g, '') ?? null;
 
-/** Sets (or, with null, removes) an account's logo: a PNG or JPEG of at most 200 KB. */
-export async function setAccountLogo(sequelize: Sequelize, accountId: string, logo: Buffer | null) {
-  const type = logo ? logoType(logo) : null;
-  await execute(sequelize, 'UPDATE accounts SET logo = $2, logo_type = $3 WHERE id = $1', {
-    bind: [accountId, logo, type],
-  });
+/** A logo the pages cannot show: too large, or not a PNG or JPEG. */
+export class LogoError extends Error {}
+
+/**
+ * Sets an account's brand colour and logo (null removes it), each only when given, in one statement.
+ * The logo is a PNG or JPEG of at most 200 KB.
+ */
+export async function setAccountBrand(
+  sequelize: Sequelize,
+  accountId: string,
+  change: { brandColor?: string; logo?: Buffer | null },
+): Promise<void> {
+  const type = change.logo ? logoType(change.logo) : null;
+  const updated = await queryRows(
+    sequelize,
+    `UPDATE accounts SET brand_color = COALESCE($2, brand_color),
+            logo = CASE WHEN $4 THEN $3 ELSE logo END, logo_type = CASE WHEN $4 THEN $5 ELSE logo_type END
+      WHERE id = $1 RETURNING id`,
+    { bind: [accountId, change.brandColor ?? null, change.logo ?? null, change.logo !== undefined, type] },
+  );
+  if (!updated.length) throw new NotFoundError(`No account ${accountId}`);
 }
 
 function logoType(logo: Buffer): 'image/png' | 'image/jpeg' {
   if (logo.length > MAX_LOGO_BYTES)
-    throw new Error(`the logo is ${logo.length} bytes; at most ${MAX_LOGO_BYTES}`);
-  if (!imageDimensions(logo)) throw new Error('the logo must be a PNG or JPEG image');
+    throw new LogoError(`the logo is ${logo.length} bytes; at most ${MAX_LOGO_BYTES}`);
+  if (!imageDimensions(logo)) throw new LogoError('the logo must be a PNG or JPEG image');
   return logo[0] === 0x89 ? 'image/png' : 'image/jpeg';
 }

@@ -1,4 +1,5 @@
 import type { Sequelize } from 'sequelize';
+import { actTypesOf } from '../../core/vocabulary';
 import { queryRows } from '../db/query';
 import { sessionRowWhere } from '../sessions/sessionReads';
 import type { SessionRow } from '../../core/session/rows';
@@ -122,7 +123,7 @@ export async function workList(sequelize: Sequelize, worker: Worker) {
         notarization_id: s.notarization_id,
         account_name: s.account_name,
         session_type: s.session_type,
-        notarization_types: (s.options.notarization_types ?? 'Acknowledgement').split(','),
+        notarization_types: actTypesOf(s.options),
         state_specific_notary: s.options.state_specific_notary ?? null,
         start: startVerdict(s, people),
         status: s.status,

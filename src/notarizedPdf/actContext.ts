@@ -1,4 +1,5 @@
 import type { Sequelize } from 'sequelize';
+import { actTypesOf } from '../../core/vocabulary';
 import { renderSeal } from '../team/seal';
 import { NOTARY_AT_THE_ACT, SESSION_NOTARY_JOINS } from '../db/sessionNotary';
 import { stateName } from '../../core/usStates';
@@ -116,7 +117,7 @@ export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
     facts.seal_png ?? renderSeal({ stateCode: notary.state, notaryName: notary.name, ...commission }).png;
   return {
     accountId: facts.account_id,
-    actTypes: (facts.options.notarization_types ?? 'Acknowledgement').split(','),
+    actTypes: actTypesOf(facts.options),
     venue: { state: stateName(notary.state) ?? notary.state, county: notary.county },
     performedAt,
     actTime: actTimeIn(notary.state, performedAt.getTime(), notary.time_zone),

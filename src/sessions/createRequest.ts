@@ -17,6 +17,7 @@ import {
   SIGNING_TYPES,
   SUFFIXES,
   TIMING_TYPES,
+  DEFAULT_NOTARIAL_ACT,
 } from '../../core/vocabulary';
 import { usState } from '../validation/usState';
 import { plainText } from '../validation/text';
@@ -174,7 +175,7 @@ const notarizationTypes = Joi.string()
     return [...new Set(normalised)].join(',');
   })
   .messages({ 'any.invalid': `{{#label}} must be a comma-separated list of: ${NOTARIAL_ACTS.join(', ')}` })
-  .default('Acknowledgement');
+  .default(DEFAULT_NOTARIAL_ACT);
 
 /** The field rules of spec 2.1–2.6; the ordered rules of spec 7.1 run before it (createRules.ts). */
 export const createSessionSchema = Joi.object({

@@ -9,6 +9,21 @@ import type { ApiRoutes, RouteDefinition } from '../routeTable';
 
 const signedOut = { description: 'Not signed in, or the sign-in has ended', schema: failBodySchema };
 
+/** An access token of a console sign-in, as the login and each renewal answer it. */
+export const grantFields = {
+  access_token: Joi.string(),
+  token_type: Joi.string().valid('Bearer'),
+  expires_in: Joi.number().integer(),
+  sign_in_ends_at: Joi.string().isoDate().description('When the console sign-in ends: sign in again after'),
+};
+
+export const grantOf = (tokens: TokenService, endsAt: Date, accessToken: string) => ({
+  access_token: accessToken,
+  token_type: 'Bearer',
+  expires_in: Math.min(tokens.accessTokenTtlSeconds, Math.ceil((endsAt.getTime() - Date.now()) / 1000)),
+  sign_in_ends_at: endsAt.toISOString(),
+});
+
 /** The next access token of the caller's console sign-in, while it lasts. */
 function renewRoute(tokens: TokenService, sequelize: Sequelize): RouteDefinition<unknown> {
   return {
@@ -25,12 +40,7 @@ function renewRoute(tokens: TokenService, sequelize: Sequelize): RouteDefinition
     responses: {
       200: {
         description: 'A fresh token of the same sign-in',
-        schema: Joi.object({
-          access_token: Joi.string(),
-          token_type: Joi.string().valid('Bearer'),
-          expires_in: Joi.number().integer(),
-          sign_in_ends_at: Joi.string().isoDate(),
-        }),
+        schema: Joi.object(grantFields),
       },
       401: signedOut,
     },
@@ -48,12 +58,7 @@ function renewRoute(tokens: TokenService, sequelize: Sequelize): RouteDefinition
             role: member!.member!.role,
             signInId,
           });
-      ctx.body = {
-        access_token,
-        token_type: 'Bearer',
-        expires_in: Math.min(tokens.accessTokenTtlSeconds, Math.ceil((endsAt.getTime() - Date.now()) / 1000)),
-        sign_in_ends_at: endsAt.toISOString(),
-      };
+      ctx.body = grantOf(tokens, endsAt, access_token);
     },
   };
 }

@@ -9,7 +9,7 @@ import { failBodySchema } from '../openapi/document';
 import { unauthenticated } from '../../domain/errors';
 import { escapeHtml, page } from '../html';
 import { openSignIn } from '../../auth/consoleSignIns';
-import { registerConsoleSignInRoutes } from './consoleSignIn';
+import { grantFields, grantOf, registerConsoleSignInRoutes } from './consoleSignIn';
 import type { ApiRoutes, RouteDefinition } from '../routeTable';
 
 interface LoginBody {
@@ -99,12 +99,7 @@ function loginWithLinkRoute(
       200: {
         description: 'Signed in',
         schema: Joi.object({
-          access_token: Joi.string(),
-          token_type: Joi.string().valid('Bearer'),
-          expires_in: Joi.number().integer(),
-          sign_in_ends_at: Joi.string()
-            .isoDate()
-            .description('When the console sign-in ends: sign in again after'),
+          ...grantFields,
           team_member: Joi.object().unknown(true).description('For a team member’s link'),
           network_member: Joi.object({
             id: Joi.string().guid(),
@@ -122,32 +117,22 @@ function loginWithLinkRoute(
         const person = await networkPersonForLoginLink(sequelize, body.login_link_id, body.key);
         if (!person) throw unauthenticated();
         const signIn = await openSignIn(sequelize, person.id, signInSeconds);
-        ctx.body = {
-          access_token: await tokens.mintNetworkToken({
-            personId: person.id,
-            role: person.role,
-            signInId: signIn.id,
-          }),
-          token_type: 'Bearer',
-          expires_in: tokens.accessTokenTtlSeconds,
-          sign_in_ends_at: signIn.endsAt.toISOString(),
-          network_member: person,
-        };
+        const token = await tokens.mintNetworkToken({
+          personId: person.id,
+          role: person.role,
+          signInId: signIn.id,
+        });
+        ctx.body = { ...grantOf(tokens, signIn.endsAt, token), network_member: person };
         return;
       }
       const signIn = await openSignIn(sequelize, member.id, signInSeconds);
-      ctx.body = {
-        access_token: await tokens.mintTeamMemberToken({
-          accountId: member.account_id,
-          memberId: member.id,
-          role: member.business_role as 'notary' | 'pretagger' | 'admin',
-          signInId: signIn.id,
-        }),
-        token_type: 'Bearer',
-        expires_in: tokens.accessTokenTtlSeconds,
-        sign_in_ends_at: signIn.endsAt.toISOString(),
-        team_member: presentMember(member),
-      };
+      const token = await tokens.mintTeamMemberToken({
+        accountId: member.account_id,
+        memberId: member.id,
+        role: member.business_role as 'notary' | 'pretagger' | 'admin',
+        signInId: signIn.id,
+      });
+      ctx.body = { ...grantOf(tokens, signIn.endsAt, token), team_member: presentMember(member) };
     },
   };
 }

@@ -10,14 +10,15 @@ import { failBodySchema } from '../openapi/document';
 import { workListResponse } from './workListSchema';
 import { networkPersonAs, workerOf } from '../context';
 import type { ApiRoutes, RouteDefinition } from '../routeTable';
+import { actionAnswer } from './sessionResponses';
 
+// The signed-in notary's or witness's own work: what the notary console shows and does.
 const BASE = '/me/sessions';
 const notFound = {
   description: 'A session never offered or assigned to you: `Session not found`',
   schema: failBodySchema,
 };
 
-/** The signed-in notary's or witness's own work: what the notary console shows and does. */
 /** The sessions offered to you, assigned to you, or that you witness */
 function listMySessionsRoute(deps: {
   sequelize: Sequelize;
@@ -83,12 +84,7 @@ function acceptOfferRoute(
       const notary = networkPersonAs(ctx, 'notary');
       const result = await acceptOffer(deps.sequelize, deps.temporal, notary.id, params.id);
       if (result.waitedMs !== undefined) timeToNotary.observe(result.waitedMs / 1000);
-      ctx.body = {
-        response: 'Pass',
-        bn_session_id: params.id,
-        status: result.status,
-        documents_status: result.documentsStatus,
-      };
+      ctx.body = actionAnswer(params.id, result);
     },
   };
 }
@@ -119,12 +115,7 @@ function declineOfferRoute(deps: {
     handler: async (ctx, { params }) => {
       const notary = networkPersonAs(ctx, 'notary');
       const result = await declineOffer(deps.sequelize, deps.temporal, notary.id, params.id);
-      ctx.body = {
-        response: 'Pass',
-        bn_session_id: params.id,
-        status: result.status,
-        documents_status: result.documentsStatus,
-      };
+      ctx.body = actionAnswer(params.id, result);
     },
   };
 }

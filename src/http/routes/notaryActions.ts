@@ -6,7 +6,7 @@ import { actionResponse, cancelBody, completeBody, sessionIdParams } from '../..
 import { failBodySchema } from '../openapi/document';
 import { actorOf, principalOf } from '../context';
 import type { ApiRoutes, RouteDefinition } from '../routeTable';
-import { idempotencyConflict, notFound } from './sessionResponses';
+import { actionAnswer, idempotencyConflict, notFound } from './sessionResponses';
 
 const BASE = '/sessions';
 
@@ -71,12 +71,7 @@ function actionRoute(
         prepare: () => sessions.notaryActionArguments(session, action, body),
         reread: find,
       });
-      ctx.body = {
-        response: 'Pass',
-        bn_session_id: session.id,
-        status: result.status,
-        documents_status: result.documentsStatus,
-      };
+      ctx.body = actionAnswer(session.id, result);
     },
   };
 }

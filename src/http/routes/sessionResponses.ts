@@ -10,3 +10,11 @@ export const idempotencyConflict = {
     '`duplicate nonce`: the Idempotency-Key was used with another request; or the action is not allowed now',
   schema: failBodySchema,
 };
+
+/** The answer of a notary action, or of an offer's accept or decline: where the session stands now. */
+export const actionAnswer = (sessionId: string, result: { status: string; documentsStatus: string }) => ({
+  response: 'Pass',
+  bn_session_id: sessionId,
+  status: result.status,
+  documents_status: result.documentsStatus,
+});

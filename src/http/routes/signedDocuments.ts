@@ -2,6 +2,7 @@ import { sessionOfItsNotary } from './sessionOfItsNotary';
 import Joi from 'joi';
 import { SIGNED_DOWNLOAD } from './signedLinks';
 import type { SessionService } from '../../sessions/sessionService';
+import type { SessionRow } from '../../../core/session/rows';
 import type { SignedDocumentService } from '../../documents/signedDocumentService';
 import { sessionIdParams } from '../../sessions/schemas';
 import { failBodySchema } from '../openapi/document';
@@ -15,6 +16,33 @@ function contentDisposition(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
+
+const signedDocumentsSchema = (statuses: string[]) =>
+  Joi.object({
+    response: Joi.string().valid('Pass'),
+    bn_session_id: Joi.string().guid(),
+    notarization_id: Joi.string().allow(''),
+    documents_status: Joi.string().valid(...statuses),
+    documents: Joi.array().items(
+      Joi.object({
+        document_id: Joi.string().guid(),
+        name: Joi.string(),
+        content_type: Joi.string().valid('application/pdf'),
+        size_bytes: Joi.number().integer(),
+        sha256: Joi.string().hex().length(64),
+        download_url: Joi.string().uri(),
+        expires_at: Joi.string().isoDate(),
+      }).label('SignedDocument'),
+    ),
+  });
+
+const signedDocumentsBody = (session: SessionRow, documents: unknown[]) => ({
+  response: 'Pass',
+  bn_session_id: session.id,
+  notarization_id: session.notarization_id ?? '',
+  documents_status: session.documents_status,
+  documents,
+});
 
 /** The signed documents of a completed session, with short-lived download URLs */
 function getSignedDocumentsRoute(
@@ -36,23 +64,7 @@ function getSignedDocumentsRoute(
     responses: {
       200: {
         description: 'Signed documents',
-        schema: Joi.object({
-          response: Joi.string().valid('Pass'),
-          bn_session_id: Joi.string().guid(),
-          notarization_id: Joi.string().allow(''),
-          documents_status: Joi.string().valid('released'),
-          documents: Joi.array().items(
-            Joi.object({
-              document_id: Joi.string().guid(),
-              name: Joi.string(),
-              content_type: Joi.string().valid('application/pdf'),
-              size_bytes: Joi.number().integer(),
-              sha256: Joi.string().hex().length(64),
-              download_url: Joi.string().uri(),
-              expires_at: Joi.string().isoDate(),
-            }).label('SignedDocument'),
-          ),
-        }).label('SignedDocuments'),
+        schema: signedDocumentsSchema(['released']).label('SignedDocuments'),
       },
       404: notFound,
       409: {
@@ -62,14 +74,7 @@ function getSignedDocumentsRoute(
     },
     handler: async (ctx, { params }) => {
       const session = await sessions.findRow(principalOf(ctx).accountId, params.id);
-      const documents = await signed.list(session);
-      ctx.body = {
-        response: 'Pass',
-        bn_session_id: session.id,
-        notarization_id: session.notarization_id ?? '',
-        documents_status: session.documents_status,
-        documents,
-      };
+      ctx.body = signedDocumentsBody(session, await signed.list(session));
     },
   };
 }
@@ -91,7 +96,10 @@ function reviewNotarizedDocumentsRoute(
     auth: 'session_actor',
     params: sessionIdParams,
     responses: {
-      200: { description: 'The notarized documents, held or released', schema: Joi.object().unknown(true) },
+      200: {
+        description: 'The notarized documents, held or released',
+        schema: signedDocumentsSchema(['held', 'released']).label('NotarizedDocumentsReview'),
+      },
       403: {
         description: 'A team member who is not the session’s notary or an admin',
         schema: failBodySchema,
@@ -106,13 +114,7 @@ function reviewNotarizedDocumentsRoute(
         params.id,
         'Only the session’s notary or an admin reviews its documents',
       );
-      ctx.body = {
-        response: 'Pass',
-        bn_session_id: session.id,
-        notarization_id: session.notarization_id ?? '',
-        documents_status: session.documents_status,
-        documents: await signed.list(session, { forNotary: true }),
-      };
+      ctx.body = signedDocumentsBody(session, await signed.list(session, { forNotary: true }));
     },
   };
 }
