@@ -1,4 +1,4 @@
-import { WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowNotFoundError, type UpdateDefinition } from '@temporalio/common';
 import { executeUpdate } from '../temporal/updates';
 import type { Sequelize } from 'sequelize';
 import type { TemporalHandle } from '../temporal/client';
@@ -31,33 +31,15 @@ export async function acceptOffer(
   // before it ended would otherwise hand the session to a notary who cannot start it), from the state the
   // session asked for.
   if (session.network_notary_id !== notaryId) await assertMayTake(sequelize, notaryId, session);
-  const deadline = Date.now() + DEADLINE_MS;
-  for (;;) {
-    try {
-      return await executeUpdate(temporal, session.workflow_id, acceptOfferUpdate, [{ notaryId }], deadline);
-    } catch (err) {
-      const verdict = verdictOfUpdateFailure(err);
-      if (verdict?.outcome === 'refused' && Date.now() < deadline - CATCH_UP_MS) {
-        // The offer is written before the workflow hears of it: a notary quick enough to accept in
-        // between is answered once it has.
-        if (await offerIsOpen(sequelize, notaryId, sessionId)) {
-          await new Promise((r) => setTimeout(r, CATCH_UP_MS));
-          continue;
-        }
-      }
-      if (verdict) {
-        throwIfRefused(verdict);
-        return recordedResult(session);
-      }
-      if (err instanceof WorkflowNotFoundError) throw conflict('This session is no longer offered to you');
-      if (isUnavailable(err))
-        throw unavailable('The session could not be reached in time; retry the request');
-      throw err;
-    }
+  try {
+    return await answerOffer(sequelize, temporal, notaryId, session, acceptOfferUpdate);
+  } catch (err) {
+    const verdict = verdictOfUpdateFailure(err);
+    if (!verdict) unreachable(err);
+    throwIfRefused(verdict);
+    return recordedResult(session);
   }
 }
-
-const CATCH_UP_MS = 100;
 
 /** A network notary passes the session offered to them on to the next notary at once. */
 export async function declineOffer(
@@ -68,21 +50,48 @@ export async function declineOffer(
 ): Promise<ActionResult> {
   const session = await offeredOrAssignedSession(sequelize, notaryId, sessionId);
   try {
-    return await executeUpdate(
-      temporal,
-      session.workflow_id,
-      declineOfferUpdate,
-      [{ notaryId }],
-      Date.now() + DEADLINE_MS,
-    );
+    return await answerOffer(sequelize, temporal, notaryId, session, declineOfferUpdate);
   } catch (err) {
     const verdict = verdictOfUpdateFailure(err);
-    if (verdict) throwIfRefused(verdict);
-    if (verdict || err instanceof WorkflowNotFoundError)
-      throw conflict('This session is no longer offered to you');
-    if (isUnavailable(err)) throw unavailable('The session could not be reached in time; retry the request');
-    throw err;
+    if (!verdict) unreachable(err);
+    throwIfRefused(verdict);
+    throw noLongerOffered();
   }
+}
+
+const CATCH_UP_MS = 100;
+
+/**
+ * Sends a notary's answer to the session's workflow. The offer is written before the workflow hears of
+ * it: an answer quick enough to come in between is sent again once it has.
+ */
+async function answerOffer<Result>(
+  sequelize: Sequelize,
+  temporal: TemporalHandle,
+  notaryId: string,
+  session: SessionRow,
+  update: UpdateDefinition<Result, [{ notaryId: string }]>,
+): Promise<Result> {
+  const deadline = Date.now() + DEADLINE_MS;
+  for (;;) {
+    try {
+      return await executeUpdate(temporal, session.workflow_id, update, [{ notaryId }], deadline);
+    } catch (err) {
+      const refused = verdictOfUpdateFailure(err)?.outcome === 'refused';
+      if (!refused || Date.now() >= deadline - CATCH_UP_MS) throw err;
+      if (!(await offerIsOpen(sequelize, notaryId, session.id))) throw err;
+      await new Promise((r) => setTimeout(r, CATCH_UP_MS));
+    }
+  }
+}
+
+const noLongerOffered = () => conflict('This session is no longer offered to you');
+
+/** An offer's update that failed without the session's verdict: its workflow has closed, or is out of reach. */
+function unreachable(err: unknown): never {
+  if (err instanceof WorkflowNotFoundError) throw noLongerOffered();
+  if (isUnavailable(err)) throw unavailable('The session could not be reached in time; retry the request');
+  throw err;
 }
 
 async function assertMayTake(sequelize: Sequelize, notaryId: string, session: SessionRow): Promise<void> {

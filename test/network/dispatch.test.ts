@@ -245,6 +245,34 @@ describe('the on-demand network: dispatch when a signer waits, offers, accepts a
     await recordHistory('session-network-offer-moved-on', `session-${session.bn_session_id}`);
   });
 
+  it('answers sent the moment each offer is written are taken: decline, decline (each passed on at once), accept', async () => {
+    const account = await createTestAccount();
+    const notaries = [await networkNotary('OR'), await networkNotary('OR'), await networkNotary('OR')];
+    const session = await onDemandSession(account.api_key, 'OR');
+    await signerJoins(session);
+    const sequelize = testEnvironment().runtime.sequelize;
+    for (const answer of ['decline', 'decline', 'accept'] as const) {
+      // Straight from the database the moment the offer is written (the session may not have heard of it yet).
+      const [offer] = await eventually(
+        async () =>
+          (
+            await sequelize.query(
+              `SELECT notary_id FROM notary_offers WHERE session_id = $1 AND outcome = 'open'`,
+              { bind: [session.bn_session_id] },
+            )
+          )[0] as Array<{ notary_id: string }>,
+        (rows) => rows.length === 1,
+        `an open offer to ${answer}`,
+        { intervalMs: 2 },
+      );
+      const notary = notaries.find((n) => n.id === offer.notary_id)!;
+      const answered = await meAction(notary.token, session.bn_session_id, answer);
+      assert.equal(answered.status, 200, `${answer}: ${answered.text}`);
+    }
+    assert.equal((await getSession(account.api_key, session.bn_session_id)).body.status, 'ready');
+    await action(account.api_key, session.bn_session_id, 'cancel');
+  });
+
   it('a notary who accepts and does not start is released, and the session goes back to the queue', async () => {
     const account = await createTestAccount();
     await subscribe(account.api_key, hookUrl, ['notary_released']);

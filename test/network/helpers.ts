@@ -75,7 +75,11 @@ export function mySessions(token: string): Promise<ApiResponse> {
   return request('/api/integrationsv2/me/sessions', { auth: token });
 }
 
-export function meAction(token: string, sessionId: string, name: 'accept' | 'join'): Promise<ApiResponse> {
+export function meAction(
+  token: string,
+  sessionId: string,
+  name: 'accept' | 'decline' | 'join',
+): Promise<ApiResponse> {
   return request(`/api/integrationsv2/me/sessions/${sessionId}/${name}`, { auth: token, body: {} });
 }
 

@@ -144,7 +144,9 @@ describe('the notary console, worked in all day (issue 62)', function () {
     await lookAt(page, 'console-3-offer');
 
     await card.getByRole('button', { name: 'Decline: Session OFFER62' }).click();
-    await page.locator('#notice[data-state="done"]').waitFor();
+    const notice = page.locator('#notice[data-state]');
+    await notice.waitFor();
+    assert.equal(await notice.getAttribute('data-state'), 'done', await notice.innerText());
     await card.waitFor({ state: 'detached', timeout: 15_000 });
     assert.equal(await group(page, 'offers').locator('h2').innerText(), 'Offers (0)');
     const [offer] = await query<{ outcome: string }>(
