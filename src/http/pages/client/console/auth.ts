@@ -25,11 +25,7 @@ export class ConsoleAuth {
   }
 
   private async renew(): Promise<void> {
-    const res = await fetch(`${this.api}/auth/console/renew`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${this.token()}`, 'content-type': 'application/json' },
-      body: '{}',
-    }).catch(() => undefined);
+    const res = await this.post('/auth/console/renew');
     if (res?.status === 401)
       return this.end('Your sign-in has ended: open a new login link to sign in again.');
     if (res?.ok) {
@@ -45,12 +41,17 @@ export class ConsoleAuth {
   }
 
   async signOut(): Promise<void> {
-    await fetch(`${this.api}/auth/console/sign_out`, {
+    await this.post('/auth/console/sign_out');
+    this.end('You have signed out. Open a login link to sign in again.');
+  }
+
+  /** Undefined when the service cannot be reached. */
+  private post(path: string): Promise<Response | undefined> {
+    return fetch(`${this.api}${path}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${this.token()}`, 'content-type': 'application/json' },
       body: '{}',
     }).catch(() => undefined);
-    this.end('You have signed out. Open a login link to sign in again.');
   }
 
   /** The console stops acting: no token kept, nothing left to press. */
