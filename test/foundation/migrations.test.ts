@@ -647,7 +647,10 @@ describe('migrations', () => {
         VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-0000000000f1', now(), 'expired');`);
       await assert.rejects(db.query(`UPDATE notary_offers SET outcome = 'declined'`), /check constraint/);
 
-      assert.deepEqual(await migrate(db), ['0018-pages-people-finish-unaided']);
+      assert.deepEqual(
+        (await createMigrator(db).up({ to: '0018-pages-people-finish-unaided' })).map((m) => m.name),
+        ['0018-pages-people-finish-unaided'],
+      );
 
       await db.query(`UPDATE notary_offers SET outcome = 'declined'`);
       assert.deepEqual(await rows('SELECT name, logo, logo_type FROM accounts'), [
@@ -664,6 +667,57 @@ describe('migrations', () => {
                       VALUES ('00000000-0000-4000-8000-0000000000f1', now() + interval '12 hours')`);
       const [signIn] = await rows('SELECT signed_out_at FROM console_sign_ins');
       assert.equal(signIn.signed_out_at, null);
+    });
+  });
+
+  it('0019 keeps who opened each media connection, and evidence from TRUNCATE and rewrites, from the 0018 schema with rows', async () => {
+    await withScratchDatabase('migrate_0019', async (db) => {
+      const rows = rowsOf(db);
+      await createMigrator(db).up({ to: '0018-pages-people-finish-unaided' });
+      await db.query(`
+        INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A');
+        INSERT INTO sessions (id, account_id, status, signing_type, session_type, notarization_timing_type, options,
+                              workflow_id, plan)
+        SELECT ('00000000-0000-4000-8000-0000000000c' || n)::uuid, '00000000-0000-4000-8000-00000000000a',
+               'completed', 'ron', 'gnw', 'notarize_now', '{}', 'session-' || n, '{}' FROM generate_series(1, 2) n;
+        INSERT INTO recordings (session_id, status, started_at, ended_at, sha256, object_key, size_bytes,
+                                content_type, duration_seconds, segments, retain_until)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', 'available', now(), now(), 'h', 'k', 10, 'video/webm', 1,
+                '[{"segment": 1}]', now() + interval '10 years');`);
+      // What the 0018 schema let through.
+      await db.query(`UPDATE recordings SET size_bytes = 11`);
+      await db.query(`BEGIN; TRUNCATE recordings CASCADE; ROLLBACK;`);
+
+      assert.deepEqual(await migrate(db), ['0019-live-room-connections-are-owned']);
+
+      for (const change of [
+        `session_id = '00000000-0000-4000-8000-0000000000c2'`,
+        `id = gen_random_uuid()`,
+        `segments = '[]'`,
+        `size_bytes = 12`,
+        `duration_seconds = 2`,
+        `content_type = 'audio/ogg'`,
+      ])
+        await assert.rejects(db.query(`UPDATE recordings SET ${change}`), /recording .* (final)/, change);
+      await db.query(`UPDATE recordings SET updated_at = now()`);
+      for (const table of ['recordings', 'signature_applications', 'sessions CASCADE'])
+        await assert.rejects(
+          db.query(`TRUNCATE ${table}`),
+          /evidence of the acts: it is never truncated/,
+          table,
+        );
+      assert.equal((await rows('SELECT size_bytes FROM recordings'))[0].size_bytes, '11');
+
+      await db.query(`
+        INSERT INTO media_connections (janus_session, session_id, identity)
+        VALUES ('1', '00000000-0000-4000-8000-0000000000c1', 'signer-0');
+        INSERT INTO media_handles (handle, janus_session) VALUES ('2', '1'), ('3', '1');`);
+      await db.query(`DELETE FROM media_connections`);
+      assert.deepEqual(
+        await rows('SELECT handle FROM media_handles'),
+        [],
+        'handles go with their connection',
+      );
     });
   });
 });
