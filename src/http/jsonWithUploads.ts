@@ -25,15 +25,37 @@ function setMember(target: Record<string, unknown>, key: string, value: unknown)
 }
 
 /**
- * JSON.parse's value for text already in memory, with each `base64Doc` string swapped for its decoded
- * Base64Upload: the same value the streaming reader below builds.
+ * Whether JSON text opens more than MAX_JSON_DEPTH containers at once: one pass over the text, before
+ * anything parses or walks it, so a hostile nesting costs its length and no more.
  */
-export function withUploads(value: unknown, depth = 0): unknown {
+export function nestsTooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** JSON text already in memory, its depth checked first, as the value the streaming reader below builds. */
+export function parseBoundedJson(text: string, uploads: boolean): unknown {
+  if (nestsTooDeep(text)) throw tooDeep();
+  const parsed: unknown = JSON.parse(text);
+  return uploads ? withUploads(parsed) : parsed;
+}
+
+/** JSON.parse's value with each `base64Doc` string swapped for its decoded Base64Upload. */
+export function withUploads(value: unknown): unknown {
   if (!value || typeof value !== 'object') return value;
-  // Containers count as the streaming reader counts them: the root is the first.
-  if (depth >= MAX_JSON_DEPTH) throw tooDeep();
   if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) value[i] = withUploads(item, depth + 1);
+    for (const [i, item] of value.entries()) value[i] = withUploads(item);
     return value;
   }
   const object = value as Record<string, unknown>;
@@ -42,9 +64,7 @@ export function withUploads(value: unknown, depth = 0): unknown {
     setMember(
       object,
       key,
-      key === UPLOAD_KEY && typeof member === 'string'
-        ? decodeBase64Upload(member)
-        : withUploads(member, depth + 1),
+      key === UPLOAD_KEY && typeof member === 'string' ? decodeBase64Upload(member) : withUploads(member),
     );
   }
   return value;

@@ -22,18 +22,32 @@ export const plainText = (max: number) =>
 
 type Json = unknown;
 
+interface Visit {
+  value: Json;
+  key?: string | number;
+  parent?: Visit;
+}
+
+const pathOf = (visit: Visit): Array<string | number> => {
+  const path: Array<string | number> = [];
+  for (let at: Visit | undefined = visit; at?.parent; at = at.parent) path.unshift(at.key!);
+  return path;
+};
+
 /**
  * The path of the first string, as key or value, that PostgreSQL could not store, anywhere in a parsed
- * JSON value; undefined when there is none. Walks iteratively, so nesting depth costs no stack.
+ * JSON value; undefined when there is none. Walks iteratively and builds a path only for what it finds,
+ * so neither the depth nor the size of a value costs more than one visit of each member.
  */
 export function unstorableTextPath(value: Json): Array<string | number> | undefined {
-  const pending: Array<{ value: Json; path: Array<string | number> }> = [{ value, path: [] }];
+  const pending: Visit[] = [{ value }];
   while (pending.length) {
-    const { value: current, path } = pending.pop()!;
+    const visit = pending.pop()!;
+    const current = visit.value;
     if (typeof current === 'string') {
-      if (unstorable(current)) return path;
+      if (unstorable(current)) return pathOf(visit);
     } else if (Array.isArray(current)) {
-      current.forEach((item, index) => pending.push({ value: item, path: [...path, index] }));
+      current.forEach((item, index) => pending.push({ value: item, key: index, parent: visit }));
     } else if (
       current &&
       typeof current === 'object' &&
@@ -41,8 +55,8 @@ export function unstorableTextPath(value: Json): Array<string | number> | undefi
     ) {
       // Only parsed JSON objects: a decoded upload (a Base64Upload and its bytes) is not text.
       for (const [key, item] of Object.entries(current)) {
-        if (unstorable(key)) return [...path, key];
-        pending.push({ value: item, path: [...path, key] });
+        if (unstorable(key)) return [...pathOf(visit), key];
+        pending.push({ value: item, key, parent: visit });
       }
     }
   }

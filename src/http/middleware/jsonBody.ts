@@ -4,7 +4,7 @@ import type { Next } from 'koa';
 import { StringDecoder } from 'node:string_decoder';
 import { malformed, tooLarge, unsupportedMedia } from '../../domain/errors';
 import type { AppContext } from '../context';
-import { JsonBodyError, StreamingJsonReader, withUploads } from '../jsonWithUploads';
+import { JsonBodyError, StreamingJsonReader, parseBoundedJson } from '../jsonWithUploads';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 const EMPTY_SHA256 = crypto.createHash('sha256').update('').digest('hex');
@@ -102,21 +102,20 @@ async function readJson(ctx: AppContext, limitBytes: number, uploads: boolean) {
   try {
     if (invalid) throw invalid;
     if (streaming) return streaming.end();
-    const parsed: unknown = JSON.parse(text);
-    return uploads ? withUploads(parsed) : parsed;
+    return parseBoundedJson(text, uploads);
   } catch (err) {
     throw malformed(err instanceof JsonBodyError ? err.message : 'Invalid JSON body');
   }
 }
 
-export function jsonBody(limitBytes: number, { uploads = false } = {}) {
+export function jsonBody(limitBytes: number, { uploads = false, beacon = false } = {}) {
   return async (ctx: AppContext, next: Next) => {
     if (!METHODS_WITH_BODY.has(ctx.method) || (!ctx.request.length && !ctx.get('transfer-encoding'))) {
       ctx.request.body = {};
       ctx.state.bodySha256 = EMPTY_SHA256;
       return next();
     }
-    if (!ctx.is('application/json', '+json')) {
+    if (!ctx.is('application/json', '+json') && !(beacon && ctx.is('text/plain'))) {
       throw unsupportedMedia('Content-Type must be application/json');
     }
     // JSON between systems is UTF-8 (RFC 8259 §8.1): another charset's text would only fail to parse,

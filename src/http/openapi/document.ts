@@ -118,7 +118,7 @@ function routeBuilderFailures(def: RouteDefinition<never, never, never>): Record
     const limitBytes = def.bodyLimitBytes ?? (documentsLimit ? DEFAULT_MAX_BODY_BYTES : SMALL_BODY_BYTES);
     add(
       400,
-      `the body is not JSON (\`Invalid JSON body\`)${def.acceptsDocuments ? `, or nests deeper than ${MAX_JSON_DEPTH} levels` : ''}`,
+      `the body is not JSON (\`Invalid JSON body\`), or nests deeper than ${MAX_JSON_DEPTH} levels`,
       fail('Invalid JSON body'),
     );
     add(
