@@ -219,6 +219,13 @@ export function judgeCompletion(
   return lapse ? refuse('not_now', `Session cannot be completed: ${lapse}`) : ALLOWED;
 }
 
+export const ONLY_THE_HOST_SIGNS =
+  "In same-device signing only the host joins; the other signers sign on the host's device";
+
+/** Same-device signing: a signer other than the host joins, consents and signs only on the host's device. */
+export const signsOnTheHostsDevice = (p: Pick<Joiner, 'sameDeviceAll' | 'role' | 'isHost'>): boolean =>
+  p.sameDeviceAll && p.role === 'signer' && !p.isHost;
+
 /** Whether a participant may join now (`opensAt`: a scheduled session's start); joining twice is `already_done`. */
 export function judgeJoin(
   state: SessionState,
@@ -237,11 +244,7 @@ export function judgeJoin(
       secondsUntil(opensAt, now),
     );
   if (!OPEN_STATUSES.includes(status)) return refuse('not_now', `Session is not open: it is ${status}`);
-  if (joiner.sameDeviceAll && joiner.role === 'signer' && !joiner.isHost)
-    return refuse(
-      'not_now',
-      "In same-device signing only the host joins; the other signers sign on the host's device",
-    );
+  if (signsOnTheHostsDevice(joiner)) return refuse('not_now', ONLY_THE_HOST_SIGNS);
   return state.joined.some((p) => p.role === joiner.role && p.index === joiner.index)
     ? ALREADY_DONE
     : ALLOWED;

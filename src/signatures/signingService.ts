@@ -2,16 +2,16 @@ import crypto from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { conflict, gone, notFound, refused } from '../domain/errors';
 import { execute, queryRows } from '../db/query';
-import { readBlob } from '../documents/blobStore';
 import type { ParticipantLookup, ParticipantRecord } from '../participants/lookup';
 import { executeUpdate } from '../temporal/updates';
 import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
 import type { TransactionsThroughTemporal } from '../sessions/transactionsThroughTemporal';
 import { OPEN_STATUSES } from '../../core/session/statuses';
+import { ONLY_THE_HOST_SIGNS, signsOnTheHostsDevice } from '../../core/session/machine';
 import { signatureAppliedUpdate, type SignatureApplied } from '../../core/session/messages';
 import { signerKeyOf, type SignatureKind } from '../../core/session/signing';
 import { renderMark, type MarkInput } from './adoptedMarks';
-import { pageImage, pageSizesOf } from './pageImages';
+import { SessionPages } from './sessionPages';
 import { sessionPlaces } from './sessionPlaces';
 import { answerUpdateFailure } from './updateFailures';
 import { signingView, type SigningView } from './signingView';
@@ -36,7 +36,11 @@ export class SigningService {
     private readonly temporal: TemporalHandle,
     private readonly participants: ParticipantLookup,
     private readonly transactions: TransactionsThroughTemporal,
-  ) {}
+  ) {
+    this.pages = new SessionPages(sequelize);
+  }
+
+  private readonly pages: SessionPages;
 
   async view(token: string): Promise<SigningView> {
     const me = await this.present(token);
@@ -113,8 +117,9 @@ export class SigningService {
     return row.png;
   }
 
+  /** A page for a link: each page it has rendered (rather than found made) counts against its budget. */
   async pageImage(token: string, documentId: string, pageNum: number): Promise<Buffer> {
-    return this.sessionPage((await this.present(token)).session_id, documentId, pageNum);
+    return this.pages.image((await this.present(token)).session_id, documentId, pageNum, token);
   }
 
   /** The session's signing as its notary follows it: everyone's progress, no one signed as. */
@@ -122,14 +127,8 @@ export class SigningService {
     return signingView(this.sequelize, sessionId, []);
   }
 
-  async sessionPage(sessionId: string, documentId: string, pageNum: number): Promise<Buffer> {
-    const { documents } = await sessionPlaces(this.sequelize, sessionId);
-    const document = documents.find((d) => d.id === documentId);
-    if (!document) throw notFound('Document not found');
-    const pdf = () => readBlob(this.sequelize, document.pdf_blob_id);
-    const pages = await pageSizesOf(document.id, pdf);
-    if (pageNum > pages.length) throw notFound('Page not found');
-    return pageImage(document.pdf_blob_id, pageNum, pdf);
+  sessionPage(sessionId: string, documentId: string, pageNum: number): Promise<Buffer> {
+    return this.pages.image(sessionId, documentId, pageNum);
   }
 
   /**
@@ -221,8 +220,11 @@ export class SigningService {
     const me = await this.participants.byToken(token);
     if (!OPEN_STATUSES.includes(me.status))
       throw gone(`This signing link is no longer valid: the session is ${me.status}`, { status: me.status });
-    if (!me.joined_at && !(me.host_joined && me.same_device_signing_mode === 'all'))
-      throw conflict('Join the session first');
+    const sameDeviceAll = me.same_device_signing_mode === 'all';
+    // The host's device acts for this signer (`signer_index`); their own link never does.
+    if (signsOnTheHostsDevice({ sameDeviceAll, role: me.role, isHost: me.is_host }))
+      throw conflict(ONLY_THE_HOST_SIGNS);
+    if (!me.joined_at && !(me.host_joined && sameDeviceAll)) throw conflict('Join the session first');
     return me;
   }
 
