@@ -77,6 +77,12 @@ export function workerOf(ctx: AppContext): Worker {
   return { kind: 'member', accountId, memberId: member!.id, role: member!.role };
 }
 
+/** The console sign-in of a signed-in person (login-link and network tokens carry one). */
+export function signInOf(ctx: AppContext): string {
+  if (!ctx.state.signInId) throw new Error('route is missing its authentication middleware');
+  return ctx.state.signInId;
+}
+
 /**
  * Who acts: the account's key (or a token minted from it), a team member signed in with a login link,
  * or a network notary.

@@ -69,6 +69,11 @@ export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
   dependencyFree?: boolean;
   /** Takes documents in its body: the large limit (MAX_BODY_BYTES) instead of SMALL_BODY_BYTES. */
   acceptsDocuments?: boolean;
+  /**
+   * The JSON body may also come as `text/plain`: what `navigator.sendBeacon` sends, as janus.js does to end
+   * its connection while the page unloads.
+   */
+  acceptsBeacon?: boolean;
   /** A body limit of its own, for a route that takes something between a small body and documents (ID photos). */
   bodyLimitBytes?: number;
   /** The handler validates the body itself (against `body`, which still documents it). */
@@ -143,6 +148,7 @@ export class ApiRoutes {
       chain.push(
         jsonBody(def.bodyLimitBytes ?? (def.acceptsDocuments ? maxBodyBytes : SMALL_BODY_BYTES), {
           uploads: def.acceptsDocuments,
+          beacon: def.acceptsBeacon,
         }),
       );
       // Needs the caller's account and the body's hash, so it runs after both.

@@ -7,6 +7,8 @@ export interface MediaGrant {
   sessionId: string;
   identity: MediaIdentity;
   name: string;
+  /** A console sign-in's token: the room closes to it when that sign-in ends. */
+  signInId?: string;
 }
 
 const AUDIENCE = 'media-room';
@@ -26,7 +28,11 @@ export class MediaTokens {
 
   async mint(grant: MediaGrant, now = Date.now()): Promise<{ token: string; expiresAt: Date }> {
     const issuedAt = Math.floor(now / 1000);
-    const token = await new SignJWT({ sid: grant.sessionId, name: grant.name })
+    const token = await new SignJWT({
+      sid: grant.sessionId,
+      name: grant.name,
+      ...(grant.signInId ? { sin: grant.signInId } : {}),
+    })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(grant.identity)
       .setAudience(AUDIENCE)
@@ -49,7 +55,8 @@ export class MediaTokens {
         clockTolerance: graceSeconds,
       });
       if (typeof payload.sid !== 'string' || !isMediaIdentity(payload.sub)) return undefined;
-      return { sessionId: payload.sid, identity: payload.sub, name: String(payload.name ?? '') };
+      const signInId = typeof payload.sin === 'string' ? payload.sin : undefined;
+      return { sessionId: payload.sid, identity: payload.sub, name: String(payload.name ?? ''), signInId };
     } catch (err) {
       if (err instanceof joseErrors.JOSEError) return undefined;
       throw err;

@@ -56,22 +56,28 @@ export class RoomAccess {
     return this.pass(participant.session_id, `${participant.role}-${participant.index}`, names.join(', '));
   }
 
-  async forPerson(worker: Worker, sessionId: string): Promise<RoomPass> {
+  /** `signInId`: the console sign-in asking; its token enters nothing once that sign-in has ended. */
+  async forPerson(worker: Worker, sessionId: string, signInId: string): Promise<RoomPass> {
     if (worker.kind === 'network' && worker.person.role === 'witness') {
       const witness = await this.participants.asNetworkWitness(worker.person.id, sessionId);
       if (!witness.joined_at) throw conflict('Join the session before entering its live room');
-      return this.pass(sessionId, `witness-${witness.index}`, nameOf(witness));
+      return this.pass(sessionId, `witness-${witness.index}`, nameOf(witness), signInId);
     }
     const session =
       worker.kind === 'network'
         ? await sessionRowWhere(this.sequelize, sessionId, 's.network_notary_id = $2', worker.person.id)
         : await sessionRowWhere(this.sequelize, sessionId, 's.notary_member_id = $2', worker.memberId);
-    return this.pass(sessionId, 'notary', notaryNameOf(session));
+    return this.pass(sessionId, 'notary', notaryNameOf(session), signInId);
   }
 
-  private async pass(sessionId: string, identity: MediaIdentity, name: string): Promise<RoomPass> {
+  private async pass(
+    sessionId: string,
+    identity: MediaIdentity,
+    name: string,
+    signInId?: string,
+  ): Promise<RoomPass> {
     const room = await this.liveRoomOf(sessionId);
-    const { token, expiresAt } = await this.tokens.mint({ sessionId, identity, name });
+    const { token, expiresAt } = await this.tokens.mint({ sessionId, identity, name, signInId });
     return {
       media_token: token,
       expires_at: expiresAt.toISOString(),

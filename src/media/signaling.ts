@@ -2,6 +2,8 @@ import type { Sequelize } from 'sequelize';
 import { conflict, DomainError, gone, refused, unauthenticated } from '../domain/errors';
 import type { MediaGrant, MediaTokens } from './mediaTokens';
 import { openRoomOf } from './rooms';
+import { MediaHolds } from './mediaHolds';
+import { signInEnd } from '../auth/consoleSignIns';
 import { RefusedSignal, vetSignal } from './signalingProxy';
 
 /** A connection made with a fresh token goes on past its expiry for this long; a room needs a fresh one. */
@@ -19,25 +21,39 @@ export interface JanusPath {
 
 const JANUS_ID = /^\d{1,20}$/;
 
+interface JanusAnswer {
+  janus?: string;
+  data?: { id?: number | string };
+  error?: { code?: number };
+}
+
+const tooMany = () =>
+  new DomainError('conflict', 'This connection already holds every stream its room needs; detach one first');
+
 /**
  * The signaling proxy between the pages and Janus: the pages speak Janus's HTTP API to the service,
  * which checks the media token, vets each request (src/media/signalingProxy.ts) and passes it on. Media
  * itself never comes here: it flows between the browsers and Janus.
  */
 export class Signaling {
+  private readonly holds: MediaHolds;
+
   constructor(
     private readonly sequelize: Sequelize,
     private readonly tokens: MediaTokens,
     private readonly serverUrl: () => string,
-  ) {}
+  ) {
+    this.holds = new MediaHolds(sequelize);
+  }
 
   async post(path: JanusPath, body: unknown): Promise<unknown> {
     const creating = !path.session;
     const token = (body as { token?: unknown } | null)?.token;
     const grant = await this.grantOf(token, creating ? 0 : CONNECTION_GRACE_SECONDS);
-    let room: string | undefined;
+    if (!creating) await this.heldOrNotFound(grant, path);
     const isJoin = (body as { body?: { request?: unknown } } | null)?.body?.request === 'join';
-    if (isJoin) room = await this.roomToJoin(token, grant);
+    if (creating || isJoin) await this.signInOpen(grant);
+    const room = isJoin ? await this.roomToJoin(token, grant) : undefined;
     let vetted: Record<string, unknown>;
     try {
       vetted = vetSignal(body, grant, () => room!);
@@ -45,15 +61,20 @@ export class Signaling {
       if (err instanceof RefusedSignal) throw refused(err.message);
       throw err;
     }
-    return this.forward(
-      `${this.urlOf(path)}`,
+    if (vetted.janus === 'attach' && (await this.holds.handlesLeft(grant.sessionId, path.session!)) <= 0)
+      throw tooMany();
+    const answer = (await this.forward(
+      this.urlOf(path),
       { method: 'POST', body: JSON.stringify(vetted) },
       REQUEST_TIMEOUT_MS,
-    );
+    )) as JanusAnswer;
+    await this.keepTrack(grant, path, String(vetted.janus), answer);
+    return answer;
   }
 
   async poll(session: string, query: { token?: unknown; maxev?: unknown }): Promise<unknown> {
-    await this.grantOf(query.token, CONNECTION_GRACE_SECONDS);
+    const grant = await this.grantOf(query.token, CONNECTION_GRACE_SECONDS);
+    await this.heldOrNotFound(grant, { session });
     const maxev = Math.min(10, Math.max(1, Number(query.maxev) || 1));
     const events = await this.forward(
       `${this.urlOf({ session })}?maxev=${maxev}`,
@@ -61,9 +82,48 @@ export class Signaling {
       POLL_TIMEOUT_MS,
     );
     // janus.js polls again forever on this answer; as an HTTP failure it gives up and the page reconnects.
-    if ((events as { error?: { code?: number } }).error?.code === NO_SUCH_SESSION)
+    if ((events as JanusAnswer).error?.code === NO_SUCH_SESSION) {
+      await this.holds.closed(session);
       throw gone('The media server no longer has this connection; connect again');
+    }
     return events;
+  }
+
+  /** What Janus opened or closed for this grant, so that it acts only on its own and within its limits. */
+  private async keepTrack(grant: MediaGrant, path: JanusPath, verb: string, answer: JanusAnswer) {
+    if (answer.janus !== 'success') return;
+    const id = answer.data?.id === undefined ? undefined : String(answer.data.id);
+    if (verb === 'create' && id) {
+      for (const old of await this.holds.opened(grant, id))
+        await this.sendQuietly({ session: old }, { janus: 'destroy', transaction: 'evicted' });
+    } else if (verb === 'attach' && id) {
+      if (await this.holds.attached(grant.sessionId, path.session!, id)) return;
+      await this.sendQuietly({ ...path, handle: id }, { janus: 'detach', transaction: 'over-limit' });
+      throw tooMany();
+    } else if (verb === 'detach' && path.handle) await this.holds.detached(path.handle);
+    else if (verb === 'destroy' && !path.handle) await this.holds.closed(path.session!);
+  }
+
+  /** Another holder's Janus ids are answered as ids that do not exist: they reveal nothing. */
+  private async heldOrNotFound(grant: MediaGrant, path: JanusPath): Promise<void> {
+    this.urlOf(path);
+    if (!(await this.holds.heldBy(grant, path.session!, path.handle)))
+      throw new DomainError('not_found', 'Not found');
+  }
+
+  /** A notary's or witness's token serves only while the console sign-in that asked for it lasts. */
+  private async signInOpen(grant: MediaGrant): Promise<void> {
+    if (grant.signInId && !(await signInEnd(this.sequelize, grant.signInId))) throw unauthenticated();
+  }
+
+  private async sendQuietly(path: JanusPath, message: Record<string, unknown>): Promise<void> {
+    await this.forward(
+      this.urlOf(path),
+      { method: 'POST', body: JSON.stringify(message) },
+      REQUEST_TIMEOUT_MS,
+    )
+      // Janus may have dropped it already (timed out, restarted): what the proxy forgets is gone either way.
+      .catch(() => undefined);
   }
 
   private async grantOf(token: unknown, graceSeconds: number): Promise<MediaGrant> {

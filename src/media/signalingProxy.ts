@@ -71,7 +71,8 @@ export function vetSignal(body: unknown, grant: MediaGrant, room: () => string):
 function vetMessage(body: unknown, grant: MediaGrant, room: () => string): Json {
   const message = (body && typeof body === 'object' ? body : {}) as Json;
   const name = String(message.request);
-  const allowed = REQUESTS[name];
+  // Own entries only: `__proto__` or `toString` name no request.
+  const allowed = Object.hasOwn(REQUESTS, name) ? REQUESTS[name] : undefined;
   if (!allowed) throw new RefusedSignal(`Videoroom request "${name}" is not allowed`);
   const vetted: Json = { request: name, ...pick(message, allowed) };
   if (name === 'join') {

@@ -2,12 +2,18 @@ import type { Next } from 'koa';
 import type { AppContext } from '../context';
 
 /**
- * The path as it may be logged: a signing token is the participant's credential and a login link id
- * opens a member's sign-in page, so both are replaced by their names. (Query strings, where download
+ * The path as it may be logged: a signing token is the participant's credential, a login link id
+ * opens a member's sign-in page, and Janus's ids name someone's live connection, so each is replaced by
+ * its name. (Query strings, where download
  * signatures and login keys travel, are never logged.)
  */
 export function loggablePath(path: string): string {
-  return path.replace(/^\/sign\/[^/]+/, '/sign/:token').replace(/^\/auto\/[^/]+/, '/auto/:login_link_id');
+  return path
+    .replace(/^\/sign\/[^/]+/, '/sign/:token')
+    .replace(/^\/auto\/[^/]+/, '/auto/:login_link_id')
+    .replace(/^\/media\/janus\/[^/]+(\/[^/]+)?/, (_all, handle?: string) =>
+      handle ? '/media/janus/:session/:handle' : '/media/janus/:session',
+    );
 }
 
 export function accessLog() {

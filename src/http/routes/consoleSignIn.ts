@@ -4,7 +4,7 @@ import type { TokenService } from '../../auth/tokens';
 import { signInEnd, signOut } from '../../auth/consoleSignIns';
 import { unauthenticated } from '../../domain/errors';
 import { failBodySchema } from '../openapi/document';
-import type { AppContext } from '../context';
+import { signInOf } from '../context';
 import type { ApiRoutes, RouteDefinition } from '../routeTable';
 
 const signedOut = { description: 'Not signed in, or the sign-in has ended', schema: failBodySchema };
@@ -83,11 +83,6 @@ function signOutRoute(sequelize: Sequelize): RouteDefinition<unknown> {
       ctx.body = { response: 'Pass' };
     },
   };
-}
-
-function signInOf(ctx: AppContext): string {
-  if (!ctx.state.signInId) throw new Error('route is missing its authentication middleware');
-  return ctx.state.signInId;
 }
 
 export function registerConsoleSignInRoutes(

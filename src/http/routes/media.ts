@@ -7,7 +7,7 @@ import type { RoomAccess } from '../../media/roomAccess';
 import type { Signaling } from '../../media/signaling';
 import { roomEventsOf } from '../../media/janusEvents';
 import type { RoomEventRelay } from '../../media/roomEventRelay';
-import { workerOf } from '../context';
+import { signInOf, workerOf } from '../context';
 import type { AppContext } from '../context';
 import type { ApiRoutes, RouteDefinition } from '../routeTable';
 
@@ -74,7 +74,7 @@ function personRoomRoute(access: RoomAccess): RouteDefinition<unknown, unknown, 
     params: Joi.object({ id: Joi.string().description('bn_session_id') }),
     responses: roomPassResponses,
     handler: async (ctx, { params }) => {
-      ctx.body = { response: 'Pass', ...(await access.forPerson(workerOf(ctx), params.id)) };
+      ctx.body = { response: 'Pass', ...(await access.forPerson(workerOf(ctx), params.id, signInOf(ctx))) };
     },
   };
 }
@@ -90,7 +90,16 @@ const SIGNALING = {
     200: { description: 'Janus’s answer, as it gave it', schema: janusReply },
     401: { description: 'No valid media token', schema: failBodySchema },
     403: { description: 'A request the proxy does not pass on', schema: failBodySchema },
-    404: { description: 'Not a Janus session or handle id', schema: failBodySchema },
+    404: {
+      description: 'Not a Janus session or handle this media token opened (another’s ids answer the same)',
+      schema: failBodySchema,
+    },
+    409: {
+      description:
+        'The connection already holds a handle for each stream its room needs (its publisher and a ' +
+        'subscription to each other person’s connections): detach one first',
+      schema: failBodySchema,
+    },
     503: { description: 'The media server is unreachable', schema: failBodySchema },
   },
 };
@@ -119,8 +128,10 @@ function signalingRoutes(signaling: Signaling): RouteDefinition[] {
       path: '/media/janus/{session}',
       operationId: 'signalingSession',
       summary: 'Signaling: a request on a Janus session',
+      description: `${SIGNALING_DESCRIPTION} The body may come as \`text/plain\` (janus.js ends its connection with \`navigator.sendBeacon\` as the page unloads).`,
       params: Joi.object({ session: ids.session }),
       body: janusBody,
+      acceptsBeacon: true,
       ...SIGNALING,
       handler: async (ctx) => {
         ctx.body = await signaling.post({ session: ctx.params.session }, ctx.request.body);
