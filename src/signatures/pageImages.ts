@@ -1,12 +1,18 @@
 import { spawn } from 'node:child_process';
 import pLimit from 'p-limit';
 import { PDFDocument } from 'pdf-lib';
-import { unavailable } from '../domain/errors';
+import { DomainError, unavailable } from '../domain/errors';
 
 /** Page images are as wide as a desktop viewer shows them; the pages scale them down on a phone. */
 export const PAGE_IMAGE_WIDTH = 1000;
+/** A page image's height at most: a page drawn 1000 px wide and taller than this is drawn narrower. */
+export const PAGE_IMAGE_MAX_HEIGHT = 2000;
 const RENDERINGS_AT_ONCE = 2;
+/** Renders one account may have waiting for its slot; past this, a page asks to be retried. */
+const WAITING_PER_ACCOUNT = 16;
 const RENDER_DEADLINE_MS = 20_000;
+/** A page that failed to render fails again at once for this long, rather than taking a slot again. */
+const FAILED_RENDER_KEPT_MS = 10 * 60_000;
 const CACHED_DOCUMENTS = 256;
 
 export interface PageSize {
@@ -31,56 +37,98 @@ export async function pageSizesOf(documentId: string, pdf: () => Promise<Buffer>
   return measured;
 }
 
-const rendering = pLimit(RENDERINGS_AT_ONCE);
-/** Rendered pages by the PDF's blob and page: every participant of a session sees the same ones. */
-const rendered = new Map<string, Promise<Buffer>>();
 const CACHED_PAGES = 400;
 
-/**
- * One page as a PNG, rendered once per stored PDF and page (a render under way is shared, a
- * failed one forgotten), the most recent kept.
- */
-export function pageImage(blobId: string, pageNum: number, pdf: () => Promise<Buffer>): Promise<Buffer> {
-  const key = `${blobId}/${pageNum}`;
-  const known = rendered.get(key);
-  if (known) {
-    rendered.delete(key);
-    rendered.set(key, known);
-    return known;
-  }
-  const made = pdf().then((bytes) => renderPage(bytes, pageNum));
-  rendered.set(key, made);
-  made.catch(() => rendered.delete(key));
-  if (rendered.size > CACHED_PAGES) rendered.delete(rendered.keys().next().value!);
-  return made;
+/** The image's size in pixels: 1000 px wide, narrower where that would make it taller than the limit. */
+export function pageImageSize(page: PageSize): { width: number; height: number } {
+  const scale = Math.min(PAGE_IMAGE_WIDTH / page.width, PAGE_IMAGE_MAX_HEIGHT / page.height);
+  return {
+    width: Math.max(1, Math.round(page.width * scale)),
+    height: Math.max(1, Math.round(page.height * scale)),
+  };
 }
 
-/** One page as a PNG, rendered by Poppler's pdftoppm, a few at a time and within a deadline. */
-function renderPage(pdf: Buffer, pageNum: number): Promise<Buffer> {
-  return rendering(
-    () =>
-      new Promise<Buffer>((resolve, reject) => {
-        const child = spawn(
-          'pdftoppm',
-          ['-png', '-f', `${pageNum}`, '-l', `${pageNum}`, '-scale-to-x', `${PAGE_IMAGE_WIDTH}`].concat([
-            '-scale-to-y',
-            '-1',
-            '-singlefile',
-            '-',
-          ]),
-          { stdio: ['pipe', 'pipe', 'ignore'] },
-        );
-        const chunks: Buffer[] = [];
-        const timer = setTimeout(() => child.kill('SIGKILL'), RENDER_DEADLINE_MS);
-        child.on('error', () => reject(unavailable('Document pages cannot be shown now; retry')));
-        child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-        child.on('close', (code) => {
-          clearTimeout(timer);
-          if (code === 0) resolve(Buffer.concat(chunks));
-          else reject(unavailable('Document pages cannot be shown now; retry'));
-        });
-        child.stdin.on('error', () => undefined);
-        child.stdin.end(pdf);
-      }),
-  );
+const unrenderable = () =>
+  new DomainError('invalid', 'This page cannot be shown as an image; open the document instead');
+
+/**
+ * Pages as PNGs, rendered once per stored PDF and page (a render under way is shared; a failed one is
+ * remembered for a while), the most recent kept. Renders take one of a few slots, and one account at
+ * most one of them at a time: an account's hostile PDF slows its own pages, never another's.
+ */
+export class PageRenderer {
+  private readonly slots = pLimit(RENDERINGS_AT_ONCE);
+  private readonly perAccount = new Map<string, ReturnType<typeof pLimit>>();
+  private readonly rendered = new Map<string, Promise<Buffer>>();
+
+  /** `charge`: called before a render (not for a page already made), to refuse one over its budget. */
+  async image(
+    page: { accountId: string; blobId: string; pageNum: number; size: PageSize },
+    pdf: () => Promise<Buffer>,
+    charge: () => Promise<void> = async () => undefined,
+  ): Promise<Buffer> {
+    const key = `${page.blobId}/${page.pageNum}`;
+    const known = this.rendered.get(key);
+    if (known) {
+      this.rendered.delete(key);
+      this.rendered.set(key, known);
+      return known;
+    }
+    await charge();
+    const made = this.inAccountSlot(page.accountId, async () =>
+      renderPage(await pdf(), page.pageNum, pageImageSize(page.size)),
+    );
+    this.rendered.set(key, made);
+    made.catch((err: unknown) => {
+      // A render the machine could not start (no slot, no Poppler) is tried again; the page's own failure is kept.
+      if (!(err instanceof DomainError && err.kind === 'invalid')) this.rendered.delete(key);
+      else
+        setTimeout(
+          () => this.rendered.get(key) === made && this.rendered.delete(key),
+          FAILED_RENDER_KEPT_MS,
+        ).unref();
+    });
+    if (this.rendered.size > CACHED_PAGES) this.rendered.delete(this.rendered.keys().next().value!);
+    return made;
+  }
+
+  private inAccountSlot(accountId: string, render: () => Promise<Buffer>): Promise<Buffer> {
+    let own = this.perAccount.get(accountId);
+    if (!own) this.perAccount.set(accountId, (own = pLimit(1)));
+    if (own.pendingCount >= WAITING_PER_ACCOUNT)
+      return Promise.reject(
+        new DomainError('unavailable', 'Document pages are being prepared; retry', {}, 2),
+      );
+    const limit = own;
+    return limit(() => this.slots(render)).finally(() => {
+      if (limit.activeCount === 0 && limit.pendingCount === 0) this.perAccount.delete(accountId);
+    });
+  }
+}
+
+/** One page as a PNG of `size`, rendered by Poppler's pdftoppm within a deadline. */
+function renderPage(pdf: Buffer, pageNum: number, size: { width: number; height: number }): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const child = spawn(
+      'pdftoppm',
+      ['-png', '-f', `${pageNum}`, '-l', `${pageNum}`, '-scale-to-x', `${size.width}`].concat([
+        '-scale-to-y',
+        `${size.height}`,
+        '-singlefile',
+        '-',
+      ]),
+      { stdio: ['pipe', 'pipe', 'ignore'] },
+    );
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => child.kill('SIGKILL'), RENDER_DEADLINE_MS);
+    child.on('error', () => reject(unavailable('Document pages cannot be shown now; retry')));
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(Buffer.concat(chunks));
+      else reject(unrenderable());
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(pdf);
+  });
 }

@@ -66,9 +66,13 @@ export function registerSessionSigningRoutes(
     summary: 'One page of a session document, as an image',
     params: ids.keys({ page: Joi.number().integer().min(1).max(10_000) }),
     responses: {
-      200: { description: 'The page, 1000 px wide', contentType: 'image/png' },
+      200: {
+        description: 'The page, 1000 px wide (narrower where that would be over 2000 px tall)',
+        contentType: 'image/png',
+      },
       404: failure('Unknown session, document or page'),
-      503: failure('Pages cannot be rendered now'),
+      422: failure('The page cannot be rendered (remembered for ten minutes)'),
+      503: failure('Pages cannot be rendered now, or the account’s pages are queued: retry'),
     },
     handler: async (ctx, { params }) => {
       const session = await sessionFor(ctx, sessions, params.id);

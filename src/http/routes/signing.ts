@@ -180,8 +180,9 @@ function viewingRoutes(site: ApiRoutes, signing: SigningService): void {
           page: Joi.number().integer().min(1).max(10_000),
         }),
         responses: {
-          200: png('The page, 1000 px wide'),
-          503: failure('Pages cannot be rendered now'),
+          200: png('The page, 1000 px wide (narrower where that would be over 2000 px tall)'),
+          422: failure('The page cannot be rendered (remembered for ten minutes)'),
+          503: failure('Pages cannot be rendered now, or the account’s pages are queued: retry'),
           ...COMMON,
         },
         handler: async (ctx, { params }) =>
