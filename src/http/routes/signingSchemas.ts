@@ -81,15 +81,19 @@ export const placeBody = Joi.object({
 export const styles = Object.keys(SIGNATURE_STYLES);
 /**
  * A name as a person types it: no control characters (Unicode Cc), lone surrogates or non-characters
- * (nothing to draw). Ranges rather than \p{…}, so that fuzzers and other regex dialects can read it.
+ * (nothing to draw), nor bidirectional controls, which would draw "Sam \u202eRengis" as another name.
+ * Ranges rather than \p{…}, so that fuzzers and other regex dialects can read it.
  */
 export const markText = () =>
   Joi.string()
     .trim()
     .min(1)
     .max(MAX_MARK_TEXT)
-    // eslint-disable-next-line no-control-regex -- refusing control characters is the point
-    .pattern(/^[^\x00-\x1F\x7F-\x9F\uD800-\uDFFF\uFFFE\uFFFF]+$/u, 'printable characters')
+    .pattern(
+      // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+      /^[^\x00-\x1F\x7F-\x9F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uD800-\uDFFF\uFFFE\uFFFF]+$/u,
+      'printable characters',
+    )
     .required();
 export const mark = Joi.alternatives()
   .try(
