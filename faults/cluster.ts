@@ -116,6 +116,11 @@ export class Cluster {
     return `http://127.0.0.1:${this.ports.api}`;
   }
 
+  /** More settings for the processes started from now on (a media server's, known once it runs). */
+  configure(more: Record<string, string>): void {
+    Object.assign(this.settings, more);
+  }
+
   async startPostgres(): Promise<void> {
     this.postgres = await startEmbeddedPostgres({
       dataDir: this.dataDir,

@@ -11,7 +11,12 @@ const START_SCRIPT = path.join(__dirname, '..', 'deploy', 'janus', 'start.sh');
  * Janus as docker-compose runs it: the image's own entrypoint (deploy/janus/start.sh) writes its
  * configuration from the same settings and runs it, here without Docker. Its events go to `eventsUrl`.
  */
-export async function startComposeJanus(dir: string, eventsUrl: string, log: (line: string) => void) {
+export async function startComposeJanus(
+  dir: string,
+  eventsUrl: string,
+  log: (line: string) => void,
+  rtpPorts = '30000-30500',
+) {
   const port = await freePort();
   const settings = {
     MEDIA_ADMIN_KEY: crypto.randomBytes(24).toString('hex'),
@@ -25,7 +30,7 @@ export async function startComposeJanus(dir: string, eventsUrl: string, log: (li
       ...process.env,
       ...settings,
       MEDIA_EVENTS_URL: eventsUrl,
-      MEDIA_RTP_PORTS: '30000-30500',
+      MEDIA_RTP_PORTS: rtpPorts,
       JANUS_CONF_DIR: path.join(dir, 'conf'),
       JANUS_RECORDINGS_DIR: settings.MEDIA_RECORDINGS_DIR,
       JANUS_HTTP_PORT: String(port),
