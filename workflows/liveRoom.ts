@@ -8,6 +8,7 @@ import {
 import type { Activities } from '../activities';
 import { failureType, RETRY_UNTIL_IT_PASSES } from './sessionActivities';
 import type { SessionRun } from './sessionRun';
+import { emptyPresence } from '../core/session/media';
 
 /** Opening and closing a room: a few requests to the media server, retried until it answers. */
 const rooms = proxyActivities<Activities>({ startToCloseTimeout: '30s', retry: RETRY_UNTIL_IT_PASSES });
@@ -51,7 +52,7 @@ export async function holdLiveRoom(
       });
     await Promise.race([lost, condition(actEnded)]);
     media.open = false;
-    media.publishing.length = 0;
+    media.presence = emptyPresence();
     if (actEnded()) watching.cancel();
     else run.events.queue('recording_interrupted', { segment, reason: 'the media server lost the room' });
     await rooms.closeRoom({ sessionId, segment });

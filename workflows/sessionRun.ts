@@ -18,7 +18,15 @@ import { SessionStatusAttribute } from './searchAttributes';
 import type { EventArgs, EventData, EventName } from '../core/session/events';
 import { dataOf, SessionEvents } from './sessionEvents';
 import { SessionSigning } from './sessionSigning';
-import { actIsRecorded, participantOf, type MediaEvent, type MediaIdentity } from '../core/session/media';
+import {
+  actIsRecorded,
+  applyMediaEvent,
+  emptyPresence,
+  onCameraIn,
+  participantOf,
+  type MediaEvent,
+  type MediaIdentity,
+} from '../core/session/media';
 
 /**
  * A running session's state and the workflow's ways of changing it: entering a state (recorded in the
@@ -49,7 +57,7 @@ export class SessionRun {
     retryFinalization: false,
   };
   /** A live act's room: its segment, whether it is open, and who is on camera in it. */
-  readonly media = { segment: 0, open: false, publishing: [] as MediaIdentity[] };
+  readonly media = { segment: 0, open: false, presence: emptyPresence() };
   readonly signing: SessionSigning;
   /** The notary whose commission the completion was judged by: the one the certificates state. */
   actNotary?: NotaryAtTheAct;
@@ -86,7 +94,8 @@ export class SessionRun {
       documentsStatus: this.documentsStatus,
       joined: this.joined,
       verified: this.verified,
-      recordingRunning: actIsRecorded(this.media.open, this.media.publishing),
+      recordingRunning: actIsRecorded(this.media.open, this.onCamera()),
+      onCamera: this.onCamera(),
       signing: this.signing.progress,
     };
   }
@@ -150,15 +159,16 @@ export class SessionRun {
       this.events.queue('participant_locked_out', { ...who, method, locked_until: check.lockedUntil });
   }
 
-  /** The media server's word on who is on camera in the room now open. */
+  /** The media server's word on who is on camera in the room now open: a change of someone's presence. */
   recordMedia(event: MediaEvent): void {
-    const { publishing } = this.media;
-    const at = publishing.indexOf(event.identity);
-    if (event.kind === 'published' && at < 0) publishing.push(event.identity);
-    else if (event.kind === 'unpublished' && at >= 0) publishing.splice(at, 1);
-    else return;
+    const change = applyMediaEvent(this.media.presence, event);
+    if (!change) return;
     const who = { ...participantOf(event.identity), segment: event.segment };
-    this.events.queue(event.kind === 'published' ? 'participant_connected' : 'participant_disconnected', who);
+    this.events.queue(change === 'arrived' ? 'participant_connected' : 'participant_disconnected', who);
+  }
+
+  private onCamera(): MediaIdentity[] {
+    return this.media.open ? onCameraIn(this.media.presence) : [];
   }
 
   /** Whether a media event is about the room open now (the media server may report a lost one's late). */

@@ -14,6 +14,7 @@ import type {
   SessionStatus,
 } from './messages';
 import type { SessionPlan } from './plan';
+import type { MediaIdentity } from './media';
 import { EDITABLE_STATUSES, isFinal, NOTARY_WAIT_RETRY_SECONDS, OPEN_STATUSES } from './statuses';
 import { commissionLapse, commissionOutsideRequest, type CommissionOnFile } from './commission';
 import { OPENING_DOCUMENTS, signingTally, type SigningProgress } from './signing';
@@ -27,6 +28,8 @@ export interface SessionState {
   verified: readonly ParticipantKey[];
   /** A live act's room is open and records the notary and a signer on camera (core/session/media.ts). */
   recordingRunning: boolean;
+  /** Who is on camera in a live act's room open now; none outside one. */
+  onCamera?: readonly MediaIdentity[];
   /** The places to sign and those applied; undefined until the act starts and its places are read. */
   signing?: SigningProgress;
 }

@@ -33,7 +33,7 @@ nat: { nice_debug = false $NAT }
 plugins: { disable = "libjanus_audiobridge.so,libjanus_echotest.so,libjanus_nosip.so,libjanus_recordplay.so,libjanus_sip.so,libjanus_streaming.so,libjanus_textroom.so,libjanus_videocall.so,libjanus_voicemail.so,libjanus_duktape.so,libjanus_lua.so" }
 loggers: { disable = "libjanus_jsonlog.so" }
 transports: { disable = "libjanus_websockets.so,libjanus_pfunix.so,libjanus_mqtt.so,libjanus_rabbitmq.so,libjanus_nanomsg.so" }
-events: { broadcast = true disable = "libjanus_wsevh.so,libjanus_rabbitmqevh.so,libjanus_mqttevh.so,libjanus_nanomsgevh.so,libjanus_gelfevh.so" }
+events: { broadcast = true stats_period = 0 disable = "libjanus_wsevh.so,libjanus_rabbitmqevh.so,libjanus_mqttevh.so,libjanus_nanomsgevh.so,libjanus_gelfevh.so" }
 JCFG
 cat > "$CONF/janus.plugin.videoroom.jcfg" <<JCFG
 general: { admin_key = "$MEDIA_ADMIN_KEY" lock_rtp_forward = true string_ids = true events = true }
@@ -46,7 +46,7 @@ JCFG
 cat > "$CONF/janus.eventhandler.sampleevh.jcfg" <<JCFG
 general: {
   enabled = true
-  events = "plugins,core"
+  events = "plugins,core,media"
   grouping = true
   json = "compact"
   backend = "$MEDIA_EVENTS_URL"

@@ -93,7 +93,7 @@ nat: {
   nice_debug = false
   ice_ignore_list = "vmnet"
 ${media.publicIp ? `  nat_1_1_mapping = ${quoted(media.publicIp)}\n  keep_private_host = true\n` : ''}}
-events: { broadcast = true }
+events: { broadcast = true stats_period = 0 }
 `,
     'janus.plugin.videoroom.jcfg': `general: { admin_key = ${quoted(secrets.adminKey)} lock_rtp_forward = true string_ids = true events = true }\n`,
     'janus.transport.http.jcfg': `general: { json = "compact" base_path = "/janus" http = true port = ${port} ip = "127.0.0.1" https = false }
@@ -102,7 +102,7 @@ cors: { }
 `,
     'janus.eventhandler.sampleevh.jcfg': `general: {
   enabled = true
-  events = "plugins,core"
+  events = "plugins,core,media"
   grouping = true
   json = "compact"
   backend = ${quoted(media.eventsUrl)}

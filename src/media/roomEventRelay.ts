@@ -5,7 +5,8 @@ import { executeUpdate } from '../temporal/updates';
 import { mediaEventUpdate, workflowIdOf } from '../../core/session/messages';
 import { verdictOfUpdateFailure } from '../sessions/sessionRules';
 import type { RoomEvent } from './janusEvents';
-import { sessionOfOpenRoom } from './rooms';
+import { openRoomOf, sessionOfOpenRoom } from './rooms';
+import type { MediaEvent } from '../../core/session/media';
 
 const UPDATE_WAIT_MS = 10_000;
 
@@ -22,15 +23,16 @@ export class RoomEventRelay {
 
   async relay(events: RoomEvent[]): Promise<{ relayed: number; dropped: number }> {
     let relayed = 0;
-    for (const { room, ...event } of events) {
-      const open = await sessionOfOpenRoom(this.sequelize, room);
+    for (const roomEvent of events) {
+      const open = await this.openRoomOf(roomEvent);
       if (!open) continue;
+      const event = withoutRoom(roomEvent);
       try {
         await executeUpdate(
           this.temporal,
           workflowIdOf(open.sessionId),
           mediaEventUpdate,
-          [{ ...event, segment: open.segment }],
+          [{ ...event, segment: open.segment } as MediaEvent],
           Date.now() + UPDATE_WAIT_MS,
         );
         relayed += 1;
@@ -40,4 +42,23 @@ export class RoomEventRelay {
     }
     return { relayed, dropped: events.length - relayed };
   }
+
+  /** The session and segment a publisher's room names, or where a handle's session has its room open now. */
+  private async openRoomOf(event: RoomEvent): Promise<{ sessionId: string; segment: number } | undefined> {
+    if ('room' in event) return sessionOfOpenRoom(this.sequelize, event.room);
+    if (!UUID.test(event.sessionId)) return undefined;
+    const room = await openRoomOf(this.sequelize, event.sessionId);
+    return room && { sessionId: event.sessionId, segment: room.segment };
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function withoutRoom(event: RoomEvent): Omit<MediaEvent, 'segment'> {
+  if ('room' in event) {
+    const { room: _room, ...rest } = event;
+    return rest;
+  }
+  const { sessionId: _sessionId, ...rest } = event;
+  return rest;
 }

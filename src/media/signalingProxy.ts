@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { MediaGrant } from './mediaTokens';
+import { opaqueIdOf } from './janusEvents';
 
 /** A browser's request to Janus that the proxy will not pass on, and why. */
 export class RefusedSignal extends Error {}
@@ -64,6 +65,8 @@ export function vetSignal(body: unknown, grant: MediaGrant, room: () => string):
   const vetted = pick(request, TOP_LEVEL);
   if (request.janus === 'attach' && request.plugin !== 'janus.plugin.videoroom')
     throw new RefusedSignal('Only the videoroom plugin is available');
+  // Media events name the handle by this, never by what the page would call it: see janusEvents.ts.
+  if (request.janus === 'attach') vetted.opaque_id = opaqueIdOf(grant.sessionId, grant.identity);
   if (request.janus === 'message') vetted.body = vetMessage(request.body, grant, room);
   return vetted;
 }
