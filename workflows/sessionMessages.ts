@@ -31,13 +31,13 @@ import {
 import {
   judgeOfferAnswer,
   judgeCompletion,
-  judgeIdentityOutcome,
   judgeJoin,
   judgeRequest,
   type SessionRequest,
   type Verdict,
 } from '../core/session/machine';
 import { judgePlacesChange, judgeSignature } from '../core/session/signingRules';
+import { judgeIdentityReport } from '../core/session/presence';
 import { isFinal } from '../core/session/statuses';
 import { isMediaEvent, type MediaEvent } from '../core/session/media';
 import { commissionOfRequest } from '../core/session/commission';
@@ -188,7 +188,7 @@ export class SessionMessages {
 
   private validateIdentity(check: IdentityOutcome): void {
     const recorded = this.run.recordedChecks.includes(check.checkId);
-    this.enforce(judgeIdentityOutcome(this.run.state(), recorded), 'refuse');
+    this.enforce(judgeIdentityReport(this.run.state(), this.plan, check, recorded), 'refuse');
   }
 
   private identity(check: IdentityOutcome): ActionResult {

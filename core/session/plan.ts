@@ -14,6 +14,8 @@ export interface SessionPlan {
   deliveryMode: DeliveryMode;
   /** The signer whose presence sends an on-demand session to the network (the host in same-device mode). */
   primarySignerIndex: number;
+  /** Same-device signing ("all"): the host, on whose device (and camera) every signer signs. */
+  sameDeviceHost?: number;
   /** Witnesses (invited and from the network) who must have joined before the session starts. */
   witnessesRequired: number;
   /** Of them, the network's: their places are filled once the signer waits. */
@@ -48,14 +50,15 @@ export function planOf(
 ): SessionPlan {
   const serviceWitnesses = input.witnesses?.number_of_service_witnesses ?? 0;
   const state = input.state_specific_notary;
+  const sameDevice = input.session_configurations?.same_device_signing_mode === 'all';
   return {
     holdInvitesUntilPretagged: input.send_invite_after_pretagging,
     startAt:
       input.notarization_timing_type === 'notarize_later' ? Date.parse(input.session_timing!) : undefined,
     notary: notaryMemberId ? { kind: 'team', memberId: notaryMemberId, state } : { kind: 'network', state },
     deliveryMode: input.final_documents_delivery_mode,
-    primarySignerIndex:
-      input.session_configurations?.same_device_signing_mode === 'all' ? hostIndexOf(input) : 0,
+    primarySignerIndex: sameDevice ? hostIndexOf(input) : 0,
+    ...(sameDevice ? { sameDeviceHost: hostIndexOf(input) } : {}),
     witnessesRequired: (input.witnesses?.invited_witness_details?.length ?? 0) + serviceWitnesses,
     serviceWitnesses,
     identityRequired: identityRequiredOf(input),

@@ -1,6 +1,7 @@
 /** The session's rules for the signers' part of the act: who applies where, and when places may change. */
 import { identityEstablished, type SessionState, type Verdict } from './machine';
 import type { SessionPlan } from './plan';
+import { signaturePresenceRefusal } from './presence';
 import type { Refusal } from './messages';
 import { OPENING_DOCUMENTS, placeKeyOf, type SignerKey } from './signing';
 
@@ -31,6 +32,8 @@ export function judgeSignature(
     return refuse('not_now', 'Verify your identity before you sign');
   if (awaitsTheNotary(state, plan, key))
     return refuse('not_now', 'Your notary confirms who you are in the session before you sign');
+  const unseen = signaturePresenceRefusal(state, plan, key);
+  if (unseen) return unseen;
   if (!state.signing) return refuse('not_now', OPENING_DOCUMENTS, 1);
   const place = state.signing.places.find((p) => placeKeyOf(p) === placeKey);
   if (!place || place.participant !== who) return refuse('forbidden', 'This place is not yours to sign');

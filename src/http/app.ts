@@ -240,6 +240,11 @@ function registerLiveAct(
     sessions: uses.sessions,
     signing,
     editing: new PlaceEditing(sequelize, temporal, uses.sessions.transactions),
-    identification: new NotaryIdentification(sequelize, temporal, uses.participants),
+    identification: new NotaryIdentification(
+      sequelize,
+      temporal,
+      uses.participants,
+      uses.sessions.transactions,
+    ),
   });
 }

@@ -1,4 +1,5 @@
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
+import type { TransactionsThroughTemporal } from '../sessions/transactionsThroughTemporal';
 import { conflict, notFound, refused } from '../domain/errors';
 import { execute, queryRows } from '../db/query';
 import type { ParticipantLookup } from '../participants/lookup';
@@ -29,6 +30,7 @@ export class NotaryIdentification {
     private readonly sequelize: Sequelize,
     private readonly temporal: TemporalHandle,
     private readonly participants: ParticipantLookup,
+    private readonly transactions: TransactionsThroughTemporal,
   ) {}
 
   async identify(session: SessionRow, actor: Actor, index: number, basis: IdentificationBasis) {
@@ -43,48 +45,31 @@ export class NotaryIdentification {
     if (session.status !== 'in_progress')
       throw conflict(`The notary identifies a signer in the live session: it is ${session.status}`);
     const statement = statementOf(basis);
-    const [check] = await queryRows<{ id: string; completed_at: Date }>(
-      this.sequelize,
-      `INSERT INTO identity_checks (session_id, participant_id, method, provider, attempt, outcome, reasons, allowed_by,
-                                    completed_at)
-       SELECT $1, $2, 'notary', 'notary', 1, 'passed', ARRAY[$3], $4, now()
-        WHERE NOT EXISTS (SELECT 1 FROM identity_checks WHERE participant_id = $2 AND method = 'notary')
-       RETURNING id, completed_at`,
-      {
-        bind: [
-          session.id,
-          signer.participant_id,
-          statement,
-          actor.kind === 'member' ? actor.memberId : actor.kind,
-        ],
-      },
-    );
-    const [kept] = check
-      ? [check]
-      : await queryRows<{ id: string; completed_at: Date }>(
-          this.sequelize,
-          "SELECT id, completed_at FROM identity_checks WHERE participant_id = $1 AND method = 'notary'",
-          { bind: [signer.participant_id] },
-        );
+    const attestedBy = actor.kind === 'member' ? actor.memberId : actor.kind;
+    let kept!: { id: string; completed_at: Date };
     try {
-      await executeUpdate(
-        this.temporal,
-        session.workflow_id,
-        identityOutcomeUpdate,
-        [
-          {
-            checkId: kept.id,
-            role: 'signer',
-            index,
-            email: signer.email,
-            method: 'notary',
-            outcome: 'passed',
-            attempt: 1,
-            reasons: [statement],
-          },
-        ],
-        Date.now() + TEMPORAL_DEADLINE_MS,
-      );
+      // Recorded only once the workflow counts it: identifying someone not on camera leaves no trace.
+      await this.transactions.run(async (transaction) => {
+        kept = await this.recordCheck(session.id, signer.participant_id, statement, attestedBy, transaction);
+        await executeUpdate(
+          this.temporal,
+          session.workflow_id,
+          identityOutcomeUpdate,
+          [
+            {
+              checkId: kept.id,
+              role: 'signer',
+              index,
+              email: signer.email,
+              method: 'notary',
+              outcome: 'passed',
+              attempt: 1,
+              reasons: [statement],
+            },
+          ],
+          Date.now() + TEMPORAL_DEADLINE_MS,
+        );
+      });
     } catch (err) {
       answerUpdateFailure(err);
     }
@@ -92,5 +77,31 @@ export class NotaryIdentification {
       bind: [kept.id],
     });
     return { identified_at: kept.completed_at.toISOString(), statement };
+  }
+
+  /** The notary's identification as an identity check, once per signer (a retry finds the first). */
+  private async recordCheck(
+    sessionId: string,
+    participantId: string,
+    statement: string,
+    attestedBy: string,
+    transaction: Transaction,
+  ): Promise<{ id: string; completed_at: Date }> {
+    const [check] = await queryRows<{ id: string; completed_at: Date }>(
+      this.sequelize,
+      `INSERT INTO identity_checks (session_id, participant_id, method, provider, attempt, outcome, reasons, allowed_by,
+                                    completed_at)
+       SELECT $1, $2, 'notary', 'notary', 1, 'passed', ARRAY[$3], $4, now()
+        WHERE NOT EXISTS (SELECT 1 FROM identity_checks WHERE participant_id = $2 AND method = 'notary')
+       RETURNING id, completed_at`,
+      { bind: [sessionId, participantId, statement, attestedBy], transaction },
+    );
+    if (check) return check;
+    const [earlier] = await queryRows<{ id: string; completed_at: Date }>(
+      this.sequelize,
+      "SELECT id, completed_at FROM identity_checks WHERE participant_id = $1 AND method = 'notary'",
+      { bind: [participantId], transaction },
+    );
+    return earlier;
   }
 }

@@ -122,7 +122,10 @@ function registerIdentificationRoute(
       400: failure('No basis, or a credible witness without a name'),
       403: failure('Not the session’s notary'),
       404: failure('Unknown session or signer'),
-      409: failure('Not in progress, or the signer has an identity check of their own'),
+      409: failure(
+        'Not in progress, the signer has an identity check of their own, or the notary is not in the live ' +
+          'room or the signer not on camera (the message names who)',
+      ),
       503: failure('The session could not be reached; retry'),
     },
     handler: async (ctx, { params, body }) => {

@@ -213,7 +213,11 @@ function applyingRoutes(site: ApiRoutes, signing: SigningService): void {
         403: failure('The place is another participant’s'),
         ...COMMON,
         409: {
-          ...failure('Not in progress, not consented, no mark adopted, or the session is opening its places'),
+          ...failure(
+            'Not in progress, not consented, no mark adopted, the session is opening its places, or, in a live ' +
+              'act, the signer or the notary is not on camera (`Turn on your camera and microphone to sign`, ' +
+              '`Signing waits until the notary is back in the room`)',
+          ),
           headers: { 'Retry-After': 'When the session is opening its places' },
         },
         503: failure('The session could not be reached; retry'),
