@@ -62,6 +62,17 @@ export const documentSummary = Joi.object({
   ),
 }).label('DocumentSummary');
 
+/** Contract §8: present only while a live act is in progress. */
+const presence = Joi.object({
+  on_camera: Joi.boolean().description('The media server receives their audio and video in the act’s room'),
+  since: Joi.string().isoDate().allow(null).description('Since when (null while off camera)'),
+})
+  .description(
+    'During a live act: whether they are on camera now. Identifying a signer needs them on camera; ' +
+      'applying a signature needs the signer and the notary on camera (else 409 naming who is missing).',
+  )
+  .label('Presence');
+
 export const sessionResponse = Joi.object({
   response: Joi.string().valid('Pass'),
   ...summaryFields,
@@ -69,6 +80,7 @@ export const sessionResponse = Joi.object({
     email: Joi.string(),
     name: Joi.string(),
     source: Joi.string().valid('team', 'network'),
+    presence,
   }).allow(null),
   participants: Joi.array().items(
     Joi.object({
@@ -86,6 +98,7 @@ export const sessionResponse = Joi.object({
         .isoDate()
         .allow(null)
         .description('When they applied at their last place (null until every place of theirs is signed)'),
+      presence,
     }),
   ),
   documents: Joi.array().items(

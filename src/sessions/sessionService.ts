@@ -2,6 +2,7 @@ import type { Sequelize } from 'sequelize';
 import type { Config } from '../config';
 import type { DocumentPool } from '../documents/documentPool';
 import { signingSummary } from '../signatures/signingSummary';
+import { presenceInRoom } from '../media/presence';
 import type { TemporalHandle } from '../temporal/client';
 import { conflict } from '../domain/errors';
 import type { CompleteRequest, NotaryActionName } from '../../core/session/messages';
@@ -88,15 +89,19 @@ export class SessionService {
     if (lapse) throw conflict(`Session cannot be started: ${lapse}`);
   }
 
-  /** One session of the account with its participants and documents. */
+  /** One session of the account with its participants and documents; during a live act, who is on camera. */
   async get(accountId: string, sessionId: string) {
     const row = await this.findRow(accountId, sessionId);
     const signing = await signingSummary(this.sequelize, sessionId);
+    const room =
+      row.status === 'in_progress' && !row.test_mode && (await presenceInRoom(this.sequelize, sessionId));
     return {
       row,
+      notaryPresence: room ? room.of({ role: 'notary', index: null }) : undefined,
       participants: (await sessionParticipants(this.sequelize, sessionId)).map((p) => ({
         ...p,
         ...signing.participant(p),
+        ...(room ? { presence: room.of(p) } : {}),
       })),
       documents: (await sessionDocuments(this.sequelize, sessionId)).map((d) => ({
         ...d,

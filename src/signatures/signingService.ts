@@ -12,6 +12,9 @@ import { signatureAppliedUpdate, type SignatureApplied } from '../../core/sessio
 import { signerKeyOf, type SignatureKind } from '../../core/session/signing';
 import { renderMark, type MarkInput } from './adoptedMarks';
 import { SessionPages } from './sessionPages';
+import { presenceInRoom } from '../media/presence';
+import { signingPause } from '../../core/session/presence';
+import type { SessionPlan } from '../../core/session/plan';
 import { sessionPlaces } from './sessionPlaces';
 import { answerUpdateFailure } from './updateFailures';
 import { signingView, type SigningView } from './signingView';
@@ -42,9 +45,18 @@ export class SigningService {
 
   private readonly pages: SessionPages;
 
+  /** The link's view, with why its signing waits now in a live act (from the room's published presence). */
   async view(token: string): Promise<SigningView> {
     const me = await this.present(token);
-    return signingView(this.sequelize, me.session_id, await this.onDevice(me));
+    const view = await signingView(this.sequelize, me.session_id, await this.onDevice(me));
+    const [session] = await queryRows<{ plan: SessionPlan }>(
+      this.sequelize,
+      "SELECT plan FROM sessions WHERE id = $1 AND status = 'in_progress'",
+      { bind: [me.session_id] },
+    );
+    if (!session || session.plan.testMode) return view;
+    const onCamera = (await presenceInRoom(this.sequelize, me.session_id)).onCamera();
+    return { ...view, paused: signingPause(onCamera, session.plan, me) ?? null };
   }
 
   async consent(token: string, signerIndex: number | undefined, client: ClientFacts) {

@@ -49,6 +49,8 @@ export interface SigningView {
   participants: ParticipantProgress[];
   /** Who this page signs as: the participant, or every signer on a same-device host's device. */
   signing_as: SignerKey[];
+  /** Why the signing waits now (contract §8: who is not on camera); null when it may go on. */
+  paused: string | null;
 }
 
 interface ParticipantRow {
@@ -122,7 +124,7 @@ export async function signingView(
     }),
   );
   const participants = people.map((person) => progressOf(person, shown));
-  return { documents: shown, participants, signing_as: signingAs.map(signerKeyOf) };
+  return { documents: shown, participants, signing_as: signingAs.map(signerKeyOf), paused: null };
 }
 
 /** One participant's consent, places done and signing time, over every document shown. */

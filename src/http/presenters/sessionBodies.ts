@@ -2,6 +2,7 @@ import type { SessionRow } from '../../../core/session/rows';
 import type { ParticipantRow } from '../../sessions/sessionReads';
 import type { CreatedSession, LinkedParticipant } from '../../sessions/sessionCreation';
 import type { AddedDocuments } from '../../sessions/documentAddition';
+import type { Presence } from '../../media/presence';
 
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 
@@ -36,16 +37,20 @@ function notaryOf(row: SessionRow) {
   return null;
 }
 
-/** Contract §2 `GET /sessions/{id}`. */
+/** Contract §2 `GET /sessions/{id}`; §8 each one's `presence` while a live act is in progress. */
 export function presentSession(
   row: SessionRow,
-  participants: Array<ParticipantRow & { consented_at: string | null; signed_at: string | null }>,
+  participants: Array<
+    ParticipantRow & { consented_at: string | null; signed_at: string | null; presence?: Presence }
+  >,
   documents: Array<{ document_id: string; name: string; content_type: string; size_bytes: number }>,
+  notaryPresence?: Presence,
 ) {
   const summary = presentSessionSummary(row);
+  const notary = notaryOf(row);
   return {
     ...summary,
-    notary: notaryOf(row),
+    notary: notary && notaryPresence ? { ...notary, presence: notaryPresence } : notary,
     participants: participants.map((p) => ({
       role: p.role,
       index: p.index,
@@ -55,6 +60,7 @@ export function presentSession(
       joined_at: iso(p.joined_at),
       consented_at: p.consented_at,
       signed_at: p.signed_at,
+      ...(p.presence ? { presence: p.presence } : {}),
     })),
     documents,
   };

@@ -111,8 +111,11 @@ function getRoute(sessions: SessionService): RouteDefinition<unknown, unknown, {
     params: sessionIdParams,
     responses: { 200: { description: 'The session', schema: sessionResponse }, 404: notFound },
     handler: async (ctx, { params }) => {
-      const { row, participants, documents } = await sessions.get(principalOf(ctx).accountId, params.id);
-      ctx.body = { response: 'Pass', ...presentSession(row, participants, documents) };
+      const { row, participants, documents, notaryPresence } = await sessions.get(
+        principalOf(ctx).accountId,
+        params.id,
+      );
+      ctx.body = { response: 'Pass', ...presentSession(row, participants, documents, notaryPresence) };
     },
   };
 }

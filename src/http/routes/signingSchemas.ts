@@ -64,6 +64,12 @@ export const signingViewSchema = Joi.object({
   signing_as: Joi.array()
     .items(participantKey)
     .description('Who this page signs as (same-device: every signer)'),
+  paused: Joi.string()
+    .allow(null)
+    .description(
+      'In a live act, why signing waits now: `Signing waits until the notary is back in the room`, or ' +
+        '`Turn on your camera and microphone to sign`; null when it may go on',
+    ),
 }).label('SigningView');
 
 export const signerIndex = Joi.number()

@@ -5,6 +5,9 @@ import { documentsView } from './signingDocuments';
 import { mountNotaryDocuments } from './notaryDocuments';
 import type { Person, SigningContext, View } from './signingModel';
 
+const PAUSED_CHECK_MS = 2_000;
+const FOLLOW_MS = 5_000;
+
 export function mountSigning(root: HTMLElement, base: string): void {
   let view: View | undefined;
   const status = el('p', '', { role: 'status', class: 'signing-status' });
@@ -24,17 +27,33 @@ export function mountSigning(root: HTMLElement, base: string): void {
       return res.ok;
     },
     async refresh() {
-      if (await ctx.call('/signing')) render();
+      if ((await ctx.call('/signing')) && JSON.stringify(view) !== shown) render();
+      else follow();
     },
     me: (key) => view!.participants.find((p) => p.participant === key)!,
     // Same-device signing: the host's page signs for each signer on the device, by index.
     withIndex: (person: Person, body: object) =>
       view!.signing_as.length > 1 ? { ...body, signer_index: person.index } : body,
   };
+  let shown = '';
+  let next: number | undefined;
+  let onDocuments = false;
+  // On the document, and while someone is off camera, the page follows the act: a pause shows and ends
+  // by itself, and the others' progress appears. A card being filled in is never redrawn under the hand.
+  const follow = () => {
+    window.clearTimeout(next);
+    if (view?.paused || onDocuments)
+      next = window.setTimeout(() => void ctx.refresh(), view?.paused ? PAUSED_CHECK_MS : FOLLOW_MS);
+  };
   const render = () => {
+    shown = JSON.stringify(view);
+    if (view!.paused) status.textContent = view!.paused;
+    else if (status.dataset.paused) status.textContent = 'Signing can go on.';
+    status.dataset.paused = view!.paused ? 'true' : '';
     const people = view!.signing_as.map(ctx.me);
     const waiting = people.find((p) => !p.consented_at);
     const adopting = people.find((p) => p.consented_at && p.adopted.length < 2);
+    onDocuments = !waiting && !adopting;
     const body = waiting
       ? consentCard(ctx, waiting)
       : adopting
@@ -42,6 +61,7 @@ export function mountSigning(root: HTMLElement, base: string): void {
         : documentsView(ctx);
     root.replaceChildren(status, body);
     root.hidden = false;
+    follow();
   };
   void ctx.refresh();
 }

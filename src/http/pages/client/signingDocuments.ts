@@ -118,6 +118,9 @@ function placeNode(
       'data-place': `${documentId}/${p.id}`,
     }),
   );
+  // Signing waits while the signer or the notary is off camera (the status line says which).
+  const paused = Boolean(ctx.view().paused);
+  button.disabled = paused;
   button.addEventListener('click', async () => {
     button.disabled = true;
     const ok = await ctx.call(
@@ -127,7 +130,7 @@ function placeNode(
     if (ok) ctx.status.textContent = `${p.kind === 'initials' ? 'Initials' : 'Signature'} applied.`;
     await ctx.refresh();
     // A refresh that failed redrew nothing: the place can be tapped again.
-    button.disabled = false;
+    button.disabled = paused;
   });
   return button;
 }

@@ -35,6 +35,8 @@ export interface View {
   }>;
   participants: Person[];
   signing_as: string[];
+  /** Why signing waits now (who is not on camera); null when it may go on. */
+  paused: string | null;
 }
 
 /** What every part of the signing page reaches: the service, the view, and the status line. */

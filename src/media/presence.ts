@@ -1,0 +1,42 @@
+import type { Sequelize } from 'sequelize';
+import { queryRows } from '../db/query';
+import type { MediaIdentity } from '../../core/session/media';
+
+/** Contract §8: whether a participant is on camera now in the act's room, and since when. */
+export interface Presence {
+  on_camera: boolean;
+  since: string | null;
+}
+
+/**
+ * Each participant's presence in the room open now, as the session published it (its
+ * `participant_connected` and `participant_disconnected` events of that room's segment): the last one of
+ * each person says. `of` answers off camera for a person who has not appeared there.
+ */
+export async function presenceInRoom(sequelize: Sequelize, sessionId: string) {
+  const rows = await queryRows<{ role: string; index: string | null; event: string; created_at: Date }>(
+    sequelize,
+    `SELECT DISTINCT ON (e.payload -> 'data' ->> 'role', e.payload -> 'data' ->> 'index')
+            e.payload -> 'data' ->> 'role' AS role, e.payload -> 'data' ->> 'index' AS index, e.event, e.created_at
+       FROM events e
+      WHERE e.session_id = $1 AND e.event IN ('participant_connected', 'participant_disconnected')
+        AND (e.payload -> 'data' ->> 'segment')::int =
+            (SELECT max(segment) FROM media_rooms WHERE session_id = $1 AND closed_at IS NULL)
+      ORDER BY e.payload -> 'data' ->> 'role', e.payload -> 'data' ->> 'index', e.created_at DESC, e.id DESC`,
+    { bind: [sessionId] },
+  );
+  const last = new Map(rows.map((r) => [`${r.role}-${r.index ?? ''}`, r]));
+  return {
+    /** Who is on camera, as the room's media identities (`notary`, `signer-0`). */
+    onCamera: (): MediaIdentity[] =>
+      rows
+        .filter((r) => r.event === 'participant_connected')
+        .map((r) => (r.role === 'notary' ? 'notary' : `${r.role}-${r.index}`) as MediaIdentity),
+    of(p: { role: string; index: number | null }): Presence {
+      const seen = last.get(`${p.role}-${p.index ?? ''}`);
+      return seen?.event === 'participant_connected'
+        ? { on_camera: true, since: new Date(seen.created_at).toISOString() }
+        : { on_camera: false, since: null };
+    },
+  };
+}
