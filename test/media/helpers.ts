@@ -80,8 +80,8 @@ export interface RoomStats {
 }
 
 /**
- * A live act completed as it happens for real: the signer and the notary in the room with their (fake)
- * cameras, until each receives the other; then `complete` (retried until the room records them both).
+ * A live act completed as it happens for real: every signer and the notary in the room with their (fake)
+ * cameras, until each receives the others; then `complete` (retried until the room records them).
  */
 export async function completeRecordedAct(
   browser: Browser,
@@ -90,21 +90,19 @@ export async function completeRecordedAct(
     notaryToken: string;
     signingUrl: string;
     complete: () => Promise<ApiResponse>;
-    /** The other signers, who sign through the API. */
+    /** The other signers, on camera in their own pages too; each signs through the API. */
     otherSigningUrls?: string[];
   },
 ): Promise<ApiResponse> {
-  const signer = await signerPage(browser, act.signingUrl);
+  const links = [act.signingUrl, ...(act.otherSigningUrls ?? [])];
+  const signers = await Promise.all(links.map((url) => signerPage(browser, url)));
   const notary = await notaryInRoom(browser, act.notaryToken, act.id);
   try {
-    await receivingMedia(signer.page);
-    await receivingMedia(notary.page);
-    const links = [act.signingUrl, ...(act.otherSigningUrls ?? [])];
+    for (const { page } of [...signers, notary]) await receivingMedia(page, links.length);
     await notaryIdentifiesSigners(act.notaryToken, act.id, links.length);
     for (const url of links) await signEverything(url);
     return await eventually(act.complete, (r) => r.status === 200, 'the completion of the recorded act');
   } finally {
-    await signer.context.close();
-    await notary.context.close();
+    for (const { context } of [...signers, notary]) await context.close();
   }
 }

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { launchMediaBrowser } from '../support/browser';
+import { request } from '../support/http';
+import { eventually } from '../support/eventually';
+import { tokenOf } from '../support/sessions';
+import { consentAndAdopt } from '../support/signing';
+import { query } from '../team/helpers';
+import { assertAccessible } from '../support/accessibility';
+import { liveTeamSession, notaryAction, notaryInRoom, receivingMedia, signerPage } from './helpers';
+
+const API = '/api/integrationsv2';
+const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots');
+
+/** Who the session says is on camera: the notary's presence and each participant's. */
+async function presence(apiKey: string, id: string) {
+  const session = (await request(`${API}/sessions/${id}`, { auth: apiKey })).body;
+  return {
+    notary: session.notary?.presence?.on_camera as boolean | undefined,
+    signer: session.participants[0].presence?.on_camera as boolean | undefined,
+  };
+}
+
+/** The signer's first place: its document and id. */
+async function firstPlace(signingUrl: string) {
+  const view = (await request(`/sign/${tokenOf(signingUrl)}/signing`)).body;
+  return { document_id: view.documents[0].id as string, place_id: view.documents[0].places[0].id as string };
+}
+
+const identify = (notaryToken: string, id: string) =>
+  request(`${API}/sessions/${id}/signers/0/identification`, {
+    auth: notaryToken,
+    body: { basis: 'personal_knowledge' },
+  });
+
+/** Issue 68: the session guards the act by who is on camera, from the media server's own events. */
+describe('presence guards the live act (issue 68)', function () {
+  this.timeout(240_000);
+  let browser: Browser;
+  let refusing: Browser;
+  before(async () => {
+    browser = await launchMediaBrowser();
+    refusing = await launchMediaBrowser({ granted: false });
+  });
+  after(async () => {
+    await browser?.close();
+    await refusing?.close();
+  });
+
+  it('a signer whose camera is blocked is not identified; one who leaves the camera does not sign', async () => {
+    const live = await liveTeamSession();
+    assert.equal((await notaryAction(live.notaryToken, live.id, 'start')).status, 200);
+    const notary = await notaryInRoom(browser, live.notaryToken, live.id);
+    const blocked = await signerPage(refusing, live.signingUrl);
+    try {
+      await blocked.page.locator('.room-status[data-state="blocked"]').waitFor({ timeout: 20_000 });
+      await eventually(
+        () => presence(live.account.api_key, live.id),
+        (p) => p.notary === true && p.signer === false,
+        'the notary on camera, the signer not',
+      );
+      const refused = await identify(live.notaryToken, live.id);
+      assert.equal(refused.status, 409, refused.text);
+      assert.equal(
+        refused.body.response_message,
+        'Signer 1 is not on camera: identify them once you see and hear them',
+      );
+      const checks = await query(
+        "SELECT 1 FROM identity_checks WHERE session_id = $1 AND method = 'notary'",
+        [live.id],
+      );
+      assert.equal(checks.length, 0, 'a refused identification leaves no trace');
+    } finally {
+      await blocked.context.close();
+    }
+
+    const signer = await signerPage(browser, live.signingUrl);
+    await receivingMedia(notary.page);
+    await eventually(
+      () => identify(live.notaryToken, live.id),
+      (r) => r.status === 200,
+      'the identification once the signer is on camera',
+    );
+    await consentAndAdopt(live.signingUrl, 'Sam Signer');
+    await signer.context.close();
+    await eventually(
+      () => presence(live.account.api_key, live.id),
+      (p) => p.signer === false,
+      'the signer off camera once their page is gone',
+    );
+    const unseen = await request(`/sign/${tokenOf(live.signingUrl)}/signatures`, {
+      body: await firstPlace(live.signingUrl),
+    });
+    assert.equal(unseen.status, 409, unseen.text);
+    assert.equal(unseen.body.response_message, 'Turn on your camera and microphone to sign');
+    await notary.context.close();
+  });
+
+  it('signing pauses while the notary is away and resumes when they are back; a reload keeps the signer seen', async () => {
+    const live = await liveTeamSession();
+    assert.equal((await notaryAction(live.notaryToken, live.id, 'start')).status, 200);
+    const signer = await signerPage(browser, live.signingUrl);
+    let notary = await notaryInRoom(browser, live.notaryToken, live.id);
+    try {
+      await receivingMedia(notary.page);
+      assert.equal((await identify(live.notaryToken, live.id)).status, 200);
+      await consentAndAdopt(live.signingUrl, 'Sam Signer');
+      // The signer's page reloads: its old connection's late "left" must not hide the new one.
+      await signer.page.reload();
+      await receivingMedia(notary.page);
+      await eventually(
+        () => presence(live.account.api_key, live.id),
+        (p) => p.notary === true && p.signer === true,
+        'both on camera after the reload',
+      );
+      await notary.context.close();
+      await eventually(
+        () => presence(live.account.api_key, live.id),
+        (p) => p.notary === false,
+        'the notary gone from the room',
+      );
+      const place = await firstPlace(live.signingUrl);
+      const paused = await request(`/sign/${tokenOf(live.signingUrl)}/signatures`, { body: place });
+      assert.equal(paused.status, 409, paused.text);
+      assert.equal(paused.body.response_message, 'Signing waits until the notary is back in the room');
+      // The signer's page says so by itself, and its places wait.
+      const status = signer.page.locator('#signing .signing-status');
+      await status
+        .getByText('Signing waits until the notary is back in the room')
+        .waitFor({ timeout: 20_000 });
+      const sign = signer.page.locator('#signing button.place.mine').first();
+      assert.equal(await sign.isDisabled(), true, 'no place can be tapped while the notary is away');
+      await assertAccessible(signer.page, 'the signing paused');
+      await signer.page.screenshot({
+        path: path.join(SCREENSHOTS, 'presence-paused-phone.png'),
+        fullPage: true,
+      });
+
+      notary = await notaryInRoom(browser, live.notaryToken, live.id);
+      await status.getByText('Signing can go on.').waitFor({ timeout: 30_000 });
+      await signer.page.locator('#signing button.place.mine:not([disabled])').first().click();
+      await eventually(
+        () => request(`/sign/${tokenOf(live.signingUrl)}/signing`),
+        (r) => r.body.participants[0].places_done >= 1,
+        'the application made in the page once the notary is back',
+      );
+    } finally {
+      await signer.context.close();
+      await notary.context.close();
+    }
+  });
+});
