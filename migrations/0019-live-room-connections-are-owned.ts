@@ -6,7 +6,7 @@ import type { MigrationContext } from '../src/db/migrator';
  *   the media token's session and identity that opened it, so a token acts only on its own, and one person
  *   holds no more of the media server than their room needs;
  * - evidence tables refuse TRUNCATE, and a recording's identity (id, session) never changes, nor, once
- *   stored, any column that describes the evidence.
+ *   stored, any column that describes the evidence (its `updated_at` then says when it was stored).
  */
 export async function up({ sequelize }: MigrationContext): Promise<void> {
   await sequelize.query(`
@@ -37,10 +37,10 @@ export async function up({ sequelize }: MigrationContext): Promise<void> {
       END IF;
       IF TG_OP = 'UPDATE' AND OLD.status = 'available' AND
          (NEW.sha256, NEW.object_key, NEW.retain_until, NEW.status, NEW.content_type, NEW.duration_seconds,
-          NEW.size_bytes, NEW.ended_at, NEW.segments, NEW.failure_reason)
+          NEW.size_bytes, NEW.ended_at, NEW.segments, NEW.failure_reason, NEW.updated_at)
          IS DISTINCT FROM
          (OLD.sha256, OLD.object_key, OLD.retain_until, OLD.status, OLD.content_type, OLD.duration_seconds,
-          OLD.size_bytes, OLD.ended_at, OLD.segments, OLD.failure_reason) THEN
+          OLD.size_bytes, OLD.ended_at, OLD.segments, OLD.failure_reason, OLD.updated_at) THEN
         RAISE EXCEPTION 'recording % is stored: what describes it is final', OLD.id;
       END IF;
       RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;

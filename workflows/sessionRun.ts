@@ -163,7 +163,7 @@ export class SessionRun {
   recordMedia(event: MediaEvent): void {
     const change = applyMediaEvent(this.media.presence, event);
     if (!change) return;
-    const who = { ...participantOf(event.identity), segment: event.segment };
+    const who = { ...participantOf(event.identity), segment: event.segment, at: event.at };
     this.events.queue(change === 'arrived' ? 'participant_connected' : 'participant_disconnected', who);
   }
 

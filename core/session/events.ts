@@ -100,6 +100,8 @@ export interface InTheRoom {
   role: 'notary' | 'signer' | 'witness';
   index: number | null;
   segment: number;
+  /** When the media server saw it (ISO 8601): the recording's intervals of presence are measured by it. */
+  at: string;
 }
 
 /** The arguments after the event's name: its data, none for an event that carries none. */

@@ -40,3 +40,47 @@ export async function presenceInRoom(sequelize: Sequelize, sessionId: string) {
     },
   };
 }
+
+/** A stretch of time someone was on camera in one room (the media server's times). */
+export interface OnCameraInterval {
+  from: string;
+  to: string;
+}
+
+/**
+ * Each person's intervals on camera in one segment of the act, from the events the session published
+ * (`at`: the media server's time); one still open when the room closed ends at `closedAt`.
+ */
+export async function intervalsOnCamera(
+  sequelize: Sequelize,
+  sessionId: string,
+  segment: number,
+  closedAt: string,
+): Promise<Map<MediaIdentity, OnCameraInterval[]>> {
+  const rows = await queryRows<{ event: string; role: string; index: number | null; at: string }>(
+    sequelize,
+    `SELECT e.event, e.payload -> 'data' ->> 'role' AS role, (e.payload -> 'data' ->> 'index')::int AS index,
+            coalesce(e.payload -> 'data' ->> 'at', e.payload ->> 'created_at') AS at
+       FROM events e
+      WHERE e.session_id = $1 AND e.event IN ('participant_connected', 'participant_disconnected')
+        AND (e.payload -> 'data' ->> 'segment')::int = $2
+      ORDER BY e.created_at, e.id`,
+    { bind: [sessionId, segment] },
+  );
+  const intervals = new Map<MediaIdentity, OnCameraInterval[]>();
+  const open = new Map<MediaIdentity, string>();
+  for (const row of rows) {
+    const identity = (row.role === 'notary' ? 'notary' : `${row.role}-${row.index}`) as MediaIdentity;
+    if (row.event === 'participant_connected') open.set(identity, row.at);
+    else if (open.has(identity)) {
+      intervals.set(identity, [
+        ...(intervals.get(identity) ?? []),
+        { from: open.get(identity)!, to: row.at },
+      ]);
+      open.delete(identity);
+    }
+  }
+  for (const [identity, from] of open)
+    intervals.set(identity, [...(intervals.get(identity) ?? []), { from, to: closedAt }]);
+  return intervals;
+}

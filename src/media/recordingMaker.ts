@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { intervalsOnCamera } from './presence';
 import { pipeline } from 'node:stream/promises';
 import type { Sequelize } from 'sequelize';
 import type { ObjectStore } from '../objectStore/objectStore';
@@ -114,12 +115,14 @@ export async function makeRecording(
           size_bytes: (await fs.promises.stat(track.file)).size,
         });
       }
+      const onCamera = await intervalsOnCamera(sequelize, sessionId, room.segment, endedAt.toISOString());
+      const people = [...new Set([...peopleOf(placed), ...onCamera.keys()])].sort();
       segments.push({
         segment: room.segment,
         started_at: new Date(room.opened_at).toISOString(),
         ended_at: endedAt.toISOString(),
         duration_seconds: Math.round(duration * 1000) / 1000,
-        participants: peopleOf(placed),
+        participants: people.map((identity) => ({ identity, intervals: onCamera.get(identity) ?? [] })),
         tracks,
       });
     }

@@ -22,12 +22,13 @@ export interface RecordingView {
     started_at: string;
     ended_at: string | null;
     duration_seconds: number | null;
-    participants: string[];
+    participants: Array<{ identity: string; intervals: Array<{ from: string; to: string }> }>;
     tracks: Array<{ identity: string; kind: string; size_bytes: number }>;
   }>;
   download_url: string | null;
   expires_at: string | null;
   retain_until: string | null;
+  available_at: string | null;
   failure_reason?: string;
 }
 
@@ -64,6 +65,7 @@ export class RecordingViews {
       download_url: link?.url ?? null,
       expires_at: link?.expiresAt.toISOString() ?? null,
       retain_until: iso(row.retain_until),
+      available_at: row.status === 'available' ? iso(row.updated_at) : null,
       ...(row.failure_reason ? { failure_reason: row.failure_reason } : {}),
     };
   }

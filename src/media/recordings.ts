@@ -1,3 +1,4 @@
+import type { OnCameraInterval } from './presence';
 import type { Sequelize } from 'sequelize';
 import { execute, queryRows } from '../db/query';
 import { NETWORK_NOTARY_NAME, SESSION_NOTARY_JOINS } from '../db/sessionNotary';
@@ -11,7 +12,8 @@ export interface RecordingSegment {
   started_at: string;
   ended_at: string | null;
   duration_seconds: number | null;
-  participants: MediaIdentity[];
+  /** Who was in the room, and when each was on camera (contract §8). */
+  participants: Array<{ identity: MediaIdentity; intervals: OnCameraInterval[] }>;
   /** The media server's own per-stream files, kept beside the composite. */
   tracks: Array<{ identity: MediaIdentity; kind: 'audio' | 'video'; object_key: string; size_bytes: number }>;
 }
@@ -30,6 +32,8 @@ export interface RecordingRow {
   segments: RecordingSegment[];
   failure_reason: string | null;
   retain_until: Date | null;
+  /** Once `available`, when it became so: nothing describing a stored recording changes after. */
+  updated_at: Date;
 }
 
 /** The recording of a session's act, from its first room's opening; a retried start keeps the first. */

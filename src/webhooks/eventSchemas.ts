@@ -30,6 +30,7 @@ const inTheRoom = {
   role: Joi.string().valid('notary', 'signer', 'witness').required(),
   index: Joi.number().integer().min(0).allow(null).required().description('null for the notary'),
   segment,
+  at: Joi.string().isoDate().required().description('When the media server saw the change'),
 };
 
 interface EventDocumentation {

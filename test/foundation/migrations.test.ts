@@ -697,9 +697,9 @@ describe('migrations', () => {
         `size_bytes = 12`,
         `duration_seconds = 2`,
         `content_type = 'audio/ogg'`,
+        `updated_at = now() + interval '1 day'`,
       ])
         await assert.rejects(db.query(`UPDATE recordings SET ${change}`), /recording .* (final)/, change);
-      await db.query(`UPDATE recordings SET updated_at = now()`);
       for (const table of ['recordings', 'signature_applications', 'sessions CASCADE'])
         await assert.rejects(
           db.query(`TRUNCATE ${table}`),

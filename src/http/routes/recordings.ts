@@ -35,7 +35,16 @@ const recording = Joi.object({
         started_at: Joi.string().isoDate(),
         ended_at: Joi.string().isoDate().allow(null),
         duration_seconds: Joi.number().allow(null),
-        participants: Joi.array().items(Joi.string()),
+        participants: Joi.array()
+          .items(
+            Joi.object({
+              identity: Joi.string().description('`notary`, `signer-<index>` or `witness-<index>`'),
+              intervals: Joi.array()
+                .items(Joi.object({ from: Joi.string().isoDate(), to: Joi.string().isoDate() }))
+                .description('When they were on camera (audio and video received), by the media server'),
+            }),
+          )
+          .description('Everyone in the room, and when each was on camera'),
         tracks: Joi.array().items(track).description('The media server’s own per-stream files, kept with it'),
       }),
     )
@@ -46,6 +55,7 @@ const recording = Joi.object({
     .isoDate()
     .allow(null)
     .description('Kept at least until then (RECORDING_RETENTION)'),
+  available_at: Joi.string().isoDate().allow(null).description('When it became `available`'),
   failure_reason: Joi.string(),
 }).label('Recording');
 
