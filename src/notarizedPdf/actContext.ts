@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { actTypesOf } from '../../core/vocabulary';
+import type { CoveredSegment } from './actWording';
 import { renderSeal } from '../team/seal';
 import { NOTARY_AT_THE_ACT, SESSION_NOTARY_JOINS } from '../db/sessionNotary';
 import { stateName } from '../../core/usStates';
@@ -43,7 +44,10 @@ function identityStatement(check: SettledCheck, accountName: string): string {
 function actKindOf({ test_mode, recording }: Pick<SessionFacts, 'test_mode' | 'recording'>): ActKind {
   if (test_mode) return { kind: 'test' };
   if (recording?.status === 'available' && recording.sha256)
-    return { kind: 'live', recording: { id: recording.id, sha256: recording.sha256 } };
+    return {
+      kind: 'live',
+      recording: { id: recording.id, sha256: recording.sha256, segments: recording.segments ?? [] },
+    };
   const reason =
     recording?.failure_reason ?? (recording ? `its recording is ${recording.status}` : 'none was made');
   return { kind: 'live', recording: null, reason };
@@ -52,7 +56,13 @@ function actKindOf({ test_mode, recording }: Pick<SessionFacts, 'test_mode' | 'r
 interface SessionFacts {
   account_id: string;
   test_mode: boolean;
-  recording: { id: string; status: string; sha256: string | null; failure_reason: string | null } | null;
+  recording: {
+    id: string;
+    status: string;
+    sha256: string | null;
+    failure_reason: string | null;
+    segments: CoveredSegment[] | null;
+  } | null;
   account_name: string;
   options: { notarization_types?: string };
   completed_at: Date | null;
@@ -68,7 +78,7 @@ export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
     `SELECT account_id, account_name, options, completed_at, notary, test_mode,
             (SELECT png FROM notary_seals WHERE id = (notary->>'seal_id')::uuid) AS seal_png,
             (SELECT json_build_object('id', r.id, 'status', r.status, 'sha256', r.sha256,
-                                      'failure_reason', r.failure_reason)
+                                      'failure_reason', r.failure_reason, 'segments', r.segments)
                FROM recordings r WHERE r.session_id = facts.id) AS recording
        FROM (SELECT s.id, s.account_id, s.test_mode, (SELECT name FROM accounts WHERE id = s.account_id) AS account_name, s.options,
                     s.completed_at, coalesce(s.act_notary, ${NOTARY_AT_THE_ACT}) AS notary

@@ -9,6 +9,7 @@ import { placesOfDocument, type PlacedAnnotation, type SignerKey } from '../../c
 import { boxOfPlace, type PlaceBox } from '../signatures/placeGeometry';
 import type { DigitalId } from './digitalId';
 import { appendCertificatePages, type CertificateLine } from './certificatePages';
+import { recordingCoverage, statutorySentences, type CoveredSegment } from './actWording';
 
 const FONTS = {
   regular: fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
@@ -38,7 +39,7 @@ export interface NotarialActContext {
 
 export type ActKind =
   | { kind: 'test' }
-  | { kind: 'live'; recording: { id: string; sha256: string } }
+  | { kind: 'live'; recording: { id: string; sha256: string; segments: CoveredSegment[] } }
   | { kind: 'live'; recording: null; reason: string };
 
 /** Stamped on every page of a test-mode session's documents, the certificate's among them. */
@@ -181,7 +182,7 @@ function actLines(act: ActKind): CertificateLine[] {
       { text: `No audio-video recording of this act is available: ${act.reason}.`, bold: true, after: 8 },
     ];
   return [
-    { text: 'Performed by remote online notarization using audio-video communication, recorded in full.' },
+    { text: recordingCoverage(act.recording.segments) },
     { text: `Recording: ${act.recording.id}`, size: 9 },
     { text: 'SHA-256 of the recording:', size: 9 },
     { text: act.recording.sha256, size: 8.5, after: 8 },
@@ -206,14 +207,25 @@ function stampTestMark(pdf: PDFDocument, font: PDFFont) {
 /** The certificate of the notarial act, appended after the document (on as many pages as it takes). */
 function appendCertificate(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) {
   const county = ctx.venue.county ? `, County of ${ctx.venue.county}` : '';
+  // A live act's signatures were applied only with the signer and the notary on camera (core/session/presence).
+  const seen = ctx.act.kind === 'live' ? ', on camera with the notary' : '';
+  const statutory =
+    ctx.act.kind === 'live'
+      ? statutorySentences(
+          ctx.actTypes,
+          ctx.signers.map((s) => s.name),
+          ctx.actTime.date,
+        ).map((text) => ({ text }))
+      : [];
   const lines: CertificateLine[] = [
     { text: `Notarial act: ${ctx.actTypes.join(', ')}`, bold: true },
     { text: `Venue: State of ${ctx.venue.state}${county}` },
-    { text: `Date of the act: ${ctx.actTime.local} (${ctx.performedAt.toISOString()})` },
+    { text: `Date of the act: ${ctx.actTime.local} (${ctx.performedAt.toISOString()})`, after: 6 },
+    ...statutory,
     ...actLines(ctx.act),
     { text: 'Signers and how their identity was established:', bold: true },
     ...ctx.signers.map((signer) => ({
-      text: `${signer.name} (${signer.identityMethod}); ${signer.signedAt ? `signed electronically ${signer.signedAt}` : 'no signature applied'}`,
+      text: `${signer.name} (${signer.identityMethod}); ${signer.signedAt ? `signed electronically ${signer.signedAt}${seen}` : 'no signature applied'}`,
       item: true,
     })),
     ...(ctx.witnesses.length
