@@ -13,7 +13,7 @@ import { signerKeyOf, type SignatureKind } from '../../core/session/signing';
 import { renderMark, type MarkInput } from './adoptedMarks';
 import { SessionPages } from './sessionPages';
 import { presenceInRoom } from '../media/presence';
-import { signingPause } from '../../core/session/presence';
+import { cameraOf, signingPause } from '../../core/session/presence';
 import type { SessionPlan } from '../../core/session/plan';
 import { sessionPlaces } from './sessionPlaces';
 import { answerUpdateFailure } from './updateFailures';
@@ -49,14 +49,33 @@ export class SigningService {
   async view(token: string): Promise<SigningView> {
     const me = await this.present(token);
     const view = await signingView(this.sequelize, me.session_id, await this.onDevice(me));
+    const live = await this.liveAct(me.session_id);
+    return live ? { ...view, paused: signingPause(live.onCamera, live.plan, me) ?? null } : view;
+  }
+
+  /** The session's signing as its notary follows it: everyone's progress and, in a live act, who is on camera. */
+  async sessionView(sessionId: string): Promise<SigningView> {
+    const view = await signingView(this.sequelize, sessionId, []);
+    const live = await this.liveAct(sessionId);
+    if (!live) return view;
+    const seen = (who: { role: 'signer' | 'witness'; index: number }) =>
+      live.onCamera.includes(cameraOf(live.plan, who));
+    return {
+      ...view,
+      participants: view.participants.map((p) => ({ ...p, on_camera: seen(p) })),
+      notary_on_camera: live.onCamera.includes('notary'),
+    };
+  }
+
+  /** A live act in progress: its plan and who is on camera in its room now; undefined for any other. */
+  private async liveAct(sessionId: string) {
     const [session] = await queryRows<{ plan: SessionPlan }>(
       this.sequelize,
       "SELECT plan FROM sessions WHERE id = $1 AND status = 'in_progress'",
-      { bind: [me.session_id] },
+      { bind: [sessionId] },
     );
-    if (!session || session.plan.testMode) return view;
-    const onCamera = (await presenceInRoom(this.sequelize, me.session_id)).onCamera();
-    return { ...view, paused: signingPause(onCamera, session.plan, me) ?? null };
+    if (!session || session.plan.testMode) return undefined;
+    return { plan: session.plan, onCamera: (await presenceInRoom(this.sequelize, sessionId)).onCamera() };
   }
 
   async consent(token: string, signerIndex: number | undefined, client: ClientFacts) {
@@ -132,11 +151,6 @@ export class SigningService {
   /** A page for a link: each page it has rendered (rather than found made) counts against its budget. */
   async pageImage(token: string, documentId: string, pageNum: number): Promise<Buffer> {
     return this.pages.image((await this.present(token)).session_id, documentId, pageNum, token);
-  }
-
-  /** The session's signing as its notary follows it: everyone's progress, no one signed as. */
-  sessionView(sessionId: string): Promise<SigningView> {
-    return signingView(this.sequelize, sessionId, []);
   }
 
   sessionPage(sessionId: string, documentId: string, pageNum: number): Promise<Buffer> {

@@ -33,6 +33,8 @@ export interface ParticipantProgress {
   /** A live act's signer with no identity check: the notary identifies them in the session first. */
   notary_identifies: boolean;
   identified_at: string | null;
+  /** The notary's view of a live act: whether the participant is on camera now. */
+  on_camera?: boolean;
 }
 
 export interface SigningView {
@@ -51,6 +53,8 @@ export interface SigningView {
   signing_as: SignerKey[];
   /** Why the signing waits now (contract §8: who is not on camera); null when it may go on. */
   paused: string | null;
+  /** The notary's view of a live act: whether they are on camera themselves. */
+  notary_on_camera?: boolean;
 }
 
 interface ParticipantRow {

@@ -15,6 +15,8 @@ button:focus-visible,a:focus-visible,textarea:focus-visible,select:focus-visible
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem .8rem;margin:.4rem 0}.facts dt{font-weight:600}.facts dd{margin:0}
 .status{font-weight:600}.countdown[data-urgent=true]{color:#a00000}
 .waiting{color:#8a4b00;font-weight:600}.evidence{color:#333}.evidence.failed,.warn{color:#a00000}
+.presence.on{color:#1b5e20;font-weight:600}.presence.off{color:#a00000;font-weight:600}
+.camera-note{position:sticky;top:0;background:#fff;padding:.4rem 0;font-weight:600;z-index:1}.camera-note.recording{color:#a00000}.camera-note.waiting{color:#8a4b00}
 .waits{background:#f3f3f3;border-left:.3rem solid #595959;padding:.4rem .6rem}
 .card-note[data-state=refused]{color:#a00000}.card-note[data-state=done]{color:#0a5a0a}
 #notice[data-state=refused]{color:#a00000}#notice[data-state=done]{color:#0a5a0a}

@@ -43,6 +43,9 @@ export const participantProgressSchema = Joi.object({
     'A live act’s signer with no identity check: the notary identifies them in the session before they sign',
   ),
   identified_at: Joi.string().isoDate().allow(null),
+  on_camera: Joi.boolean().description(
+    'The notary’s view of a live act in progress: on camera now (they are identified and sign only then)',
+  ),
 }).label('SigningProgress');
 
 export const signingViewSchema = Joi.object({
@@ -70,6 +73,9 @@ export const signingViewSchema = Joi.object({
       'In a live act, why signing waits now: `Signing waits until the notary is back in the room`, or ' +
         '`Turn on your camera and microphone to sign`; null when it may go on',
     ),
+  notary_on_camera: Joi.boolean().description(
+    'The notary’s view of a live act in progress: you are on camera',
+  ),
 }).label('SigningView');
 
 export const signerIndex = Joi.number()

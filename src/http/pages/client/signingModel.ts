@@ -22,6 +22,7 @@ export interface Person {
   focus?: { document_id: string; place_id: string } | null;
   notary_identifies: boolean;
   identified_at: string | null;
+  on_camera?: boolean;
 }
 export interface View {
   documents: Array<{
@@ -37,6 +38,7 @@ export interface View {
   signing_as: string[];
   /** Why signing waits now (who is not on camera); null when it may go on. */
   paused: string | null;
+  notary_on_camera?: boolean;
 }
 
 /** What every part of the signing page reaches: the service, the view, and the status line. */

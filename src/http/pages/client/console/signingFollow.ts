@@ -39,10 +39,28 @@ function identifyForm(ctx: ConsoleContext, sessionId: string, p: View['participa
   return form;
 }
 
-/** Each signer's part of an act in progress: consent, places signed, the place they are at now. */
+/**
+ * Whether the act is recorded now and can go on: the notary and a signer on camera (contract §8); else
+ * what waits, in words.
+ */
+function cameraNote(view: View): HTMLElement {
+  const someoneSeen = view.participants.some((p) => p.on_camera);
+  const text = !view.notary_on_camera
+    ? 'You are not on camera: nobody can be identified or sign until the room sees and hears you.'
+    : someoneSeen
+      ? '● Recording: you and the signers marked on camera are seen and heard.'
+      : 'No signer is on camera yet: they are identified and sign only on camera.';
+  return el('p', text, {
+    class: `camera-note ${view.notary_on_camera && someoneSeen ? 'recording' : 'waiting'}`,
+    role: 'status',
+  });
+}
+
+/** Each signer's part of an act in progress: consent, places signed, the place they are at now, and presence. */
 export function signingProgress(ctx: ConsoleContext, sessionId: string, view: View): HTMLElement {
   const wrap = el('div', undefined, { class: 'signing-progress' });
   wrap.append(el('h3', 'Signing'));
+  if (view.notary_on_camera !== undefined) wrap.append(cameraNote(view));
   const ul = el('ul');
   for (const p of view.participants) {
     const where = p.focus && view.documents.find((d) => d.id === p.focus!.document_id);
@@ -58,6 +76,13 @@ export function signingProgress(ctx: ConsoleContext, sessionId: string, view: Vi
       'li',
       `${p.name}: ${step}${place && where && !p.signed_at ? ` — now at ${where.name}, page ${place.page}` : ''}`,
     );
+    if (p.on_camera !== undefined)
+      li.append(
+        el('span', p.on_camera ? ' · on camera' : ' · not on camera', {
+          class: p.on_camera ? 'presence on' : 'presence off',
+          'data-presence': p.on_camera ? 'on_camera' : 'off_camera',
+        }),
+      );
     if (p.notary_identifies)
       li.append(p.identified_at ? el('span', ' · identified by you') : identifyForm(ctx, sessionId, p));
     ul.append(li);
