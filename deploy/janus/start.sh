@@ -28,7 +28,7 @@ general: {
   server_name = "notarization-media"
   protected_folders = ["/bin", "/boot", "/dev", "/etc", "/proc", "/sys", "/usr"]
 }
-media: { rtp_port_range = "$RTP_PORTS" }
+media: { rtp_port_range = "$RTP_PORTS" no_media_timer = 2 }
 nat: { nice_debug = false $NAT }
 plugins: { disable = "libjanus_audiobridge.so,libjanus_echotest.so,libjanus_nosip.so,libjanus_recordplay.so,libjanus_sip.so,libjanus_streaming.so,libjanus_textroom.so,libjanus_videocall.so,libjanus_voicemail.so,libjanus_duktape.so,libjanus_lua.so" }
 loggers: { disable = "libjanus_jsonlog.so" }

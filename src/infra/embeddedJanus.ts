@@ -88,7 +88,7 @@ function writeConfiguration(
   server_name = "notarization-media"
   protected_folders = ["/bin", "/boot", "/dev", "/etc", "/proc", "/sys", "/usr"]
 }
-media: { rtp_port_range = ${quoted(media.rtpPorts)} }
+media: { rtp_port_range = ${quoted(media.rtpPorts)} no_media_timer = 2 }
 nat: {
   nice_debug = false
   ice_ignore_list = "vmnet"

@@ -241,12 +241,16 @@ describe('journal and audit trail', function () {
           'documents_released',
         ],
       );
+      // Everyone of the act came on camera: the notary and both signers (contract §8).
       assert.deepEqual(
-        records
-          .filter((r: any) => r.event === 'participant_connected')
-          .map((r: any) => r.payload.data.role)
-          .sort(),
-        ['notary', 'signer'],
+        [
+          ...new Set(
+            records
+              .filter((r: any) => r.event === 'participant_connected')
+              .map((r: any) => `${r.payload.data.role}${r.payload.data.index ?? ''}`),
+          ),
+        ].sort(),
+        ['notary', 'signer0', 'signer1'],
       );
       // Both signers join and pass their checks (KBA, an ID check) before the notary starts.
       assert.equal(order.filter((e) => e === 'join_session').length, 2);

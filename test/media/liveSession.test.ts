@@ -127,7 +127,23 @@ describe('the live session: a real media server, the room in the pages, the reco
     const recording = body.recording;
     assert.equal(recording.content_type, 'video/webm');
     assert.equal(recording.segments.length, 1);
-    assert.deepEqual(recording.segments[0].participants, ['notary', 'signer-0']);
+    const inRoom = recording.segments[0].participants;
+    assert.deepEqual(
+      inRoom.map((p: any) => p.identity),
+      ['notary', 'signer-0'],
+    );
+    assert.ok(recording.available_at >= recording.ended_at, JSON.stringify(recording));
+    // The signer's signing time, as the certificate states it, falls where the recording lists the signer
+    // and the notary on camera.
+    const session = (await request(`${API}/sessions/${live.id}`, { auth: live.account.api_key })).body;
+    const signedAt = session.participants[0].signed_at as string;
+    for (const who of ['notary', 'signer-0']) {
+      const intervals = inRoom.find((p: any) => p.identity === who).intervals;
+      assert.ok(
+        intervals.some((i: any) => i.from <= signedAt && signedAt <= i.to),
+        `${who} on camera at ${signedAt}: ${JSON.stringify(intervals)}`,
+      );
+    }
     const file = await download(recording.download_url);
     assert.equal(file.status, 200);
     assert.equal(sha256(file.bytes), recording.sha256);
@@ -154,6 +170,11 @@ describe('the live session: a real media server, the room in the pages, the reco
     const [signed] = (await downloadAll(live.account.api_key, live.id)).files;
     const certificate = squash(await pdftotext(signed.bytes));
     assert.match(certificate, /using audio-video communication, recorded in full/);
+    assert.match(
+      certificate,
+      /This record was acknowledged before me by means of audio-video communication on \d{4}-\d{2}-\d{2} by First0 Last0\./,
+    );
+    assert.match(certificate, /signed electronically \S+, on camera with the notary/);
     assert.ok(
       certificate.includes(recording.recording_id) && certificate.includes(recording.sha256),
       certificate,

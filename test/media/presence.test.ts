@@ -60,6 +60,25 @@ describe('presence guards the live act (issue 68)', function () {
         (p) => p.notary === true && p.signer === false,
         'the notary on camera, the signer not',
       );
+      // The console marks who is on camera, and why the act waits.
+      const progress = notary.page.locator('.signing-progress');
+      await progress.locator('[data-presence="off_camera"]').waitFor({ timeout: 20_000 });
+      await progress.getByText(/No signer is on camera yet/).waitFor();
+      await assertAccessible(notary.page, 'the console with a signer off camera');
+      await notary.page.screenshot({
+        path: path.join(SCREENSHOTS, 'presence-console-desktop.png'),
+        fullPage: true,
+      });
+      await notary.page.setViewportSize({ width: 390, height: 844 });
+      await notary.page.screenshot({
+        path: path.join(SCREENSHOTS, 'presence-console-phone.png'),
+        fullPage: true,
+      });
+      await notary.page.setViewportSize({ width: 1280, height: 900 });
+      await blocked.page.screenshot({
+        path: path.join(SCREENSHOTS, 'presence-blocked-phone.png'),
+        fullPage: true,
+      });
       const refused = await identify(live.notaryToken, live.id);
       assert.equal(refused.status, 409, refused.text);
       assert.equal(
@@ -114,6 +133,9 @@ describe('presence guards the live act (issue 68)', function () {
         (p) => p.notary === true && p.signer === true,
         'both on camera after the reload',
       );
+      const recording = notary.page.locator('.signing-progress .camera-note.recording');
+      await recording.getByText('● Recording').waitFor({ timeout: 20_000 });
+      await notary.page.locator('.signing-progress [data-presence="on_camera"]').waitFor();
       await notary.context.close();
       await eventually(
         () => presence(live.account.api_key, live.id),

@@ -52,6 +52,15 @@ export async function signEverything(signingUrl: string, name?: string): Promise
  * `authentication_type: skip` signer), as they do in the session; the others are left to their checks.
  */
 export async function notaryIdentifiesSigners(notaryToken: string, sessionId: string, signers: number) {
+  // In a live act the notary identifies a signer on camera, once the session has seen them both.
+  await eventually(
+    () => request(`/api/integrationsv2/sessions/${sessionId}/signing`, { auth: notaryToken }),
+    (r) =>
+      r.body.notary_on_camera !== false &&
+      r.body.participants.every((p: { on_camera?: boolean }) => p.on_camera !== false),
+    'the notary and the signers on camera',
+    { timeoutMs: 30_000 },
+  );
   for (let index = 0; index < signers; index++) {
     const answer = await request(
       `/api/integrationsv2/sessions/${sessionId}/signers/${index}/identification`,
