@@ -14,7 +14,14 @@ import { judgePlacesChange, judgeSignature } from '../../core/session/signingRul
 import { assertTransition, initialStatus } from '../../core/session/statuses';
 import { type CommissionOnFile } from '../../core/session/commission';
 import type { SessionPlan } from '../../core/session/plan';
-import { actIsRecorded, isMediaEvent, participantOf } from '../../core/session/media';
+import {
+  actIsRecorded,
+  applyMediaEvent,
+  emptyPresence,
+  isMediaEvent,
+  onCameraIn,
+  participantOf,
+} from '../../core/session/media';
 import { placeKeyOf, placesOfDocument, signingTally, type SignerKey } from '../../core/session/signing';
 import type { DocumentsStatus, Joiner, SessionStatus } from '../../core/session/messages';
 
@@ -400,9 +407,44 @@ describe('session machine (pure rules)', () => {
     assert.equal(actIsRecorded(false, ['notary', 'signer-0']), false, 'the room is gone');
     assert.deepEqual(participantOf('witness-2'), { role: 'witness', index: 2 });
     assert.deepEqual(participantOf('notary'), { role: 'notary', index: null });
-    assert.equal(isMediaEvent({ segment: 1, identity: 'signer-0', kind: 'published', at: 'x' }), true);
-    assert.equal(isMediaEvent({ segment: 0, identity: 'signer-0', kind: 'published', at: 'x' }), false);
-    assert.equal(isMediaEvent({ segment: 1, identity: 'admin', kind: 'published', at: 'x' }), false);
+    const published = { segment: 1, identity: 'signer-0', feed: 'signer-0~a1', kind: 'published', at: 'x' };
+    assert.equal(isMediaEvent(published), true);
+    assert.equal(isMediaEvent({ ...published, segment: 0 }), false);
+    assert.equal(isMediaEvent({ ...published, identity: 'admin' }), false);
+    assert.equal(isMediaEvent({ ...published, feed: 'notary~a1' }), false, 'a feed is its identity’s');
+    const receiving = { segment: 1, identity: 'notary', handle: '7', kind: 'receiving', at: 'x' };
+    assert.equal(isMediaEvent({ ...receiving, media: 'video', receiving: false }), true);
+    assert.equal(isMediaEvent({ ...receiving, media: 'screen', receiving: true }), false);
+  });
+
+  it('presence: on camera while a feed is published with audio and video received; a reload’s late leave hides nothing', () => {
+    const presence = emptyPresence();
+    const at = (s: number) => new Date(Date.UTC(2026, 10, 28, 12, 0, s)).toISOString();
+    const feed = (f: string, kind: 'published' | 'unpublished', handle?: string, s = 0) =>
+      applyMediaEvent(presence, { segment: 1, identity: 'signer-0', feed: f, handle, kind, at: at(s) });
+    const media = (handle: string, m: 'audio' | 'video', receiving: boolean, s: number) =>
+      applyMediaEvent(presence, {
+        segment: 1,
+        identity: 'signer-0',
+        handle,
+        kind: 'receiving',
+        media: m,
+        receiving,
+        at: at(s),
+      });
+    assert.equal(feed('signer-0~a', 'published', '1'), undefined, 'published, nothing received yet');
+    assert.equal(media('1', 'audio', true, 1), undefined, 'audio alone is not on camera');
+    assert.equal(media('1', 'video', true, 2), 'arrived');
+    assert.equal(media('1', 'video', false, 1), undefined, 'an older report changes nothing');
+    // The page reloads: a new connection comes on camera before the old one's leave arrives.
+    assert.equal(feed('signer-0~b', 'published', '2'), undefined);
+    media('2', 'audio', true, 5);
+    media('2', 'video', true, 5);
+    assert.equal(feed('signer-0~a', 'unpublished'), undefined, 'still on camera through the new connection');
+    assert.equal(feed('signer-0~a', 'published', '1'), undefined, 'an ended feed never returns');
+    assert.deepEqual(onCameraIn(presence), ['signer-0']);
+    assert.equal(media('2', 'video', false, 9), 'left', 'the camera stopped');
+    assert.deepEqual(onCameraIn(presence), []);
   });
 
   it('a completion needs the commission on file and in force at the act: up to the instant it ends', () => {
