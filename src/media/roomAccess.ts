@@ -10,6 +10,8 @@ import type { RTCIceServerConfig } from './mediaConfig';
 import type { MediaTokens } from './mediaTokens';
 import { openRoomOf } from './rooms';
 import { queryRows } from '../db/query';
+import { isFinal } from '../../core/session/statuses';
+import type { SessionStatus } from '../../core/session/messages';
 
 /** What a page needs to enter the live room: a media token for the signaling proxy, and the ICE servers. */
 export interface RoomPass {
@@ -25,6 +27,12 @@ export interface RoomPass {
 export const SIGNALING_PATH = '/media/janus';
 
 const NOT_LIVE = 'The live room opens when the notary starts the session';
+/** Why the room is closed for good, so that both sides see the act's end rather than a wait. */
+const ENDED: Partial<Record<SessionStatus, string>> = {
+  completed: 'The notarization is complete: the live room has closed',
+  cancelled: 'The session was cancelled: the live room has closed',
+  expired: 'The session expired: the live room has closed',
+};
 
 const ROOM_OPENING_WAIT_MS = 3_000;
 const ROOM_OPENING_POLL_MS = 50;
@@ -91,12 +99,13 @@ export class RoomAccess {
 
   /** The room open now; between a media server's restart and the next room, a 503 to retry in a second. */
   private async liveRoomOf(sessionId: string) {
-    const [session] = await queryRows<{ status: string; test_mode: boolean }>(
+    const [session] = await queryRows<{ status: SessionStatus; test_mode: boolean }>(
       this.sequelize,
       'SELECT status, test_mode FROM sessions WHERE id = $1',
       { bind: [sessionId] },
     );
     if (session?.test_mode) throw conflict('A test-mode session has no live room: it runs without media');
+    if (session && isFinal(session.status)) throw conflict(ENDED[session.status] ?? NOT_LIVE);
     if (session?.status !== 'in_progress') throw conflict(NOT_LIVE);
     // The room opens a moment after the start: a pass asked in between waits for it rather than bouncing.
     const deadline = Date.now() + ROOM_OPENING_WAIT_MS;

@@ -133,8 +133,11 @@ export class JanusRoom {
     if (message.videoroom === 'joined') this.publish(reject);
     if (message.configured === 'ok') resolve();
     if (message.videoroom === 'destroyed') this.lose('the room closed');
+    // One's own earlier connection (a console closed and opened again) is still publishing until the media
+    // server notices: it is never shown as someone else.
     for (const publisher of message.publishers ?? [])
-      this.subscribe(publisher.id, labelOf(publisher.display));
+      if (!publisher.id.startsWith(`${this.pass.identity}~`))
+        this.subscribe(publisher.id, labelOf(publisher.display));
     const gone = message.unpublished ?? message.leaving;
     if (typeof gone === 'string') this.unsubscribe(gone);
   }
@@ -177,6 +180,8 @@ export class JanusRoom {
       onremotetrack: (track, _mid, on) => {
         if (on) stream.addTrack(track);
         else stream.removeTrack(track);
+        // A feed that left is detached, and its tracks end after it: that must not draw its tile again.
+        if (!this.feeds.has(feed)) return;
         const video = this.view.tile(feed, label);
         if (video.srcObject !== stream) video.srcObject = stream;
       },

@@ -92,6 +92,7 @@ export function enterRoom(options: RoomOptions): LiveRoomHandle {
   const end = (message: string) => {
     ended = true;
     room?.close();
+    view.clearRemote(); // the others' last frames would stand as if they were still there
     for (const track of local?.getTracks() ?? []) track.stop();
     view.setState('ended', message);
     options.onEnded?.(message);
