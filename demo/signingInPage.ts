@@ -69,6 +69,7 @@ export async function identifyInConsole(page: Page, witness?: string, timeoutMs 
     }
     const before = await confirm.count();
     await form.getByRole('button').click();
+    await page.getByRole('button', { name: /^I attest: identify / }).click();
     // The pages' policy allows no eval: wait on the DOM, for the list to hold one form fewer.
     await page
       .locator('form.identify')

@@ -153,6 +153,10 @@ describe('the signers sign in the session: consent, adoption, each place, the no
       await form.getByRole('combobox').selectOption('credible_witness');
       await form.getByRole('textbox').fill('Robin Reyes');
       await form.getByRole('button', { name: 'Confirm identity of First0 Last0' }).click();
+      const attest = notary.page.getByRole('dialog');
+      await attest.getByText(/Robin Reyes, whom you know, swore before you to who First0 Last0 is/).waitFor();
+      await assertAccessible(notary.page, 'the notary’s attestation of an identification');
+      await attest.getByRole('button', { name: 'I attest: identify First0 Last0' }).click();
       await notary.page
         .getByText('First0 Last0 identified: the sworn statement of credible witness Robin Reyes.')
         .waitFor();

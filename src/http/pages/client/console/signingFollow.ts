@@ -22,10 +22,30 @@ function identifyForm(ctx: ConsoleContext, sessionId: string, p: View['participa
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     ctx.release();
-    const body =
-      basis.value === 'credible_witness'
-        ? { basis: basis.value, credible_witness_name: witness.value.trim() }
-        : { basis: basis.value };
+    const byWitness = basis.value === 'credible_witness';
+    const body = byWitness
+      ? { basis: basis.value, credible_witness_name: witness.value.trim() }
+      : { basis: basis.value };
+    // An attestation of the notary's, stated on the certificate: said in full, and confirmed, before it is made.
+    const attested = byWitness
+      ? `${body.credible_witness_name || 'a credible witness'}, whom you know, swore before you to who ${p.name} is`
+      : `you know ${p.name} personally`;
+    const go = await ctx.confirm({
+      title: `Identify ${p.name}`,
+      body: [
+        el(
+          'p',
+          `You attest, as the notary, that ${attested}, and that you see and hear ${p.name} on camera now. ` +
+            'This is recorded with the act and stated on its certificate.',
+        ),
+      ],
+      keep: 'Not yet',
+      proceed: `I attest: identify ${p.name}`,
+    });
+    // The dialog hands the focus back to this form, which would hold the list's redraws from now on.
+    (document.activeElement as HTMLElement | null)?.blur();
+    ctx.release();
+    if (go === null) return;
     const res = await ctx.call('POST', `/sessions/${sessionId}/signers/${p.index}/identification`, body);
     const answer = await res.json().catch(() => ({}));
     ctx.say(
