@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchMediaBrowser } from '../support/browser';
 import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { onTestServer } from '../support/browser';
 import { signerInRoom } from '../../demo/liveAct';
@@ -105,4 +106,21 @@ export async function completeRecordedAct(
   } finally {
     for (const { context } of [...signers, notary]) await context.close();
   }
+}
+
+/**
+ * A suite's two Chromiums with fake devices: one whose pages are granted the camera and microphone, one
+ * whose pages are refused them. Launched before its tests, closed after them.
+ */
+export function mediaBrowsers() {
+  const suite = { granted: undefined as unknown as Browser, refusing: undefined as unknown as Browser };
+  before(async () => {
+    suite.granted = await launchMediaBrowser();
+    suite.refusing = await launchMediaBrowser({ granted: false });
+  });
+  after(async () => {
+    await suite.granted?.close();
+    await suite.refusing?.close();
+  });
+  return suite;
 }

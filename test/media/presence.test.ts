@@ -1,14 +1,19 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { launchMediaBrowser } from '../support/browser';
 import { request } from '../support/http';
 import { eventually } from '../support/eventually';
 import { tokenOf } from '../support/sessions';
 import { consentAndAdopt } from '../support/signing';
 import { query } from '../team/helpers';
 import { assertAccessible } from '../support/accessibility';
-import { liveTeamSession, notaryAction, notaryInRoom, receivingMedia, signerPage } from './helpers';
+import {
+  liveTeamSession,
+  mediaBrowsers,
+  notaryAction,
+  notaryInRoom,
+  receivingMedia,
+  signerPage,
+} from './helpers';
 
 const API = '/api/integrationsv2';
 const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots');
@@ -37,22 +42,13 @@ const identify = (notaryToken: string, id: string) =>
 /** Issue 68: the session guards the act by who is on camera, from the media server's own events. */
 describe('presence guards the live act (issue 68)', function () {
   this.timeout(240_000);
-  let browser: Browser;
-  let refusing: Browser;
-  before(async () => {
-    browser = await launchMediaBrowser();
-    refusing = await launchMediaBrowser({ granted: false });
-  });
-  after(async () => {
-    await browser?.close();
-    await refusing?.close();
-  });
+  const browsers = mediaBrowsers();
 
   it('a signer whose camera is blocked is not identified; one who leaves the camera does not sign', async () => {
     const live = await liveTeamSession();
     assert.equal((await notaryAction(live.notaryToken, live.id, 'start')).status, 200);
-    const notary = await notaryInRoom(browser, live.notaryToken, live.id);
-    const blocked = await signerPage(refusing, live.signingUrl);
+    const notary = await notaryInRoom(browsers.granted, live.notaryToken, live.id);
+    const blocked = await signerPage(browsers.refusing, live.signingUrl);
     try {
       await blocked.page.locator('.room-status[data-state="blocked"]').waitFor({ timeout: 20_000 });
       await eventually(
@@ -94,7 +90,7 @@ describe('presence guards the live act (issue 68)', function () {
       await blocked.context.close();
     }
 
-    const signer = await signerPage(browser, live.signingUrl);
+    const signer = await signerPage(browsers.granted, live.signingUrl);
     await receivingMedia(notary.page);
     await eventually(
       () => identify(live.notaryToken, live.id),
@@ -116,11 +112,11 @@ describe('presence guards the live act (issue 68)', function () {
     await notary.context.close();
   });
 
-  it('signing pauses while the notary is away and resumes when they are back; a reload keeps the signer seen', async () => {
+  it('signing pauses while the notary is away and resumes when they are back; reloads leave one tile; both sides see the end', async () => {
     const live = await liveTeamSession();
     assert.equal((await notaryAction(live.notaryToken, live.id, 'start')).status, 200);
-    const signer = await signerPage(browser, live.signingUrl);
-    let notary = await notaryInRoom(browser, live.notaryToken, live.id);
+    const signer = await signerPage(browsers.granted, live.signingUrl);
+    let notary = await notaryInRoom(browsers.granted, live.notaryToken, live.id);
     try {
       await receivingMedia(notary.page);
       assert.equal((await identify(live.notaryToken, live.id)).status, 200);
@@ -159,7 +155,7 @@ describe('presence guards the live act (issue 68)', function () {
         fullPage: true,
       });
 
-      notary = await notaryInRoom(browser, live.notaryToken, live.id);
+      notary = await notaryInRoom(browsers.granted, live.notaryToken, live.id);
       await status.getByText('Signing can go on.').waitFor({ timeout: 30_000 });
       await signer.page.locator('#signing button.place.mine:not([disabled])').first().click();
       await eventually(
@@ -167,6 +163,27 @@ describe('presence guards the live act (issue 68)', function () {
         (r) => r.body.participants[0].places_done >= 1,
         'the application made in the page once the notary is back',
       );
+
+      // Two more reloads: the notary's page still shows the signer once.
+      for (let i = 0; i < 2; i++) await signer.page.reload();
+      await receivingMedia(notary.page);
+      await eventually(
+        () => notary.page.locator('figure.tile:not(.own)').count(),
+        (tiles) => tiles === 1,
+        'one tile for the signer on the notary’s page',
+      );
+      assert.equal(await notary.page.locator('.room-people li', { hasText: 'First0 Last0' }).count(), 1);
+      await eventually(
+        () => notaryAction(live.notaryToken, live.id, 'complete'),
+        (r) => r.status === 200,
+        'the completion with both on camera',
+      );
+      // Both sides show the end by themselves, without the others' last frames.
+      const ended = notary.page.locator('.room-status[data-state="ended"]');
+      await ended.waitFor({ timeout: 15_000 });
+      assert.equal(await ended.textContent(), 'The notarization is complete: the live room has closed');
+      assert.equal(await notary.page.locator('figure.tile:not(.own)').count(), 0);
+      await signer.page.getByText('Your notarization is complete').first().waitFor({ timeout: 15_000 });
     } finally {
       await signer.context.close();
       await notary.context.close();

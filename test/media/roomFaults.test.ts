@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { launchMediaBrowser } from '../support/browser';
 import { assertAccessible } from '../support/accessibility';
 import { testEnvironment } from '../support/environment';
 import { eventually } from '../support/eventually';
@@ -11,6 +9,7 @@ import { tokenOf } from '../support/sessions';
 import { recordHistory } from '../support/histories';
 import {
   liveTeamSession,
+  mediaBrowsers,
   notaryAction,
   notaryInRoom,
   receivingMedia,
@@ -23,23 +22,13 @@ const API = '/api/integrationsv2';
 
 describe('the live room keeps the act: refusals and a media server restart (issue 60)', function () {
   this.timeout(240_000);
-  let browser: Browser;
-  let refusing: Browser;
-
-  before(async () => {
-    browser = await launchMediaBrowser();
-    refusing = await launchMediaBrowser({ granted: false });
-  });
-  after(async () => {
-    await browser?.close();
-    await refusing?.close();
-  });
+  const browsers = mediaBrowsers();
 
   it('a participant whose camera and microphone are refused is told what to do, and is not admitted', async () => {
     const live = await liveTeamSession();
     assert.equal((await notaryAction(live.notaryToken, live.id, 'start')).status, 200);
-    const notary = await notaryInRoom(browser, live.notaryToken, live.id);
-    const signer = await signerPage(refusing, live.signingUrl);
+    const notary = await notaryInRoom(browsers.granted, live.notaryToken, live.id);
+    const signer = await signerPage(browsers.refusing, live.signingUrl);
     try {
       const status = signer.page.locator('.room-status[data-state="blocked"]');
       await status.waitFor({ timeout: 20_000 });
@@ -64,8 +53,8 @@ describe('the live room keeps the act: refusals and a media server restart (issu
   it('the media server restarts mid-act: the pages reconnect by themselves, and the recording keeps both segments', async () => {
     const live = await liveTeamSession();
     assert.equal((await notaryAction(live.notaryToken, live.id, 'start')).status, 200);
-    const signer = await signerPage(browser, live.signingUrl);
-    const notary = await notaryInRoom(browser, live.notaryToken, live.id);
+    const signer = await signerPage(browsers.granted, live.signingUrl);
+    const notary = await notaryInRoom(browsers.granted, live.notaryToken, live.id);
     try {
       await receivingMedia(signer.page);
       await receivingMedia(notary.page);
