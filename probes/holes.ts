@@ -8,12 +8,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createDatabase } from '../src/db/database';
-import { createAccount, type CreatedAccount } from '../src/accounts/accounts';
+import { type CreatedAccount } from '../src/accounts/accounts';
 import { queryRows } from '../src/db/query';
 import { productionCluster, type Cluster } from '../faults/cluster';
 import { ID_FRONT, SELFIE, photo } from '../test/support/identity';
 import type { Sequelize } from 'sequelize';
-import { run, API, Row, Client, notaryInvite, readySession } from './holesClient';
+import { run, Row, Client, accountWithNotary, readySession } from './holesClient';
 import { forgedCommission } from './holesCommission';
 import { largeBodies, completionLookups, pageHeaders } from './holesRequests';
 const log = (line: string) => process.stderr.write(`[holes] ${line}\n`);
@@ -105,15 +105,9 @@ async function main() {
   const rows: Row[] = [];
   try {
     const api = new Client(cluster.apiUrl);
-    const account = await createAccount(sequelize, {
+    const { account, notaryEmail } = await accountWithNotary(api, sequelize, {
       name: 'Probe account',
-      autoOnboarding: true,
       testMode: true,
-    });
-    const notaryEmail = `notary-${Date.now()}@example.com`;
-    await api.call(`${API}/team_members/invite`, {
-      auth: account.vendor_api_key,
-      body: notaryInvite(notaryEmail, 'TX-1'),
     });
     log('1: the login-link chain');
     rows.push(...(await forgedCommission(api, sequelize)));

@@ -3,7 +3,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type CreatedAccount } from '../src/accounts/accounts';
+import type { Sequelize } from 'sequelize';
+import { createAccount, type CreatedAccount } from '../src/accounts/accounts';
 import { b64, pdfBytes } from '../test/support/documents';
 
 export const run = promisify(execFile);
@@ -72,6 +73,22 @@ export const notaryInvite = (email: string, commissionNumber: string) => ({
   commission_number: commissionNumber,
   commission_expires_on: '2034-05-31',
 });
+
+/** An account made as an operator would, with a commissioned team notary invited through the API. */
+export async function accountWithNotary(
+  api: Client,
+  sequelize: Sequelize,
+  account: { name: string; testMode: boolean },
+): Promise<{ account: CreatedAccount; notaryEmail: string }> {
+  const created = await createAccount(sequelize, { ...account, autoOnboarding: true });
+  const notaryEmail = `notary-${crypto.randomUUID()}@example.com`;
+  const invited = await api.call(`${API}/team_members/invite`, {
+    auth: created.vendor_api_key,
+    body: notaryInvite(notaryEmail, `TX-${crypto.randomInt(1e6)}`),
+  });
+  if (invited.status !== 201) throw new Error(`invite: ${invited.text}`);
+  return { account: created, notaryEmail };
+}
 
 export const sessionFor = async (notaryEmail: string, authentication = 'skip') => ({
   signing_type: 'ron',

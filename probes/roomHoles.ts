@@ -11,7 +11,6 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Sequelize } from 'sequelize';
 import { createDatabase } from '../src/db/database';
-import { createAccount } from '../src/accounts/accounts';
 import { productionCluster, type Cluster } from '../faults/cluster';
 import { startComposeJanus } from '../production/mediaServer';
 import { launchParticipantsBrowser } from '../demo/participantsBrowser';
@@ -19,7 +18,7 @@ import type { LiveParty } from '../demo/liveAct';
 import { pdfBytes } from '../test/support/documents';
 import { healthWhile, percentile } from './measure';
 import { postTimed } from './holesRequests';
-import { API, Client, notaryInvite, run, type Row } from './holesClient';
+import { API, Client, accountWithNotary, run, type Row } from './holesClient';
 import { foreignConnection, portFlood, slenderPages } from './roomHolesMedia';
 
 const log = (line: string) => process.stderr.write(`[room holes] ${line}\n`);
@@ -181,13 +180,7 @@ async function logoBomb(env: NodeJS.ProcessEnv, accountId: string, dir: string):
 }
 
 async function liveParty(api: Client, sequelize: Sequelize, name: string): Promise<LiveParty> {
-  const account = await createAccount(sequelize, { name, autoOnboarding: true, testMode: false });
-  const notaryEmail = `notary-${crypto.randomUUID()}@example.com`;
-  const invited = await api.call(`${API}/team_members/invite`, {
-    auth: account.vendor_api_key,
-    body: notaryInvite(notaryEmail, `TX-${crypto.randomInt(1e6)}`),
-  });
-  if (invited.status !== 201) throw new Error(`invite: ${invited.text}`);
+  const { account, notaryEmail } = await accountWithNotary(api, sequelize, { name, testMode: false });
   return { apiUrl: api.base, apiKey: account.api_key, vendorKey: account.vendor_api_key, notaryEmail };
 }
 
@@ -206,15 +199,9 @@ async function replay(cluster: Cluster, sequelize: Sequelize, dataDir: string): 
     await browser.close();
   }
   log('3: same-device signing');
-  const testAccount = await createAccount(sequelize, {
+  const { account: testAccount, notaryEmail } = await accountWithNotary(api, sequelize, {
     name: 'Same device',
-    autoOnboarding: true,
     testMode: true,
-  });
-  const notaryEmail = `notary-${crypto.randomUUID()}@example.com`;
-  await api.call(`${API}/team_members/invite`, {
-    auth: testAccount.vendor_api_key,
-    body: notaryInvite(notaryEmail, 'TX-3'),
   });
   rows.push(await sameDeviceOther(api, testAccount.api_key, notaryEmail));
   log('4: slender pages');
