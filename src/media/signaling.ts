@@ -157,6 +157,12 @@ export class Signaling {
     } catch {
       throw new DomainError('unavailable', 'The media server is unreachable; retry in a moment', {}, 2);
     }
-    return response.json();
+    // Janus may end a connection's request with no answer at all (its session destroyed meanwhile).
+    const text = await response.text().catch(() => '');
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new DomainError('unavailable', 'The media server gave no answer; retry in a moment', {}, 1);
+    }
   }
 }

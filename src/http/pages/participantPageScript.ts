@@ -123,7 +123,7 @@ export const PARTICIPANT_SCRIPT = `(() => {
           main.append(el('p', 'This is a test session: there is no live video, and nothing here is a notarial act.'));
           break;
         }
-        main.append(el('p', (j.notary ? j.notary.name : 'Your notary') + ' is with you now, on video. Follow the notary’s instructions, then sign below.'));
+        main.append(el('p', (j.notary ? j.notary.name : 'Your notary') + ' runs your session on video: follow the notary’s instructions, then sign below. Signing waits whenever one of you is off camera.'));
         enterRoom(j);
         break;
     }
@@ -164,7 +164,7 @@ export const PARTICIPANT_SCRIPT = `(() => {
     room = window.NotarizationRoom.enter({
       root,
       selfLabel: names || (j.role === 'signer' ? 'Signer ' : 'Witness ') + (j.index + 1),
-      liveMessage: 'You are in the room: the notary sees and hears you. The session is recorded.',
+      liveMessage: 'You are in the room, on camera and microphone. The session is recorded.',
       lobbyMessage: lobby ? 'Your camera and microphone work. The notary will see and hear you once the session starts.' : undefined,
       requestPass: () => fetch(base + '/media', { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: '{}' }),
       onEnded: () => refresh(true),

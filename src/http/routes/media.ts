@@ -100,7 +100,7 @@ const SIGNALING = {
         'subscription to each other person’s connections): detach one first',
       schema: failBodySchema,
     },
-    503: { description: 'The media server is unreachable', schema: failBodySchema },
+    503: { description: 'The media server is unreachable, or gave no answer: retry', schema: failBodySchema },
   },
 };
 const SIGNALING_DESCRIPTION =
