@@ -5,6 +5,8 @@ import type { MigrationContext } from '../src/db/migrator';
  * - `media_connections` and `media_handles`: each Janus session and handle the signaling proxy opened, with
  *   the media token's session and identity that opened it, so a token acts only on its own, and one person
  *   holds no more of the media server than their room needs;
+ * - `identity_check_images`: the photos of each ID check (the ID's front and back, the selfie), kept in the
+ *   object store as evidence, for the notary to compare with the face on camera;
  * - evidence tables refuse TRUNCATE, and a recording's identity (id, session) never changes, nor, once
  *   stored, any column that describes the evidence (its `updated_at` then says when it was stored).
  */
@@ -25,6 +27,16 @@ export async function up({ sequelize }: MigrationContext): Promise<void> {
       opened_at timestamptz NOT NULL DEFAULT now()
     );
     CREATE INDEX media_handles_connection ON media_handles (janus_session, seq);
+
+    CREATE TABLE identity_check_images (
+      check_id uuid NOT NULL REFERENCES identity_checks (id) ON DELETE CASCADE,
+      kind text NOT NULL CHECK (kind IN ('id_front', 'id_back', 'selfie')),
+      content_type text NOT NULL CHECK (content_type IN ('image/png', 'image/jpeg')),
+      object_key text NOT NULL,
+      sha256 text NOT NULL,
+      size_bytes integer NOT NULL CHECK (size_bytes > 0),
+      PRIMARY KEY (check_id, kind)
+    );
 
     CREATE OR REPLACE FUNCTION recordings_are_kept() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN

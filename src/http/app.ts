@@ -39,6 +39,8 @@ import { ParticipantLookup } from '../participants/lookup';
 import { IdentityProofing } from '../proofing/identityProofing';
 import { createIdentityProvider } from '../proofing/createProvider';
 import { registerProofingRoutes } from './routes/proofing';
+import { IdCheckImages } from '../proofing/idCheckImages';
+import { registerIdentityImageRoute } from './routes/identityImages';
 import { registerWebhookRoutes } from './routes/webhooks';
 import { registerTeamRoutes } from './routes/team';
 import { registerCommissionRoutes } from './routes/commissions';
@@ -163,12 +165,14 @@ function registerUseCases(
   registerSignedDocumentRoutes(api, sessions, new SignedDocumentService(sequelize, downloadUrls));
   registerTemplateRoutes(api, sequelize, documents);
   const participants = new ParticipantLookup(sequelize);
+  const idImages = new IdCheckImages(sequelize, createObjectStore(config.objectStore));
   const identity = new IdentityProofing(
     sequelize,
     temporal,
     createIdentityProvider(config.identity, sequelize),
     config.identity.policy,
     participants,
+    idImages,
   );
   const completionLinks = new CompletionLinks(
     signedLinks,
@@ -185,6 +189,7 @@ function registerUseCases(
   );
   registerParticipantRoutes(site, journeys, statusChanges);
   registerProofingRoutes(site, api, { identity, participants });
+  registerIdentityImageRoute(api, sessions, idImages);
   registerConsolePage(site);
   registerMeRoutes(api, { sequelize, temporal, journeys, metrics: deps.metrics });
   registerWebhookRoutes(api, new WebhookEndpointService(sequelize, temporal, config));

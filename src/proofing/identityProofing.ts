@@ -9,6 +9,7 @@ import type { ParticipantLookup, ParticipantRecord } from '../participants/looku
 import { judgeAttempt, judgeKba, newQuestionsNeeded } from './attemptRules';
 import { AttemptStore, pastOf, type CheckRow } from './attemptStore';
 import { OutcomeReports } from './outcomeReports';
+import type { IdCheckImages } from './idCheckImages';
 import { identityParticipantOf, type IdentityParticipant } from './participant';
 import type { IdImageKind, IdentityProvider, KbaAnswer, KbaQuestion } from './providers';
 
@@ -50,6 +51,7 @@ export class IdentityProofing {
     private readonly provider: IdentityProvider,
     private readonly policy: IdentityPolicy,
     private readonly participants: ParticipantLookup,
+    private readonly idImages: IdCheckImages,
   ) {
     this.store = new AttemptStore(sequelize, provider.name, policy);
     this.reports = new OutcomeReports(sequelize, temporal, policy, this.store);
@@ -186,6 +188,7 @@ export class IdentityProofing {
         undefined,
         transaction,
       );
+      await this.idImages.keep(participant.sessionId, opened.id, uploads, transaction);
       const passed = result.document === 'authentic' && result.face === 'match';
       const done = await this.store.complete(
         checks,

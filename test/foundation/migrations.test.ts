@@ -718,6 +718,19 @@ describe('migrations', () => {
         [],
         'handles go with their connection',
       );
+      await db.query(`
+        INSERT INTO participants (id, session_id, role, index, email, token_hash)
+        VALUES ('00000000-0000-4000-8000-0000000000e1', '00000000-0000-4000-8000-0000000000c1', 'signer', 0,
+                's@example.com', 't');
+        INSERT INTO identity_checks (id, session_id, participant_id, method, attempt)
+        VALUES ('00000000-0000-4000-8000-0000000000a1', '00000000-0000-4000-8000-0000000000c1',
+                '00000000-0000-4000-8000-0000000000e1', 'biometrics', 1);
+        INSERT INTO identity_check_images (check_id, kind, content_type, object_key, sha256, size_bytes)
+        VALUES ('00000000-0000-4000-8000-0000000000a1', 'selfie', 'image/png', 'identity/x', 'h', 10);`);
+      await assert.rejects(
+        db.query(`UPDATE identity_check_images SET content_type = 'image/svg+xml'`),
+        /check constraint/,
+      );
     });
   });
 });

@@ -2,9 +2,12 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { request } from '../support/http';
 import { eventually } from '../support/eventually';
-import { tokenOf } from '../support/sessions';
+import { signer, tokenOf } from '../support/sessions';
 import { consentAndAdopt } from '../support/signing';
 import { query } from '../team/helpers';
+import { ID_FRONT, SELFIE, passIdCheck } from '../support/identity';
+import { testEnvironment } from '../support/environment';
+import { createTestAccount } from '../support/accounts';
 import { assertAccessible } from '../support/accessibility';
 import {
   liveTeamSession,
@@ -188,5 +191,41 @@ describe('presence guards the live act (issue 68)', function () {
       await signer.context.close();
       await notary.context.close();
     }
+  });
+
+  it('the notary sees the ID check’s photos beside the room; nobody else does', async () => {
+    const live = await liveTeamSession({ all_signers: [signer(0, { authentication_type: 'biometrics' })] });
+    await passIdCheck(live.signingUrl);
+    assert.equal((await notaryAction(live.notaryToken, live.id, 'start')).status, 200);
+    const notary = await notaryInRoom(browsers.granted, live.notaryToken, live.id);
+    try {
+      const photos = notary.page.locator('.people .id-photos');
+      await photos.locator('img[alt="ID front of First0 Last0"][src^="blob:"]').waitFor({ timeout: 20_000 });
+      await photos.locator('img[alt="Selfie of First0 Last0"][src^="blob:"]').waitFor();
+      await assertAccessible(notary.page, 'the console with the ID check’s photos');
+      await notary.page.screenshot({
+        path: path.join(SCREENSHOTS, 'presence-console-id-photos-desktop.png'),
+        fullPage: true,
+      });
+    } finally {
+      await notary.context.close();
+    }
+    const photo = (kind: string, auth?: string) =>
+      fetch(`${testEnvironment().apiUrl}${API}/sessions/${live.id}/participants/signer/0/id_check/${kind}`, {
+        headers: auth ? { authorization: `Bearer ${auth}` } : {},
+      });
+    for (const [kind, sent] of [
+      ['id_front', ID_FRONT],
+      ['selfie', SELFIE],
+    ] as const) {
+      const res = await photo(kind, live.notaryToken);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'image/png');
+      assert.ok(Buffer.from(await res.arrayBuffer()).equals(sent), `${kind} kept byte for byte`);
+    }
+    assert.equal((await photo('id_back', live.notaryToken)).status, 404, 'no back was sent');
+    const stranger = await createTestAccount();
+    assert.equal((await photo('selfie', stranger.api_key)).status, 404);
+    assert.equal((await photo('selfie')).status, 401);
   });
 });

@@ -15,6 +15,7 @@ button:focus-visible,a:focus-visible,textarea:focus-visible,select:focus-visible
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem .8rem;margin:.4rem 0}.facts dt{font-weight:600}.facts dd{margin:0}
 .status{font-weight:600}.countdown[data-urgent=true]{color:#a00000}
 .waiting{color:#8a4b00;font-weight:600}.evidence{color:#333}.evidence.failed,.warn{color:#a00000}
+.id-photos{display:flex;gap:.6rem;flex-wrap:wrap;margin:.3rem 0}.id-photos figure{margin:0}.id-photos img{max-width:160px;max-height:120px;border:1px solid #595959;border-radius:.25rem}.id-photos figcaption{font-size:.85rem}
 .presence.on{color:#1b5e20;font-weight:600}.presence.off{color:#a00000;font-weight:600}
 .camera-note{position:sticky;top:0;background:#fff;padding:.4rem 0;font-weight:600;z-index:1}.camera-note.recording{color:#a00000}.camera-note.waiting{color:#8a4b00}
 .waits{background:#f3f3f3;border-left:.3rem solid #595959;padding:.4rem .6rem}

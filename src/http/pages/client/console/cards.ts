@@ -50,8 +50,8 @@ export function sessionCard(ctx: ConsoleContext, s: WorkSession): HTMLElement {
   } else card.append(el('p', readableStatus(s), { class: 'status' }));
   if (s.test) card.append(el('p', 'Test session: no live room, not a notarial act.', { class: 'muted' }));
   card.append(actFacts(s));
-  card.append(peopleList('Signers', s.signers, s));
-  if (s.witnesses.length) card.append(peopleList('Witnesses', s.witnesses, s));
+  card.append(peopleList(ctx, 'Signers', s.signers, s));
+  if (s.witnesses.length) card.append(peopleList(ctx, 'Witnesses', s.witnesses, s));
   const view = ctx.signingOf(s.bn_session_id);
   if (view && s.status === 'in_progress') {
     card.append(signingProgress(ctx, s.bn_session_id, view));

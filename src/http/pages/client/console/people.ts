@@ -1,5 +1,6 @@
 import { el } from '../dom';
 import { duration, withZone, type Evidence, type WorkPerson, type WorkSession } from './model';
+import type { ConsoleContext } from './context';
 
 const METHOD = {
   kba: 'Knowledge-based questions',
@@ -27,7 +28,49 @@ function readySince(p: WorkPerson): number | undefined {
   return Math.max(Date.parse(p.joined_at), checked);
 }
 
-export function peopleList(title: string, all: WorkPerson[], s: WorkSession): HTMLElement {
+/** Photos already fetched, by session, person and kind: the list redraws every few seconds. */
+const photos = new Map<string, Promise<string | null>>();
+
+function photoOf(ctx: ConsoleContext, s: WorkSession, who: string, kind: string): Promise<string | null> {
+  const path = `/sessions/${s.bn_session_id}/participants/${who}/id_check/${kind}`;
+  let url = photos.get(path);
+  if (!url) {
+    url = ctx
+      .call('GET', path)
+      .then(async (res) => (res.ok ? URL.createObjectURL(await res.blob()) : null))
+      .catch(() => null);
+    photos.set(path, url);
+  }
+  return url;
+}
+
+/** The ID check's photos beside the person, for the notary to compare with the face on camera. */
+function idPhotos(ctx: ConsoleContext, s: WorkSession, who: string, name: string): HTMLElement {
+  const wrap = el('div', undefined, { class: 'id-photos' });
+  for (const [kind, label] of [
+    ['id_front', 'ID front'],
+    ['selfie', 'Selfie'],
+  ]) {
+    const figure = el('figure');
+    const img = el('img', undefined, { alt: `${label} of ${name}`, 'data-kind': kind });
+    void photoOf(ctx, s, who, kind).then((url) => {
+      if (url) img.src = url;
+      else figure.hidden = true;
+    });
+    figure.append(img, el('figcaption', label));
+    wrap.append(figure);
+  }
+  return wrap;
+}
+
+export function peopleList(
+  ctx: ConsoleContext,
+  title: string,
+  all: WorkPerson[],
+  s: WorkSession,
+): HTMLElement {
+  const role = title === 'Signers' ? 'signer' : 'witness';
+  const assigned = s.relation === 'assigned' && ['ready', 'in_progress'].includes(s.status);
   const wrap = el('div', undefined, { class: 'people' });
   wrap.append(el('h3', title));
   const ul = el('ul');
@@ -47,6 +90,8 @@ export function peopleList(title: string, all: WorkPerson[], s: WorkSession): HT
     const evidence = p.identity_evidence;
     if (evidence) {
       li.append(el('br'), el('span', evidenceLine(evidence), { class: `evidence ${evidence.outcome}` }));
+      if (evidence.method === 'id_check' && assigned)
+        li.append(idPhotos(ctx, s, `${role}/${p.index}`, p.name || 'Unnamed'));
       if (evidence.locked_until)
         li.append(
           el('br'),
