@@ -5,6 +5,8 @@ import type { MigrationContext } from '../src/db/migrator';
  * - `media_connections` and `media_handles`: each Janus session and handle the signaling proxy opened, with
  *   the media token's session and identity that opened it, so a token acts only on its own, and one person
  *   holds no more of the media server than their room needs;
+ * - `participants.room_state`: what a participant's page says of its room (camera blocked, off, reconnecting), so
+ *   the notary knows why someone is not on camera;
  * - `identity_check_images`: the photos of each ID check (the ID's front and back, the selfie), kept in the
  *   object store as evidence, for the notary to compare with the face on camera;
  * - evidence tables refuse TRUNCATE, and a recording's identity (id, session) never changes, nor, once
@@ -27,6 +29,11 @@ export async function up({ sequelize }: MigrationContext): Promise<void> {
       opened_at timestamptz NOT NULL DEFAULT now()
     );
     CREATE INDEX media_handles_connection ON media_handles (janus_session, seq);
+
+    ALTER TABLE participants
+      ADD COLUMN room_state text CHECK (room_state IN ('checking', 'ready', 'connecting', 'live', 'reconnecting',
+                                                       'blocked', 'camera_off', 'muted', 'ended')),
+      ADD COLUMN room_state_at timestamptz;
 
     CREATE TABLE identity_check_images (
       check_id uuid NOT NULL REFERENCES identity_checks (id) ON DELETE CASCADE,

@@ -9,7 +9,7 @@ import type { MediaIdentity } from '../../core/session/media';
 import type { RTCIceServerConfig } from './mediaConfig';
 import type { MediaTokens } from './mediaTokens';
 import { openRoomOf } from './rooms';
-import { queryRows } from '../db/query';
+import { execute, queryRows } from '../db/query';
 import { isFinal } from '../../core/session/statuses';
 import type { SessionStatus } from '../../core/session/messages';
 
@@ -25,6 +25,20 @@ export interface RoomPass {
 }
 
 export const SIGNALING_PATH = '/media/janus';
+
+/** The states a participant's page reports of its room (src/http/pages/client/roomView.ts, and its controls). */
+export const PAGE_ROOM_STATES = [
+  'checking',
+  'ready',
+  'connecting',
+  'live',
+  'reconnecting',
+  'blocked',
+  'camera_off',
+  'muted',
+  'ended',
+] as const;
+export type PageRoomState = (typeof PAGE_ROOM_STATES)[number];
 
 const NOT_LIVE = 'The live room opens when the notary starts the session';
 /** Why the room is closed for good, so that both sides see the act's end rather than a wait. */
@@ -65,6 +79,16 @@ export class RoomAccess {
   }
 
   /** `signInId`: the console sign-in asking; its token enters nothing once that sign-in has ended. */
+  /** What the participant's page says of its room now, for the notary (why someone is off camera). */
+  async reportState(signingToken: string, state: PageRoomState): Promise<void> {
+    const participant = await this.participants.byToken(signingToken);
+    await execute(
+      this.sequelize,
+      'UPDATE participants SET room_state = $2, room_state_at = now() WHERE id = $1',
+      { bind: [participant.participant_id, state] },
+    );
+  }
+
   async forPerson(worker: Worker, sessionId: string, signInId: string): Promise<RoomPass> {
     if (worker.kind === 'network' && worker.person.role === 'witness') {
       const witness = await this.participants.asNetworkWitness(worker.person.id, sessionId);

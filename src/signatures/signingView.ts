@@ -33,6 +33,8 @@ export interface ParticipantProgress {
   /** A live act's signer with no identity check: the notary identifies them in the session first. */
   notary_identifies: boolean;
   identified_at: string | null;
+  /** What the participant's page last said of its live room (`blocked`, `camera_off`, `reconnecting`…). */
+  room_state: string | null;
   /** The notary's view of a live act: whether the participant is on camera now. */
   on_camera?: boolean;
 }
@@ -67,6 +69,7 @@ interface ParticipantRow {
   focus: { document_id: string; place_id: string } | null;
   notary_identifies: boolean;
   identified_at: Date | null;
+  room_state: string | null;
 }
 
 /** The session's documents with their places and who applied what, as a page shows them. */
@@ -84,7 +87,7 @@ export async function signingView(
   const appliedAt = new Map(applications.map((a) => [`${a.document_id}/${a.place_id}`, a.applied_at]));
   const people = await queryRows<ParticipantRow>(
     sequelize,
-    `SELECT p.id, p.role, p.index, p.consented_at, p.signing_focus AS focus,
+    `SELECT p.id, p.role, p.index, p.consented_at, p.signing_focus AS focus, p.room_state,
             coalesce(s.plan -> 'notaryIdentifies' @> jsonb_build_array(jsonb_build_object('role', p.role, 'index', p.index)),
                      false) AS notary_identifies,
             (SELECT c.completed_at FROM identity_checks c WHERE c.participant_id = p.id AND c.method = 'notary')
@@ -154,5 +157,6 @@ function progressOf(person: ParticipantRow, shown: SigningView['documents']): Pa
     focus: person.focus,
     notary_identifies: person.notary_identifies,
     identified_at: person.identified_at?.toISOString() ?? null,
+    room_state: person.room_state,
   };
 }

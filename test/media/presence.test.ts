@@ -61,7 +61,9 @@ describe('presence guards the live act (issue 68)', function () {
       );
       // The console marks who is on camera, and why the act waits.
       const progress = notary.page.locator('.signing-progress');
-      await progress.locator('[data-presence="off_camera"]').waitFor({ timeout: 20_000 });
+      const blockedMark = progress.locator('[data-presence="camera_blocked"]');
+      await blockedMark.waitFor({ timeout: 20_000 });
+      assert.equal(await blockedMark.textContent(), ' · camera blocked');
       await progress.getByText(/No signer is on camera yet/).waitFor();
       await assertAccessible(notary.page, 'the console with a signer off camera');
       await notary.page.screenshot({

@@ -38,6 +38,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   },
   participantApplySignature: { document_id: DOCUMENT_ID, place_id: 'a91c07d3e5f2' },
   participantSigningFocus: { document_id: DOCUMENT_ID, place_id: 'a91c07d3e5f2' },
+  participantRoomState: { state: 'camera_off' },
   addAnnotation: {
     fieldType: 'initials',
     pageNum: 2,

@@ -9,7 +9,7 @@ button.secondary{background:#fff;color:#1f4e8c}
 button:focus-visible,a:focus-visible,textarea:focus-visible,select:focus-visible{outline:3px solid #f9a825;outline-offset:2px}
 .group>h2{font-size:1.3rem;border-bottom:2px solid #1f4e8c;padding-bottom:.2rem;margin-top:1.6rem}
 .session{border:1px solid #bbb;border-radius:.5rem;padding:0 1rem 1rem;margin:1rem 0}
-.session h3{font-size:1.15rem;margin:.8rem 0 .2rem}.session h3+p{margin-top:0}
+.session h3{font-size:1.15rem;margin:.8rem 0 .2rem;overflow-wrap:anywhere}.session h3+p{margin-top:0}
 .session .people h3,.signing-progress h3{font-size:1rem}
 .session ul{margin:.2rem 0;padding-left:1.2rem}.session li{margin:.2rem 0}.session button{margin:.6rem .6rem 0 0}
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem .8rem;margin:.4rem 0}.facts dt{font-weight:600}.facts dd{margin:0}

@@ -153,6 +153,15 @@ export const PARTICIPANT_SCRIPT = `(() => {
     document.getElementById('late-close').focus();
   };
 
+  // The notary sees why this participant is off camera (blocked, camera off, reconnecting, gone).
+  let reportedState = null;
+  const reportRoomState = (state) => {
+    if (state === reportedState) return;
+    reportedState = state;
+    fetch(base + '/room_state', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state }) }).catch(() => {});
+  };
+  window.addEventListener('pagehide', () => { if (room) navigator.sendBeacon(base + '/room_state', JSON.stringify({ state: 'ended' })); });
+
   // The live room lives beside the steps, so a redraw of the step never drops the call. It opens in the
   // waiting room as a camera check, and connects the moment the notary starts.
   let room = null;
@@ -167,6 +176,7 @@ export const PARTICIPANT_SCRIPT = `(() => {
       liveMessage: 'You are in the room, on camera and microphone. The session is recorded.',
       lobbyMessage: lobby ? 'Your camera and microphone work. The notary will see and hear you once the session starts.' : undefined,
       requestPass: () => fetch(base + '/media', { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: '{}' }),
+      onState: reportRoomState,
       onEnded: () => refresh(true),
     });
   };

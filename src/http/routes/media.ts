@@ -3,7 +3,7 @@ import Joi from 'joi';
 import { endedLinkResponse } from './participants';
 import { failBodySchema } from '../openapi/document';
 import { unauthenticated } from '../../domain/errors';
-import type { RoomAccess } from '../../media/roomAccess';
+import { PAGE_ROOM_STATES, type PageRoomState, type RoomAccess } from '../../media/roomAccess';
 import type { Signaling } from '../../media/signaling';
 import { roomEventsOf } from '../../media/janusEvents';
 import type { RoomEventRelay } from '../../media/roomEventRelay';
@@ -58,6 +58,40 @@ function participantRoomRoute(access: RoomAccess): RouteDefinition<unknown, unkn
     responses: { ...roomPassResponses, 410: endedLinkResponse },
     handler: async (ctx, { params }) => {
       ctx.body = { response: 'Pass', ...(await access.forParticipant(params.token)) };
+    },
+  };
+}
+
+function roomStateRoute(
+  access: RoomAccess,
+): RouteDefinition<{ state: PageRoomState }, unknown, { token: string }> {
+  return {
+    method: 'post',
+    path: '/sign/{token}/room_state',
+    rateLimit: 'link',
+    signingLink: true,
+    operationId: 'participantRoomState',
+    summary: 'What this participant’s page says of its live room (for the notary)',
+    description:
+      'The page reports its room’s state as it changes: the camera blocked, turned off, the microphone ' +
+      'muted, reconnecting, live. The notary’s console shows it beside who is on camera.',
+    tags: ['Participants'],
+    auth: 'none',
+    params: Joi.object({ token: Joi.string().description('The participant’s signing-link token') }),
+    body: Joi.object({
+      state: Joi.string()
+        .valid(...PAGE_ROOM_STATES)
+        .required(),
+    }),
+    acceptsBeacon: true,
+    responses: {
+      200: { description: 'Noted', schema: Joi.object({ response: Joi.string().valid('Pass') }) },
+      404: { description: 'Unknown link', schema: failBodySchema },
+      410: endedLinkResponse,
+    },
+    handler: async (ctx, { params, body }) => {
+      await access.reportState(params.token, body.state);
+      ctx.body = { response: 'Pass' };
     },
   };
 }
@@ -219,6 +253,7 @@ export function registerMediaRoutes(
   },
 ): void {
   site.add(participantRoomRoute(deps.access));
+  site.add(roomStateRoute(deps.access));
   api.add(personRoomRoute(deps.access));
   for (const route of signalingRoutes(deps.signaling)) site.add(route);
   site.add(mediaEventsRoute(deps.relay, deps.eventsSecret));

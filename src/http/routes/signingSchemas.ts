@@ -43,6 +43,11 @@ export const participantProgressSchema = Joi.object({
     'A live act’s signer with no identity check: the notary identifies them in the session before they sign',
   ),
   identified_at: Joi.string().isoDate().allow(null),
+  room_state: Joi.string()
+    .allow(null)
+    .description(
+      'What their page last said of its live room: `blocked`, `camera_off`, `muted`, `reconnecting`, `live`…',
+    ),
   on_camera: Joi.boolean().description(
     'The notary’s view of a live act in progress: on camera now (they are identified and sign only then)',
   ),

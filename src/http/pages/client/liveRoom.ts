@@ -13,6 +13,8 @@ export interface RoomOptions {
   liveMessage: string;
   /** The room is over for this participant (the act ended, or they may no longer be in it). */
   onEnded?: (message: string) => void;
+  /** Each change of the room's state, and of the camera and microphone switches (`camera_off`, `muted`). */
+  onState?: (state: string) => void;
   /**
    * Wait with the camera on, unconnected, until `join()`: the waiting room's camera check, so the
    * room connects the moment the notary starts. What the status line says meanwhile.
@@ -63,16 +65,31 @@ async function ownMedia(view: RoomView): Promise<MediaStream | undefined> {
 }
 
 /** Mute and camera buttons: they switch this participant's own tracks off and on. */
-function wireControls(view: RoomView, local: () => MediaStream | undefined): void {
-  const toggle = (button: HTMLButtonElement, tracks: () => MediaStreamTrack[], labels: [string, string]) =>
+function wireControls(
+  view: RoomView,
+  local: () => MediaStream | undefined,
+  onState?: (state: string) => void,
+) {
+  const toggle = (
+    button: HTMLButtonElement,
+    tracks: () => MediaStreamTrack[],
+    labels: [string, string],
+    off: string,
+  ) =>
     button.addEventListener('click', () => {
       const [track] = tracks();
       if (!track) return;
       track.enabled = !track.enabled;
       view.toggled(button, !track.enabled, labels);
+      onState?.(track.enabled ? 'live' : off);
     });
-  toggle(view.mute, () => local()?.getAudioTracks() ?? [], ['Mute microphone', 'Unmute microphone']);
-  toggle(view.camera, () => local()?.getVideoTracks() ?? [], ['Turn camera off', 'Turn camera on']);
+  toggle(view.mute, () => local()?.getAudioTracks() ?? [], ['Mute microphone', 'Unmute microphone'], 'muted');
+  toggle(
+    view.camera,
+    () => local()?.getVideoTracks() ?? [],
+    ['Turn camera off', 'Turn camera on'],
+    'camera_off',
+  );
 }
 
 /**
@@ -81,7 +98,7 @@ function wireControls(view: RoomView, local: () => MediaStream | undefined): voi
  * connection or the room is lost (a media server restart opens a new room), until the act ends.
  */
 export function enterRoom(options: RoomOptions): LiveRoomHandle {
-  const view = new RoomView(options.root);
+  const view = new RoomView(options.root, options.onState);
   let local: MediaStream | undefined;
   let room: JanusRoom | undefined;
   let ended = false;
@@ -150,7 +167,7 @@ export function enterRoom(options: RoomOptions): LiveRoomHandle {
   };
 
   view.retry.addEventListener('click', () => void start());
-  wireControls(view, () => local);
+  wireControls(view, () => local, options.onState);
   void start();
 
   return {

@@ -13,7 +13,10 @@ export class RoomView {
   readonly camera: HTMLButtonElement;
   readonly retry: HTMLButtonElement;
 
-  constructor(root: HTMLElement) {
+  constructor(
+    root: HTMLElement,
+    private readonly onState?: (state: RoomState) => void,
+  ) {
     root.replaceChildren();
     root.classList.add('live-room');
     this.status = el('p', '', { role: 'status', class: 'room-status' });
@@ -36,6 +39,7 @@ export class RoomView {
   }
 
   setState(state: RoomState, text: string): void {
+    if (this.status.dataset.state !== state) this.onState?.(state);
     this.status.dataset.state = state;
     this.status.textContent = text;
     this.controls.hidden = state === 'checking' || state === 'ended';

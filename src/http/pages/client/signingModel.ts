@@ -22,6 +22,7 @@ export interface Person {
   focus?: { document_id: string; place_id: string } | null;
   notary_identifies: boolean;
   identified_at: string | null;
+  room_state: string | null;
   on_camera?: boolean;
 }
 export interface View {

@@ -59,6 +59,25 @@ function identifyForm(ctx: ConsoleContext, sessionId: string, p: View['participa
   return form;
 }
 
+/** Why someone is off camera, from what their page last said of its room. */
+const OFF_CAMERA: Record<string, string> = {
+  blocked: 'camera_blocked',
+  camera_off: 'camera_off',
+  muted: 'camera_off',
+  reconnecting: 'reconnecting',
+  connecting: 'reconnecting',
+  live: 'reconnecting',
+  ended: 'left',
+};
+const PRESENCE_WORDS: Record<string, string> = {
+  on_camera: 'on camera',
+  camera_blocked: 'camera blocked',
+  camera_off: 'camera or microphone off',
+  reconnecting: 'reconnecting',
+  left: 'left the room',
+  not_in_room: 'not in the room',
+};
+
 /**
  * Whether the act is recorded now and can go on: the notary and a signer on camera (contract §8); else
  * what waits, in words.
@@ -96,13 +115,15 @@ export function signingProgress(ctx: ConsoleContext, sessionId: string, view: Vi
       'li',
       `${p.name}: ${step}${place && where && !p.signed_at ? ` — now at ${where.name}, page ${place.page}` : ''}`,
     );
-    if (p.on_camera !== undefined)
+    if (p.on_camera !== undefined) {
+      const presence = p.on_camera ? 'on_camera' : (OFF_CAMERA[p.room_state ?? ''] ?? 'not_in_room');
       li.append(
-        el('span', p.on_camera ? ' · on camera' : ' · not on camera', {
+        el('span', ` · ${PRESENCE_WORDS[presence]}`, {
           class: p.on_camera ? 'presence on' : 'presence off',
-          'data-presence': p.on_camera ? 'on_camera' : 'off_camera',
+          'data-presence': presence,
         }),
       );
+    }
     if (p.notary_identifies)
       li.append(p.identified_at ? el('span', ' · identified by you') : identifyForm(ctx, sessionId, p));
     ul.append(li);
