@@ -67,7 +67,9 @@ export class Signaling {
       this.urlOf(path),
       { method: 'POST', body: JSON.stringify(vetted) },
       REQUEST_TIMEOUT_MS,
-    )) as JanusAnswer;
+    )) as JanusAnswer | undefined;
+    if (!answer)
+      throw new DomainError('unavailable', 'The media server gave no answer; retry in a moment', {}, 1);
     await this.keepTrack(grant, path, String(vetted.janus), answer);
     return answer;
   }
@@ -76,11 +78,10 @@ export class Signaling {
     const grant = await this.grantOf(query.token, CONNECTION_GRACE_SECONDS);
     await this.heldOrNotFound(grant, { session });
     const maxev = Math.min(10, Math.max(1, Number(query.maxev) || 1));
-    const events = await this.forward(
-      `${this.urlOf({ session })}?maxev=${maxev}`,
-      { method: 'GET' },
-      POLL_TIMEOUT_MS,
-    );
+    // A poll cut off as its connection ends (the page left) has no events to give: an empty list.
+    const events =
+      (await this.forward(`${this.urlOf({ session })}?maxev=${maxev}`, { method: 'GET' }, POLL_TIMEOUT_MS)) ??
+      [];
     // janus.js polls again forever on this answer; as an HTTP failure it gives up and the page reconnects.
     if ((events as JanusAnswer).error?.code === NO_SUCH_SESSION) {
       await this.holds.closed(session);
@@ -146,6 +147,7 @@ export class Signaling {
     return [this.serverUrl(), ...parts].join('/');
   }
 
+  /** Janus's answer; undefined when it gave none that is JSON. */
   private async forward(url: string, init: RequestInit, timeoutMs: number): Promise<unknown> {
     let response: Response;
     try {
@@ -162,7 +164,7 @@ export class Signaling {
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      throw new DomainError('unavailable', 'The media server gave no answer; retry in a moment', {}, 1);
+      return undefined;
     }
   }
 }

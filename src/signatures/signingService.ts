@@ -50,7 +50,9 @@ export class SigningService {
     const me = await this.present(token);
     const view = await signingView(this.sequelize, me.session_id, await this.onDevice(me));
     const live = await this.liveAct(me.session_id);
-    return live ? { ...view, paused: signingPause(live.onCamera, live.plan, me) ?? null } : view;
+    if (!live) return view;
+    const paused = signingPause(live.onCamera, live.plan, me) ?? null;
+    return { ...view, paused, notary_on_camera: live.onCamera.includes('notary') };
   }
 
   /** The session's signing as its notary follows it: everyone's progress and, in a live act, who is on camera. */

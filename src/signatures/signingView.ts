@@ -55,7 +55,7 @@ export interface SigningView {
   signing_as: SignerKey[];
   /** Why the signing waits now (contract §8: who is not on camera); null when it may go on. */
   paused: string | null;
-  /** The notary's view of a live act: whether they are on camera themselves. */
+  /** In a live act in progress: whether the notary is on camera now. */
   notary_on_camera?: boolean;
 }
 

@@ -152,6 +152,8 @@ describe('presence guards the live act (issue 68)', function () {
       await status
         .getByText('Signing waits until the notary is back in the room')
         .waitFor({ timeout: 20_000 });
+      // The room beside says so too: the notary's last frame is marked, not passed off as them.
+      await signer.page.locator('figcaption', { hasText: 'Nora Notary — not on camera' }).waitFor();
       const sign = signer.page.locator('#signing button.place.mine').first();
       assert.equal(await sign.isDisabled(), true, 'no place can be tapped while the notary is away');
       await assertAccessible(signer.page, 'the signing paused');
@@ -159,9 +161,20 @@ describe('presence guards the live act (issue 68)', function () {
         path: path.join(SCREENSHOTS, 'presence-paused-phone.png'),
         fullPage: true,
       });
+      await signer.page.setViewportSize({ width: 1280, height: 900 });
+      await signer.page.screenshot({
+        path: path.join(SCREENSHOTS, 'presence-paused-desktop.png'),
+        fullPage: true,
+      });
+      await signer.page.setViewportSize({ width: 390, height: 844 });
 
       notary = await notaryInRoom(browsers.granted, live.notaryToken, live.id);
       await status.getByText('Signing can go on.').waitFor({ timeout: 30_000 });
+      await eventually(
+        () => signer.page.locator('figcaption', { hasText: 'Nora Notary' }).allTextContents(),
+        (captions) => captions.length === 1 && captions[0] === 'Nora Notary',
+        'one tile for the notary, seen, on the signer’s page',
+      );
       await signer.page.locator('#signing button.place.mine:not([disabled])').first().click();
       await eventually(
         () => request(`/sign/${tokenOf(live.signingUrl)}/signing`),

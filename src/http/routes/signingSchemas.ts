@@ -78,9 +78,7 @@ export const signingViewSchema = Joi.object({
       'In a live act, why signing waits now: `Signing waits until the notary is back in the room`, or ' +
         '`Turn on your camera and microphone to sign`; null when it may go on',
     ),
-  notary_on_camera: Joi.boolean().description(
-    'The notary’s view of a live act in progress: you are on camera',
-  ),
+  notary_on_camera: Joi.boolean().description('In a live act in progress: the notary is on camera now'),
 }).label('SigningView');
 
 export const signerIndex = Joi.number()

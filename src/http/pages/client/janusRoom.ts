@@ -159,6 +159,11 @@ export class JanusRoom {
 
   private subscribe(feed: string, label: string): void {
     if (this.feeds.has(feed)) return;
+    // A person's new connection replaces the one they had (a reload, a console opened again), whose last
+    // frame would otherwise stay until the media server times it out.
+    const person = feed.split('~')[0];
+    for (const earlier of [...this.feeds.keys()])
+      if (earlier.split('~')[0] === person) this.unsubscribe(earlier);
     const stream = new MediaStream();
     this.janus!.attach({
       plugin: PLUGIN,

@@ -1,5 +1,6 @@
 /** What the participant sees of the live room: the tiles, who is there, the controls and the room's state. */
 import { el } from './dom';
+import { NOTARY_SEEN } from './pageEvents';
 
 export type RoomState = 'checking' | 'ready' | 'connecting' | 'live' | 'reconnecting' | 'blocked' | 'ended';
 
@@ -36,6 +37,9 @@ export class RoomView {
     who.append(this.people);
     root.append(this.status, this.grid, this.controls, who);
     this.controls.hidden = true;
+    window.addEventListener(NOTARY_SEEN, (e) =>
+      this.markUnseen('notary', !(e as CustomEvent<boolean>).detail),
+    );
   }
 
   setState(state: RoomState, text: string): void {
@@ -60,6 +64,19 @@ export class RoomView {
       this.renderPeople();
     }
     return tile.querySelector('video')!;
+  }
+
+  /** Marks the tiles of `identity`'s connections as not seen by the session (their last frame stays still). */
+  markUnseen(identity: string, unseen: boolean): void {
+    for (const [key, tile] of this.tiles) {
+      if (!key.startsWith(`${identity}~`) || tile.classList.contains('unseen') === unseen) continue;
+      tile.classList.toggle('unseen', unseen);
+      const caption = tile.querySelector('figcaption')!;
+      caption.textContent = unseen
+        ? `${caption.textContent} — not on camera`
+        : (caption.textContent ?? '').replace(/ — not on camera$/, '');
+    }
+    this.renderPeople();
   }
 
   removeTile(key: string): void {

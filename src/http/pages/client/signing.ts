@@ -1,5 +1,6 @@
 /** The signer's part of the act on their page: consent, adoption, and each place signed on the document. */
 import { el } from './dom';
+import { NOTARY_SEEN } from './pageEvents';
 import { adoptCard, consentCard } from './signingCards';
 import { documentsView } from './signingDocuments';
 import { mountNotaryDocuments } from './notaryDocuments';
@@ -47,6 +48,9 @@ export function mountSigning(root: HTMLElement, base: string): void {
   };
   const render = () => {
     shown = JSON.stringify(view);
+    // The room beside says whether the notary is seen, by the session's word rather than a frozen frame.
+    if (view!.notary_on_camera !== undefined)
+      window.dispatchEvent(new CustomEvent(NOTARY_SEEN, { detail: view!.notary_on_camera }));
     if (view!.paused) status.textContent = view!.paused;
     else if (status.dataset.paused) status.textContent = 'Signing can go on.';
     status.dataset.paused = view!.paused ? 'true' : '';
