@@ -16,7 +16,12 @@ function identifyForm(ctx: ConsoleContext, sessionId: string, p: View['participa
     placeholder: 'Credible witness’s full name',
     hidden: '',
   });
-  basis.addEventListener('change', () => (witness.hidden = basis.value !== 'credible_witness'));
+  // The list redraws every few seconds: not once the notary has started choosing (until they submit).
+  basis.addEventListener('change', () => {
+    witness.hidden = basis.value !== 'credible_witness';
+    ctx.hold();
+  });
+  witness.addEventListener('input', () => ctx.hold());
   form.append(basis, witness, el('button', `Confirm identity of ${p.name}`, { type: 'submit' }));
   ctx.holdWhileFocused(form);
   form.addEventListener('submit', async (e) => {
