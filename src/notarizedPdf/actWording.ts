@@ -35,7 +35,7 @@ export interface CoveredSegment {
   ended_at: string | null;
 }
 
-const clock = (iso: string | null) => (iso ? `${iso.replace(/\.\d+Z$/, 'Z').slice(11, 20)}` : 'its end');
+const clock = (iso: string | null) => (iso ? iso.slice(11, 19) : 'its end');
 
 /**
  * How the act was performed and recorded: "recorded in full" only for one segment from the start to the

@@ -80,6 +80,11 @@ describe('presence guards the live act (issue 68)', function () {
         path: path.join(SCREENSHOTS, 'presence-blocked-phone.png'),
         fullPage: true,
       });
+      await blocked.page.setViewportSize({ width: 1280, height: 900 });
+      await blocked.page.screenshot({
+        path: path.join(SCREENSHOTS, 'presence-blocked-desktop.png'),
+        fullPage: true,
+      });
       const refused = await identify(live.notaryToken, live.id);
       assert.equal(refused.status, 409, refused.text);
       assert.equal(

@@ -5,7 +5,8 @@ import { testEnvironment } from '../support/environment';
 import { eventually } from '../support/eventually';
 import { notaryIdentifiesSigners, signEverything } from '../support/signing';
 import { request } from '../support/http';
-import { tokenOf } from '../support/sessions';
+import { tokenOf, waitForSession } from '../support/sessions';
+import { downloadAll, pdftotext, removeTempFiles, squash } from '../documents/helpers';
 import { recordHistory } from '../support/histories';
 import {
   liveTeamSession,
@@ -23,6 +24,7 @@ const API = '/api/integrationsv2';
 describe('the live room keeps the act: refusals and a media server restart (issue 60)', function () {
   this.timeout(240_000);
   const browsers = mediaBrowsers();
+  after(() => removeTempFiles());
 
   it('a participant whose camera and microphone are refused is told what to do, and is not admitted', async () => {
     const live = await liveTeamSession();
@@ -111,6 +113,16 @@ describe('the live room keeps the act: refusals and a media server restart (issu
     ).body.records.map((r: any) => r.event);
     assert.ok(events.includes('recording_interrupted'));
     assert.equal(events.filter((e: string) => e === 'recording_started').length, 2);
+    // The certificate says what the recording shows: two segments, and the gap between them.
+    assert.equal((await notaryAction(live.notaryToken, live.id, 'release_documents')).status, 200);
+    await waitForSession(live.account.api_key, live.id, (s) => s.documents_status === 'released', 60_000);
+    const [signed] = (await downloadAll(live.account.api_key, live.id)).files;
+    const certificate = squash(await pdftotext(signed.bytes));
+    assert.match(
+      certificate,
+      /using audio-video communication, recorded in 2 segments: the media server restarted during the act, and nothing was recorded from \d\d:\d\d:\d\d to \d\d:\d\d:\d\d UTC\./,
+    );
+    assert.doesNotMatch(certificate, /recorded in full/);
   });
 
   it('a media token opens one session’s room as one person; the proxy passes only a videoroom client’s requests', async () => {
