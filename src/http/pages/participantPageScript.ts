@@ -153,12 +153,14 @@ export const PARTICIPANT_SCRIPT = `(() => {
     document.getElementById('late-close').focus();
   };
 
-  // The notary sees why this participant is off camera (blocked, camera off, reconnecting, gone).
+  // The notary sees why this participant is off camera (blocked, camera off, reconnecting, gone). One
+  // report at a time, so they arrive in the order they happened.
   let reportedState = null;
+  let reporting = Promise.resolve();
   const reportRoomState = (state) => {
     if (state === reportedState) return;
     reportedState = state;
-    fetch(base + '/room_state', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state }) }).catch(() => {});
+    reporting = reporting.then(() => fetch(base + '/room_state', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state }) })).catch(() => {});
   };
   window.addEventListener('pagehide', () => { if (room) navigator.sendBeacon(base + '/room_state', JSON.stringify({ state: 'ended' })); });
 
