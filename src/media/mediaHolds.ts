@@ -64,20 +64,22 @@ export class MediaHolds {
     return handlesPerConnection(row.people) - row.held;
   }
 
-  /** Records a new handle; false (and forgotten) when concurrent attaches took it past the limit. */
+  /**
+   * Records a new handle; false (and forgotten) when it ranks past the limit among its connection's
+   * handles, as concurrent attaches may take it.
+   */
   async attached(sessionId: string, janusSession: string, handle: string): Promise<boolean> {
     await execute(this.sequelize, 'INSERT INTO media_handles (handle, janus_session) VALUES ($1, $2)', {
       bind: [handle, janusSession],
     });
-    if ((await this.handlesLeft(sessionId, janusSession)) >= 0) return true;
-    const [row] = await queryRows<{ before: number; people: number }>(
+    const [row] = await queryRows<{ rank: number; people: number }>(
       this.sequelize,
       `SELECT (SELECT count(*) FROM media_handles WHERE janus_session = $1
-                 AND seq < (SELECT seq FROM media_handles WHERE handle = $2))::int AS before,
+                 AND seq <= (SELECT seq FROM media_handles WHERE handle = $2))::int AS rank,
               (SELECT count(*) FROM participants WHERE session_id = $3)::int + 1 AS people`,
       { bind: [janusSession, handle, sessionId] },
     );
-    if (row.before < handlesPerConnection(row.people)) return true;
+    if (row.rank <= handlesPerConnection(row.people)) return true;
     await this.detached(handle);
     return false;
   }

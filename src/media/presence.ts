@@ -2,6 +2,10 @@ import type { Sequelize } from 'sequelize';
 import { queryRows } from '../db/query';
 import type { MediaIdentity } from '../../core/session/media';
 
+/** The room's name for a person of an event's data (`notary`, `signer-0`). */
+const identityOf = (role: string, index: number | string | null) =>
+  (role === 'notary' ? 'notary' : `${role}-${index}`) as MediaIdentity;
+
 /** Contract §8: whether a participant is on camera now in the act's room, and since when. */
 export interface Presence {
   on_camera: boolean;
@@ -29,9 +33,7 @@ export async function presenceInRoom(sequelize: Sequelize, sessionId: string) {
   return {
     /** Who is on camera, as the room's media identities (`notary`, `signer-0`). */
     onCamera: (): MediaIdentity[] =>
-      rows
-        .filter((r) => r.event === 'participant_connected')
-        .map((r) => (r.role === 'notary' ? 'notary' : `${r.role}-${r.index}`) as MediaIdentity),
+      rows.filter((r) => r.event === 'participant_connected').map((r) => identityOf(r.role, r.index)),
     of(p: { role: string; index: number | null }): Presence {
       const seen = last.get(`${p.role}-${p.index ?? ''}`);
       return seen?.event === 'participant_connected'
@@ -70,7 +72,7 @@ export async function intervalsOnCamera(
   const intervals = new Map<MediaIdentity, OnCameraInterval[]>();
   const open = new Map<MediaIdentity, string>();
   for (const row of rows) {
-    const identity = (row.role === 'notary' ? 'notary' : `${row.role}-${row.index}`) as MediaIdentity;
+    const identity = identityOf(row.role, row.index);
     if (row.event === 'participant_connected') open.set(identity, row.at);
     else if (open.has(identity)) {
       intervals.set(identity, [

@@ -107,7 +107,7 @@ export class Signaling {
 
   /** Another holder's Janus ids are answered as ids that do not exist: they reveal nothing. */
   private async heldOrNotFound(grant: MediaGrant, path: JanusPath): Promise<void> {
-    this.urlOf(path);
+    this.urlOf(path); // an id not of Janus's shape is a 404 before any lookup
     if (!(await this.holds.heldBy(grant, path.session!, path.handle)))
       throw new DomainError('not_found', 'Not found');
   }
