@@ -99,7 +99,7 @@ export function mediaActivities({ sequelize, config, media, objectStore }: Activ
       try {
         return await whileHeartbeating(() =>
           makeRecording(
-            { sequelize, store: objectStore, retentionMs: config.media.recordingRetentionMs },
+            { sequelize, store: objectStore, retention: config.media.recordingRetention },
             sessionId,
           ),
         );

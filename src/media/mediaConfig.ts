@@ -23,7 +23,13 @@ export interface MediaConfig {
   iceServers: RTCIceServerConfig[];
   tokenTtlSeconds: number;
   /** How long a recording is kept (RECORDING_RETENTION, at least its default of 10 years unless set). */
-  recordingRetentionMs: number;
+  recordingRetention: CalendarSpan;
+}
+
+/** A span added on the calendar in UTC: 10 years after an act is the same date ten years on, leap days or not. */
+export interface CalendarSpan {
+  months: number;
+  seconds: number;
 }
 
 export interface RTCIceServerConfig {
@@ -58,6 +64,15 @@ function duration(name: string, raw: string): number {
   return parsed;
 }
 
+/** Years and months count on the calendar (`ms` would make a year 365.25 days); anything else as `ms` reads it. */
+function calendarSpan(name: string, raw: string): CalendarSpan {
+  const calendar = /^(\d+)\s*(y|yrs?|years?|mo|months?)$/i.exec(raw.trim());
+  if (!calendar) return { months: 0, seconds: duration(name, raw) / 1000 };
+  const count = Number(calendar[1]);
+  if (!(count > 0)) throw new ConfigError(`${name}: "${raw}" is not a duration`);
+  return { months: /^y/i.test(calendar[2]) ? count * 12 : count, seconds: 0 };
+}
+
 export function mediaConfig(env: Env, dataDir: string, apiPort: number): MediaConfig {
   const rtpPorts = value(env, 'MEDIA_RTP_PORTS') ?? '20000-40000';
   if (!/^\d{2,5}-\d{2,5}$/.test(rtpPorts))
@@ -75,6 +90,6 @@ export function mediaConfig(env: Env, dataDir: string, apiPort: number): MediaCo
     ),
     iceServers: iceServers(value(env, 'MEDIA_ICE_SERVERS')),
     tokenTtlSeconds: duration('MEDIA_TOKEN_TTL', value(env, 'MEDIA_TOKEN_TTL') ?? '10m') / 1000,
-    recordingRetentionMs: duration('RECORDING_RETENTION', value(env, 'RECORDING_RETENTION') ?? '10y'),
+    recordingRetention: calendarSpan('RECORDING_RETENTION', value(env, 'RECORDING_RETENTION') ?? '10y'),
   };
 }

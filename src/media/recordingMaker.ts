@@ -6,6 +6,7 @@ import { intervalsOnCamera } from './presence';
 import { pipeline } from 'node:stream/promises';
 import type { Sequelize } from 'sequelize';
 import type { ObjectStore } from '../objectStore/objectStore';
+import type { CalendarSpan } from './mediaConfig';
 import { compositionArgs, gridOf, peopleOf, type PlacedTrack } from './composition';
 import { playableTrack, tracksIn } from './recordingTracks';
 import { runTool } from './mediaTools';
@@ -68,7 +69,7 @@ async function roomTracks(room: MediaRoom, work: string): Promise<RoomTracks> {
  * files beside it; then the rooms' local files are removed. Done once: a stored recording is answered.
  */
 export async function makeRecording(
-  deps: { sequelize: Sequelize; store: ObjectStore; retentionMs: number },
+  deps: { sequelize: Sequelize; store: ObjectStore; retention: CalendarSpan },
   sessionId: string,
 ): Promise<MadeRecording> {
   const { sequelize, store } = deps;
@@ -134,7 +135,7 @@ export async function makeRecording(
       sizeBytes: (await fs.promises.stat(file)).size,
       sha256: await sha256Of(file),
       segments,
-      retentionMs: deps.retentionMs,
+      retention: deps.retention,
     };
     await store.putFile(made.objectKey, file, RECORDING_CONTENT_TYPE);
     await markAvailable(sequelize, sessionId, made);

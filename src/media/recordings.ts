@@ -1,5 +1,6 @@
 import type { OnCameraInterval } from './presence';
 import type { Sequelize } from 'sequelize';
+import type { CalendarSpan } from './mediaConfig';
 import { execute, queryRows } from '../db/query';
 import { NETWORK_NOTARY_NAME, SESSION_NOTARY_JOINS } from '../db/sessionNotary';
 import type { MediaIdentity } from '../../core/session/media';
@@ -84,14 +85,14 @@ export async function markAvailable(
     sizeBytes: number;
     sha256: string;
     segments: RecordingSegment[];
-    retentionMs: number;
+    retention: CalendarSpan;
   },
 ): Promise<void> {
   await execute(
     sequelize,
     `UPDATE recordings SET status = 'available', object_key = $2, content_type = $3, duration_seconds = $4,
             size_bytes = $5, sha256 = $6, segments = $7, failure_reason = NULL, updated_at = now(),
-            retain_until = ended_at + make_interval(secs => $8)
+            retain_until = ((ended_at AT TIME ZONE 'UTC') + make_interval(months => $8, secs => $9)) AT TIME ZONE 'UTC'
       WHERE session_id = $1 AND status <> 'available'`,
     {
       bind: [
@@ -102,7 +103,8 @@ export async function markAvailable(
         made.sizeBytes,
         made.sha256,
         JSON.stringify(made.segments),
-        made.retentionMs / 1000,
+        made.retention.months,
+        made.retention.seconds,
       ],
     },
   );

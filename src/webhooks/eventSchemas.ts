@@ -158,7 +158,7 @@ export const EVENT_DOCUMENTATION: Record<EventName, EventDocumentation> = {
   },
   signature_applied: {
     summary:
-      'A signer or witness applied their adopted signature or initials at one of their places (GET /sessions/{id}/signatures)',
+      'A signer or witness applied their adopted signature or initials at one of their places (GET /sessions/{id}/signing)',
     data: Joi.object({
       role: participant.role,
       index: participant.index,

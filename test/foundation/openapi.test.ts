@@ -21,6 +21,20 @@ function documentedOperations(doc: any): Set<string> {
   return ops;
 }
 
+/** Every string of the document, wherever it stands (descriptions, decisions, webhook schemas). */
+function stringsOf(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) stringsOf(v, out);
+  return out;
+}
+
+/** `GET /sessions/{id}/x` as a pattern over documented paths: any parameter name matches any other. */
+const routeShape = (op: string) =>
+  op
+    .replace(' /api/integrationsv2/', ' /')
+    .replace(/\{[^}]+\}/g, '{}')
+    .replace(/\/$/, '');
+
 describe('OpenAPI document', () => {
   let doc: any;
   before(async () => {
@@ -33,6 +47,18 @@ describe('OpenAPI document', () => {
     assert.equal(doc.openapi, '3.1.0');
     const result = await new Validator().validate(doc);
     assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2)?.slice(0, 2000));
+  });
+
+  it('every route a description names is a documented operation (issue 69)', () => {
+    const documented = new Set([...documentedOperations(doc)].map((op) => routeShape(op)));
+    const named = new Set<string>();
+    for (const text of stringsOf(doc)) {
+      for (const [, method, path] of text.matchAll(/\b(GET|POST|PUT|PATCH|DELETE) (\/[\w{}/.-]*[\w}])/g))
+        named.add(`${method} ${path}`);
+    }
+    assert.ok(named.size > 20, `only ${named.size} routes named`);
+    const missing = [...named].filter((op) => !documented.has(routeShape(op)));
+    assert.deepEqual(missing, []);
   });
 
   it('has an example for every request body and every response (issue 13)', () => {

@@ -47,6 +47,15 @@ async function probe(bytes: Buffer) {
   };
 }
 
+/** The same instant ten years on in UTC; a 29 February falls back to the 28th, as PostgreSQL's calendar does. */
+function tenYearsAfter(iso: string): string {
+  const end = new Date(iso);
+  const later = new Date(end);
+  later.setUTCFullYear(end.getUTCFullYear() + 10);
+  if (later.getUTCMonth() !== end.getUTCMonth()) later.setUTCDate(0);
+  return later.toISOString();
+}
+
 describe('the live session: a real media server, the room in the pages, the recording (issue 60)', function () {
   this.timeout(240_000);
   let browser: Browser;
@@ -133,6 +142,7 @@ describe('the live session: a real media server, the room in the pages, the reco
       ['notary', 'signer-0'],
     );
     assert.ok(recording.available_at >= recording.ended_at, JSON.stringify(recording));
+    assert.equal(recording.retain_until, tenYearsAfter(recording.ended_at), 'kept 10 calendar years (UTC)');
     // The signer's signing time, as the certificate states it, falls where the recording lists the signer
     // and the notary on camera.
     const session = (await request(`${API}/sessions/${live.id}`, { auth: live.account.api_key })).body;
