@@ -68,6 +68,7 @@ interface SessionFacts {
   completed_at: Date | null;
   notary: NotaryAtTheAct;
   seal_png: Buffer | null;
+  notary_signature_png: Buffer | null;
 }
 
 /** Everything a notarial certificate states about a completed session, except the document itself. */
@@ -77,6 +78,7 @@ export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
     // The notary as kept at the act; sessions completed before it was kept, as on file now.
     `SELECT account_id, account_name, options, completed_at, notary, test_mode,
             (SELECT png FROM notary_seals WHERE id = (notary->>'seal_id')::uuid) AS seal_png,
+            (SELECT png FROM notary_signatures WHERE id = (notary->>'signature_id')::uuid) AS notary_signature_png,
             (SELECT json_build_object('id', r.id, 'status', r.status, 'sha256', r.sha256,
                                       'failure_reason', r.failure_reason, 'segments', r.segments)
                FROM recordings r WHERE r.session_id = facts.id) AS recording
@@ -133,6 +135,7 @@ export async function loadActFacts(sequelize: Sequelize, sessionId: string) {
     actTime: actTimeIn(notary.state, performedAt.getTime(), notary.time_zone),
     notary: { name: notary.name, ...commission },
     sealPng,
+    notarySignaturePng: facts.notary_signature_png,
     signers: participants
       .filter((p) => p.role === 'signer')
       .map((p) => ({

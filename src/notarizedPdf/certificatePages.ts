@@ -11,9 +11,10 @@ const CLOSING_HEIGHT = 170;
 export interface CertificateInk {
   regular: PDFFont;
   bold: PDFFont;
-  signature: PDFFont;
   seal: PDFImage;
   color: ReturnType<typeof rgb>;
+  /** Draws the notary's adopted signature into a box (PDF coordinates). */
+  notarySignature: (page: PDFPage, box: { x: number; y: number; width: number; height: number }) => void;
 }
 
 export interface CertificateLine {
@@ -51,7 +52,6 @@ export function appendCertificatePages(
   pdf: PDFDocument,
   title: string,
   lines: CertificateLine[],
-  notaryName: string,
   ink: CertificateInk,
 ): void {
   const pages: PDFPage[] = [];
@@ -87,12 +87,7 @@ export function appendCertificatePages(
     width: ink.seal.width * scale,
     height: ink.seal.height * scale,
   });
-  const signature = `/s/ ${notaryName}`;
-  const signatureSize = Math.min(
-    18,
-    (250 / Math.max(ink.signature.widthOfTextAtSize(signature, 10), 1)) * 10,
-  );
-  page.drawText(signature, { x: 300, y: 110, size: signatureSize, font: ink.signature, color: ink.color });
+  ink.notarySignature(page, { x: 300, y: 106, width: 252, height: 63 });
   page.drawLine({ start: { x: 300, y: 104 }, end: { x: 552, y: 104 }, thickness: 0.8, color: ink.color });
   page.drawText('Notary Public', { x: 300, y: 90, size: 9, font: ink.regular });
   if (pages.length > 1) {

@@ -1,23 +1,26 @@
-import fs from 'node:fs';
 import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
+import { PDFDocument, type PDFFont } from 'pdf-lib';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { SignPdf } from '@signpdf/signpdf';
 import { P12Signer } from '@signpdf/signer-p12';
 import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import { placesOfDocument, type PlacedAnnotation, type SignerKey } from '../../core/session/signing';
-import { boxOfPlace, type PlaceBox } from '../signatures/placeGeometry';
+import { signaturePagesOfDocument } from '../../core/session/placeGeometry';
 import type { DigitalId } from './digitalId';
 import { appendCertificatePages, type CertificateLine } from './certificatePages';
 import { recordingCoverage, statutorySentences, type CoveredSegment } from './actWording';
 
-const FONTS = {
-  regular: fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
-  bold: fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
-  signature: fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSerif-Italic.ttf')),
-};
-const INK = rgb(0.1, 0.15, 0.45);
-const TEST_RED = rgb(0.8, 0.05, 0.05);
+import { FONTS } from './fonts';
+import {
+  drawNotarySignature,
+  INK,
+  stampFields,
+  stampMarks,
+  TEST_RED,
+  type Ink,
+  type Stamping,
+} from './stamps';
+import { drawSignaturePages } from './signaturePages';
 
 export interface NotarialActContext {
   sessionId: string;
@@ -27,6 +30,8 @@ export interface NotarialActContext {
   /** The act's date (YYYY-MM-DD) and local time where the notary is commissioned. */
   actTime: { date: string; local: string };
   notary: { name: string; commissionNumber: string; commissionExpiresOn: string };
+  /** The notary's adopted signature (PNG); none only in a test-mode session whose notary adopted none. */
+  notarySignaturePng: Uint8Array | null;
   sealPng: Buffer;
   signers: Array<{ name: string; identityMethod: string; signedAt?: string }>;
   witnesses: Array<{ name: string; identityMethod?: string }>;
@@ -45,130 +50,26 @@ export type ActKind =
 /** Stamped on every page of a test-mode session's documents, the certificate's among them. */
 export const TEST_MARK = 'TEST - NOT A NOTARIAL ACT';
 
-interface Ink {
-  regular: PDFFont;
-  bold: PDFFont;
-  signature: PDFFont;
-  seal: PDFImage;
-}
-
-/** Text fitted into a box: as large as the box allows, at most `max` points. */
-function drawFitted(
-  page: PDFPage,
-  text: string,
-  font: PDFFont,
-  box: { x: number; y: number; width: number; height: number },
-  max = 14,
-  color = INK,
-) {
-  const size = Math.max(
-    4,
-    Math.min(max, box.height * 0.7, (box.width / Math.max(font.widthOfTextAtSize(text, 10), 1)) * 10),
-  );
-  page.drawText(text, { x: box.x, y: box.y + (box.height - size) / 2, size, font, color });
-}
-
-function drawSeal(
-  page: PDFPage,
-  seal: PDFImage,
-  box: { x: number; y: number; width: number; height: number },
-) {
-  const scale = Math.min(box.width / seal.width, box.height / seal.height);
-  page.drawImage(seal, { x: box.x, y: box.y, width: seal.width * scale, height: seal.height * scale });
-}
-
-/** Stamped at a place nobody signed in a test-mode session (its documents say they are no notarial act). */
-export const TEST_SIGNATURE = 'TEST SIGNATURE';
-
-/**
- * Each participant's adopted mark, exactly in the box of each place they applied it at; in a test-mode
- * session, a visible test stamp at a place left unsigned. A live act completes only once every place is.
- */
-async function stampMarks(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) {
-  const pages = pdf.getPages();
-  const lastPage = pages[pages.length - 1];
-  const last = { pageNum: pages.length, width: lastPage.getWidth(), height: lastPage.getHeight() };
+/** The document's places, and the signature pages for whoever its own annotations leave out. */
+function stampingOf(ctx: NotarialActContext, pageCount: number): Stamping {
+  const annotations = ctx.document.annotations;
   const places = placesOfDocument(
-    { id: 'document', annotations: ctx.document.annotations },
+    { id: 'document', annotations },
     { signers: ctx.signers.length, witnesses: ctx.witnesses.length },
   );
-  for (const place of places) {
-    const box = boxOfPlace(place, ctx.document.annotations, last);
-    const page = pages[box.pageNum - 1];
-    if (!page) continue;
-    const at = pdfBox(page, box);
-    const mark = ctx.marks.find((m) => m.place === place.place);
-    if (mark) {
-      const image = await pdf.embedPng(mark.png);
-      const scale = Math.min(at.width / image.width, at.height / image.height);
-      const [width, height] = [image.width * scale, image.height * scale];
-      page.drawImage(image, {
-        x: at.x + (at.width - width) / 2,
-        y: at.y + (at.height - height) / 2,
-        width,
-        height,
-      });
-    } else if (ctx.act.kind === 'test') {
-      page.drawRectangle({ ...at, borderColor: TEST_RED, borderWidth: 1 });
-      drawFitted(page, TEST_SIGNATURE, ink.bold, at, 12, TEST_RED);
-    }
-  }
-}
-
-/** Annotations measure y from the top of the page; PDF measures from the bottom. */
-const pdfBox = (page: PDFPage, a: PlaceBox) => ({
-  x: a.x,
-  y: page.getHeight() - a.y - a.height,
-  width: a.width,
-  height: a.height,
-});
-
-/** Fills the pre-placed fields, and places the seal and the notary's signature where no field asked for them. */
-function stampFields(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) {
-  const pages = pdf.getPages();
-  const { date } = ctx.actTime;
-  let sealPlaced = false;
-  let signaturePlaced = false;
-  for (const a of ctx.document.annotations) {
-    const page = pages[a.pageNum - 1];
-    if (!page) continue;
-    const box = pdfBox(page, a);
-    const person =
-      a.role === 'signer'
-        ? ctx.signers[a.participant_index]?.name
-        : a.role === 'witness'
-          ? ctx.witnesses[a.participant_index]?.name
-          : ctx.notary.name;
-    if (a.fieldType === 'notary_seal') {
-      drawSeal(page, ink.seal, box);
-      sealPlaced = true;
-    } else if (a.fieldType === 'notary_signature') {
-      drawFitted(page, `/s/ ${ctx.notary.name}`, ink.signature, box);
-      signaturePlaced = true;
-    } else if (person && a.fieldType === 'full_name') {
-      drawFitted(page, person, ink.regular, box);
-    } else if (a.fieldType === 'date_signed') {
-      drawFitted(page, date, ink.regular, box);
-    }
-  }
-  const last = pages[pages.length - 1];
-  if (!sealPlaced) drawSeal(last, ink.seal, { x: 40, y: 40, width: 110, height: 110 });
-  if (!signaturePlaced) {
-    drawFitted(
-      last,
-      `/s/ ${ctx.notary.name}`,
-      ink.signature,
-      { x: last.getWidth() - 260, y: 70, width: 220, height: 24 },
-      16,
-    );
-    drawFitted(
-      last,
-      'Notary Public',
-      ink.regular,
-      { x: last.getWidth() - 260, y: 52, width: 120, height: 14 },
-      9,
-    );
-  }
+  return {
+    annotations,
+    places,
+    signaturePages: signaturePagesOfDocument(annotations, places, pageCount),
+    marks: ctx.marks,
+    names: {
+      signers: ctx.signers.map((s) => s.name),
+      witnesses: ctx.witnesses.map((w) => w.name),
+      notary: ctx.notary.name,
+    },
+    date: ctx.actTime.date,
+    test: ctx.act.kind === 'test',
+  };
 }
 
 /** How the act was performed: only a recorded live act states audio-video communication. */
@@ -249,7 +150,11 @@ function appendCertificate(pdf: PDFDocument, ctx: NotarialActContext, ink: Ink) 
       size: 9,
     },
   ];
-  appendCertificatePages(pdf, 'CERTIFICATE OF NOTARIAL ACT', lines, ctx.notary.name, { ...ink, color: INK });
+  appendCertificatePages(pdf, 'CERTIFICATE OF NOTARIAL ACT', lines, {
+    ...ink,
+    color: INK,
+    notarySignature: (page, box) => drawNotarySignature(page, box, ink),
+  });
 }
 
 /**
@@ -266,11 +171,22 @@ export async function notarizePdf(
   const ink: Ink = {
     regular: await pdf.embedFont(FONTS.regular, { subset: true }),
     bold: await pdf.embedFont(FONTS.bold, { subset: true }),
-    signature: await pdf.embedFont(FONTS.signature, { subset: true }),
     seal: await pdf.embedPng(ctx.sealPng),
+    notarySignature: ctx.notarySignaturePng ? await pdf.embedPng(ctx.notarySignaturePng) : null,
   };
-  stampFields(pdf, ctx, ink);
-  await stampMarks(pdf, ctx, ink);
+  const stamping = stampingOf(ctx, pdf.getPageCount());
+  drawSignaturePages(
+    pdf,
+    stamping.signaturePages,
+    {
+      documentName: ctx.document.name,
+      signers: stamping.names.signers,
+      notary: { name: ctx.notary.name, commissionNumber: ctx.notary.commissionNumber },
+    },
+    ink,
+  );
+  stampFields(pdf, stamping, ink);
+  await stampMarks(pdf, stamping, ink);
   appendCertificate(pdf, ctx, ink);
   if (ctx.act.kind === 'test') stampTestMark(pdf, ink.bold);
   pdflibAddPlaceholder({

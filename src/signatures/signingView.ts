@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { queryRows } from '../db/query';
 import { readBlob } from '../documents/blobStore';
 import { placeKeyOf, signerKeyOf, type SignerKey } from '../../core/session/signing';
-import { boxOfPlace } from './placeGeometry';
+import { boxOfPlace, SIGNATURE_PAGE_SIZE, signaturePagesOfDocument } from '../../core/session/placeGeometry';
 import { pageSizesOf, type PageSize } from './pageImages';
 import { sessionPlaces } from './sessionPlaces';
 
@@ -100,11 +100,13 @@ export async function signingView(
   );
   const shown = await Promise.all(
     documents.map(async (document) => {
-      const pages = await pageSizesOf(document.id, () => readBlob(sequelize, document.pdf_blob_id));
-      const last = { pageNum: pages.length, ...pages[pages.length - 1] };
       const own = places.filter((p) => p.document === document.id);
+      const sourcePages = await pageSizesOf(document.id, () => readBlob(sequelize, document.pdf_blob_id));
+      const signaturePages = signaturePagesOfDocument(document.annotations, own, sourcePages.length);
+      const pages = [...sourcePages, ...Array<PageSize>(signaturePages.count).fill(SIGNATURE_PAGE_SIZE)];
       const views: PlaceView[] = own.map((p) => {
-        const box = boxOfPlace(p, document.annotations, last);
+        // Every place has a box: an annotation's, else its signer's on the signature pages.
+        const box = boxOfPlace(p, document.annotations, signaturePages)!;
         const at = appliedAt.get(placeKeyOf(p));
         return {
           id: p.place,

@@ -13,6 +13,8 @@ import {
   sha256,
   squash,
   wordBoxes,
+  runTool,
+  tempFile,
 } from './helpers';
 
 describe('the certificate fits any session the API accepts (issue 10)', function () {
@@ -50,15 +52,37 @@ describe('the certificate fits any session the API accepts (issue 10)', function
     const [file] = (await downloadAll(notary.apiKey, done.id)).files;
 
     const pages = await pageCount(file.bytes);
-    assert.ok(pages >= 3, `the certificate continues on more pages: ${pages} pages`);
-    const certificate = squash(await pdftotext(file.bytes, 2, pages));
+    // The signers' signature pages come first (issue 69), then the certificate.
+    let first = 2;
+    while (!squash(await pdftotext(file.bytes, first, first)).includes('CERTIFICATE OF NOTARIAL ACT'))
+      first++;
+    // A name longer than its line is broken where the line ends.
+    const raw = await runTool('pdftotext', [
+      '-raw',
+      '-f',
+      '2',
+      '-l',
+      `${first - 1}`,
+      tempFile(file.bytes),
+      '-',
+    ]);
+    const signaturePages = raw.stdout.replace(/\s+/g, '');
+    assert.match(signaturePages, /SIGNATUREPAGE1OF\d/);
+    for (const n of signers)
+      assert.ok(
+        signaturePages.includes(`${n.first}${n.last}`.replace(/\s+/g, '')),
+        `${n.last} on a signature page: ${signaturePages.slice(0, 600)}`,
+      );
+    const certificatePages = pages - first + 1;
+    assert.ok(certificatePages >= 2, `the certificate continues on more pages: ${certificatePages} pages`);
+    const certificate = squash(await pdftotext(file.bytes, first, pages));
     for (const expected of [
       ...signers.map((n) => `${n.first} ${n.last}`),
       ...witnesses.map((n) => `${n.first} ${n.last}`),
       `Commission number: ${notary.commissionNumber}`,
       sha256(original),
       'This document is digitally signed; any change made after signing invalidates the signature.',
-      `Certificate page ${pages - 1} of ${pages - 1}`,
+      `Certificate page ${certificatePages} of ${certificatePages}`,
       'CERTIFICATE OF NOTARIAL ACT (continued)',
     ]) {
       assert.ok(certificate.includes(expected), `the certificate should contain ${JSON.stringify(expected)}`);
@@ -69,7 +93,7 @@ describe('the certificate fits any session the API accepts (issue 10)', function
     );
     assert.deepEqual(underSeal, []);
     // No word runs off a page's right edge.
-    for (let page = 2; page <= pages; page++) {
+    for (let page = first; page <= pages; page++) {
       const overflowing = (await wordBoxes(file.bytes, page)).filter((w) => w.xMax > 612 - 50);
       assert.deepEqual(overflowing, [], `page ${page}`);
     }

@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { request } from '../support/http';
+import { b64 } from '../support/documents';
+import { action, sessionBody, signer, tokenOf, waitForSession } from '../support/sessions';
+import { applyEverywhere, consentAndAdopt } from '../support/signing';
+import {
+  downloadAll,
+  inProgressSession,
+  notaryAccount,
+  pageCount,
+  pdftotext,
+  runTool,
+  squash,
+  tempFile,
+} from './helpers';
+
+const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots', 'documents');
+
+/** A letter page of text from the top margin down to the bottom one (36 pt), as a deed's last page is. */
+async function fullPagesPdf(pages: number): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (let p = 1; p <= pages; p++) {
+    const page = pdf.addPage([612, 792]);
+    for (let y = 792 - 48, line = 1; y >= 36; y -= 12, line++)
+      page.drawText(
+        `Page ${p} line ${line}: the grantor conveys the parcel described in schedule A hereto.`,
+        {
+          x: 36,
+          y,
+          size: 10,
+          font,
+        },
+      );
+  }
+  return Buffer.from(await pdf.save());
+}
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  text?: string;
+}
+
+/** Every text run and image pdftohtml (Poppler) finds on a page, in points from its top left. */
+async function layoutOf(pdf: Buffer, page: number): Promise<{ texts: Box[]; images: Box[] }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layout-'));
+  const args = ['-xml', '-zoom', '1', '-f', `${page}`, '-l', `${page}`, tempFile(pdf), path.join(dir, 'out')];
+  const result = await runTool('pdftohtml', args);
+  assert.equal(result.code, 0, result.stderr);
+  const xml = fs.readFileSync(path.join(dir, 'out.xml'), 'utf8');
+  fs.rmSync(dir, { recursive: true, force: true });
+  const box = (m: RegExpMatchArray, text?: string) => ({
+    y: Number(m[1]),
+    x: Number(m[2]),
+    width: Number(m[3]),
+    height: Number(m[4]),
+    text,
+  });
+  return {
+    texts: [
+      ...xml.matchAll(
+        /<text top="([\d.-]+)" left="([\d.-]+)" width="([\d.]+)" height="([\d.]+)"[^>]*>(.*?)<\/text>/g,
+      ),
+    ].map((m) => box(m, m[5].replace(/<[^>]+>/g, ''))),
+    images: [
+      ...xml.matchAll(/<image top="([\d.-]+)" left="([\d.-]+)" width="([\d.]+)" height="([\d.]+)"/g),
+    ].map((m) => box(m)),
+  };
+}
+
+const overlap = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const within = (inner: Box, outer: Box) =>
+  inner.x >= outer.x - 1 &&
+  inner.y >= outer.y - 1 &&
+  inner.x + inner.width <= outer.x + outer.width + 1 &&
+  inner.y + inner.height <= outer.y + outer.height + 1;
+
+describe('never stamped over the document: the signature page (issue 69)', function () {
+  this.timeout(240_000);
+
+  it('a text PDF full to its bottom margin, completed with default places: nothing drawn over its text; the signature page carries the marks', async () => {
+    const notary = await notaryAccount();
+    const original = await fullPagesPdf(2);
+    const body = await sessionBody({
+      session_notary_email: notary.notaryEmail,
+      all_signers: [
+        signer(0, { first_name: 'Rosa', last_name: 'Grantor' }),
+        signer(1, { first_name: 'Ivan', last_name: 'Grantee' }),
+      ],
+      session_documents: [{ name: 'deed.pdf', base64Doc: b64(original) }],
+    });
+    const created = await inProgressSession(notary.apiKey, body);
+    const links: string[] = created.signing_urls.map((s: { bn_signing_url: string }) => s.bn_signing_url);
+    const view = (await request(`/sign/${tokenOf(links[0])}/signing`)).body;
+    const [document] = view.documents;
+    assert.equal(document.pages.length, 3, 'the two pages and the signature page are shown');
+    const places = document.places as Array<Box & { page: number; participant: string }>;
+    assert.deepEqual(
+      places.map((p) => [p.participant, p.page]),
+      [
+        ['signer-0', 3],
+        ['signer-1', 3],
+      ],
+    );
+    const image = await request(`/sign/${tokenOf(links[0])}/documents/${document.id}/pages/3`);
+    assert.equal(image.status, 200, image.text);
+    assert.equal(image.headers.get('content-type'), 'image/png');
+    assert.equal((await request(`/sign/${tokenOf(links[0])}/documents/${document.id}/pages/4`)).status, 404);
+
+    for (const [i, link] of links.entries()) {
+      await consentAndAdopt(link, i ? 'Ivan Grantee' : 'Rosa Grantor');
+      await applyEverywhere(link);
+    }
+    assert.equal((await action(notary.apiKey, created.bn_session_id, 'complete')).status, 200);
+    await waitForSession(
+      notary.apiKey,
+      created.bn_session_id,
+      (s) => s.documents_status === 'released',
+      120_000,
+    );
+    const [signed] = (await downloadAll(notary.apiKey, created.bn_session_id)).files.map((f) => f.bytes);
+    assert.equal(await pageCount(signed), 4, 'the document, its signature page, the certificate');
+    // The last page of the document and its signature page, as images to look at.
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    for (const page of [2, 3, 4])
+      await runTool('pdftoppm', [
+        '-png',
+        '-r',
+        '60',
+        '-f',
+        `${page}`,
+        '-l',
+        `${page}`,
+        '-singlefile',
+        tempFile(signed),
+        path.join(SCREENSHOTS, `full-page-deed-${page}`),
+      ]);
+
+    for (const page of [1, 2]) {
+      const before = await layoutOf(original, page);
+      const after = await layoutOf(signed, page);
+      const added = after.texts.filter(
+        (t) =>
+          !before.texts.some((o) => o.text === t.text && Math.abs(o.y - t.y) < 1 && Math.abs(o.x - t.x) < 1),
+      );
+      for (const drawn of [...added, ...after.images]) {
+        const covered = before.texts.filter((t) => overlap(drawn, t));
+        assert.deepEqual(
+          covered,
+          [],
+          `page ${page}: ${JSON.stringify(drawn)} is drawn over the document's text`,
+        );
+      }
+      assert.equal(after.images.length, 0, `page ${page} carries no seal or mark`);
+    }
+
+    const signaturePage = await layoutOf(signed, 3);
+    const text = squash(await pdftotext(signed, 3, 3));
+    assert.match(text, /SIGNATURE PAGE/);
+    assert.match(text, /Part of: deed\.pdf/);
+    for (const name of ['Rosa Grantor', 'Ivan Grantee', notary.notaryName])
+      assert.ok(text.includes(name), text);
+    for (const place of places)
+      assert.ok(
+        signaturePage.images.some((i) => within(i, place)),
+        `${place.participant}'s mark inside its box ${JSON.stringify(place)}: ${JSON.stringify(signaturePage.images)}`,
+      );
+    const seal = signaturePage.images.find((i) => !places.some((p) => within(i, p)));
+    assert.ok(seal, 'the seal on the signature page');
+    for (const t of signaturePage.texts) assert.ok(!overlap(t, seal), `the seal over ${t.text}`);
+  });
+});
