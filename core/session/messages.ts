@@ -124,7 +124,7 @@ export const pretaggedUpdate = defineUpdate<ActionResult>('pretagged');
 export const startUpdate = defineUpdate<ActionResult>('start');
 /**
  * The session's notary as a certificate states them (`NOTARY_AT_THE_ACT` in `src/db/sessionNotary`): their
- * commission's name, state, county, number and expiry (YYYY-MM-DD), and their newest seal.
+ * commission's name, state, county, number and expiry (YYYY-MM-DD), their newest seal and signature.
  */
 export interface NotaryAtTheAct {
   name: string | null;
@@ -133,6 +133,8 @@ export interface NotaryAtTheAct {
   commission_number: string | null;
   commission_expires_on: string | null;
   seal_id: string | null;
+  /** Their adopted signature, which they sign this act's documents with. */
+  signature_id: string | null;
   /** The IANA zone the notary's device reported at the completion, which may date the act (`actTimeIn`). */
   time_zone?: string;
 }

@@ -34,6 +34,12 @@ export const placeKeyOf = (p: { document: string; place: string }) => `${p.docum
 /** Between the notary's start and the session's reading of its places (a moment). */
 export const OPENING_DOCUMENTS = 'The session is opening its documents for signing';
 
+/** A live act is signed by the notary with the signature they adopted; a test-mode one shows its absence. */
+export const NOTARY_SIGNATURE_NEEDED =
+  'Session cannot be completed before the notary adopts a signature (in the console: Your signature)';
+export const notarySignatureRefusal = (testMode: boolean, adopted: boolean): string | undefined =>
+  !testMode && !adopted ? NOTARY_SIGNATURE_NEEDED : undefined;
+
 export const defaultPlaceId = (signerIndex: number) => `default-signer-${signerIndex}`;
 
 const SIGNED_FIELDS: ReadonlySet<string> = new Set<SignatureKind>(['signature', 'initials']);

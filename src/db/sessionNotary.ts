@@ -14,7 +14,8 @@ export const NETWORK_NOTARY_NAME = `n.first_name || ' ' || n.last_name`;
 
 /**
  * What a certificate states about the session's notary, as one JSON object, from the joins above: the
- * commission's name, state, county, number and expiry, and their newest seal (network notaries have none).
+ * commission's name, state, county, number and expiry, their newest seal (network notaries have none) and
+ * their newest adopted signature.
  */
 export const NOTARY_AT_THE_ACT = `jsonb_build_object(
          'name', coalesce(c.first_name || ' ' || c.last_name, ${NETWORK_NOTARY_NAME}),
@@ -22,4 +23,7 @@ export const NOTARY_AT_THE_ACT = `jsonb_build_object(
          'county', c.county,
          'commission_number', coalesce(c.commission_number, n.commission_number),
          'commission_expires_on', to_char(coalesce(c.commission_expires_on, n.commission_expires_on), 'YYYY-MM-DD'),
-         'seal_id', (SELECT ns.id FROM notary_seals ns WHERE ns.user_id = c.user_id ORDER BY ns.created_at DESC LIMIT 1))`;
+         'seal_id', (SELECT ns.id FROM notary_seals ns WHERE ns.user_id = c.user_id ORDER BY ns.created_at DESC LIMIT 1),
+         'signature_id', (SELECT g.id FROM notary_signatures g
+                           WHERE g.user_id = m.user_id OR g.network_notary_id = n.id
+                           ORDER BY g.adopted_at DESC LIMIT 1))`;

@@ -31,6 +31,8 @@ import { registerSessionRoutes } from './routes/sessions';
 import { registerTemplateRoutes } from './routes/templates';
 import { registerParticipantRoutes } from './routes/participants';
 import { registerMeRoutes } from './routes/me';
+import { registerNotarySignatureRoutes } from './routes/notarySignature';
+import { NotarySignatures } from '../signatures/notarySignatures';
 import { registerConsolePage } from './routes/console';
 import { SessionService } from '../sessions/sessionService';
 import { DocumentPool } from '../documents/documentPool';
@@ -61,6 +63,8 @@ import { SigningService } from '../signatures/signingService';
 import { PlaceEditing } from '../signatures/placeEditing';
 import { NotaryIdentification } from '../signatures/notaryIdentification';
 import { registerRecordingRoutes } from './routes/recordings';
+import { registerEvidenceRoute } from './routes/evidence';
+import { EvidenceBundles } from '../documents/evidenceBundle';
 import { registerPageAssets } from './routes/pageAssets';
 import { SessionStatusChanges } from '../sessions/statusChanges';
 
@@ -119,12 +123,12 @@ export function createApp(deps: AppDependencies): App {
   const documents = new DocumentPool({ ...deps.config.documentWork, soffice: deps.config.libreofficePath });
   const signedLinks = linkSecret(deps.config.downloadUrlSecret, jwtSecret);
   const statusChanges = new SessionStatusChanges(deps.sequelize);
-  const { journeys, participants, sessions } = registerUseCases(site, api, deps, {
+  const { journeys, participants, sessions, signed } = registerUseCases(site, api, deps, {
     documents,
     signedLinks,
     statusChanges,
   });
-  registerLiveAct(site, api, deps, { journeys, participants, sessions, signedLinks, jwtSecret });
+  registerLiveAct(site, api, deps, { journeys, participants, sessions, signedLinks, jwtSecret, signed });
 
   koa.use(requestId(deps.logger));
   koa.use(accessLog());
@@ -162,7 +166,8 @@ function registerUseCases(
   const sessions = new SessionService(sequelize, temporal, config, documents);
   registerSessionRoutes(api, sessions, temporal);
   const downloadUrls = new DownloadUrls(signedLinks, config.publicBaseUrl, config.downloadUrlTtlSeconds);
-  registerSignedDocumentRoutes(api, sessions, new SignedDocumentService(sequelize, downloadUrls));
+  const signed = new SignedDocumentService(sequelize, downloadUrls);
+  registerSignedDocumentRoutes(api, sessions, signed);
   registerTemplateRoutes(api, sequelize, documents);
   const participants = new ParticipantLookup(sequelize);
   const idImages = new IdCheckImages(sequelize, createObjectStore(config.objectStore));
@@ -192,6 +197,7 @@ function registerUseCases(
   registerIdentityImageRoute(api, sessions, idImages);
   registerConsolePage(site);
   registerMeRoutes(api, { sequelize, temporal, journeys, metrics: deps.metrics });
+  registerNotarySignatureRoutes(api, new NotarySignatures(sequelize));
   registerWebhookRoutes(api, new WebhookEndpointService(sequelize, temporal, config));
   const team = new TeamService(sequelize, {
     frontUrl: config.frontUrl,
@@ -207,7 +213,7 @@ function registerUseCases(
     sequelize,
     signInSeconds: config.consoleSignInSeconds,
   });
-  return { journeys, participants, sessions };
+  return { journeys, participants, sessions, signed };
 }
 
 /** The live act: entering its room, the signaling proxy, the media server's events, the recording. */
@@ -221,6 +227,7 @@ function registerLiveAct(
     sessions: SessionService;
     signedLinks: Buffer;
     jwtSecret: Uint8Array;
+    signed: SignedDocumentService;
   },
 ): void {
   const { config, sequelize, temporal } = deps;
@@ -239,6 +246,7 @@ function registerLiveAct(
     config.downloadUrlTtlSeconds,
   );
   registerRecordingRoutes(api, uses.sessions, views);
+  registerEvidenceRoute(api, uses.sessions, new EvidenceBundles(sequelize, uses.signed, views));
   const signing = new SigningService(sequelize, temporal, uses.participants, uses.sessions.transactions);
   registerSigningRoutes(site, signing);
   registerSessionSigningRoutes(api, {

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { b64, pdfBytes } from '../support/documents';
 import { sessionBody, signer } from '../support/sessions';
+import { notaryAdopts } from '../support/signing';
+import { memberToken } from '../team/helpers';
 import {
   annotation,
   assertValidSignature,
@@ -14,6 +19,8 @@ import {
   pdftotext,
   query,
   removeTempFiles,
+  runTool,
+  tempFile,
   sha256,
   squash,
   type NotaryAccount,
@@ -57,6 +64,23 @@ function hawaiiTime(iso: string): string {
   const minutes = String(local.getUTCMinutes()).padStart(2, '0');
   const clock = `${hour % 12 || 12}:${minutes} ${hour < 12 ? 'AM' : 'PM'}`;
   return `${MONTHS[local.getUTCMonth()]} ${local.getUTCDate()}, ${local.getUTCFullYear()} at ${clock}`;
+}
+
+/** Every image drawn on a page, where pdftohtml (Poppler) finds it: points from the page's top left. */
+async function imagesOn(pdf: Buffer, page: number) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'images-'));
+  const args = ['-xml', '-zoom', '1', '-f', `${page}`, '-l', `${page}`, tempFile(pdf), path.join(dir, 'out')];
+  assert.equal((await runTool('pdftohtml', args)).code, 0);
+  const xml = fs.readFileSync(path.join(dir, 'out.xml'), 'utf8');
+  fs.rmSync(dir, { recursive: true, force: true });
+  return [...xml.matchAll(/<image top="([\d.-]+)" left="([\d.-]+)" width="([\d.]+)" height="([\d.]+)"/g)].map(
+    (m) => ({
+      y: Number(m[1]),
+      x: Number(m[2]),
+      width: Number(m[3]),
+      height: Number(m[4]),
+    }),
+  );
 }
 
 /** pdfsig must report the signature broken, and never as valid. */
@@ -128,6 +152,7 @@ describe('notarized PDFs: seal, signatures, certificate page, PAdES signature', 
         },
       ],
     });
+    await notaryAdopts(await memberToken(notary.vendorKey, notary.notaryEmail), notary.notaryName);
     const done = await completedSession(notary.apiKey, body);
     sessionId = done.id;
     completedAt = done.session.completed_at;
@@ -203,10 +228,12 @@ describe('notarized PDFs: seal, signatures, certificate page, PAdES signature', 
     assert.doesNotMatch(out, /Total document signed/, out);
   });
 
-  it('each PDF has exactly one more page than the original: the certificate of the notarial act', async () => {
+  it('each PDF is the original, a signature page for whom it names no place (issue 69), and the certificate', async () => {
     assert.equal(await pageCount(originalA), 2);
-    assert.equal(await pageCount(signedA), 3);
-    assert.equal(await pageCount(signedB), 3);
+    assert.equal(await pageCount(signedA), 4);
+    assert.equal(await pageCount(signedB), 4);
+    assert.match(squash(await pdftotext(signedA, 3, 3)), /SIGNATURE PAGE Part of: deed\.pdf/);
+    assert.match(squash(await pdftotext(signedB, 3, 3)), /SIGNATURE PAGE Part of: affidavit\.pdf/);
   });
 
   it('the certificate page states the acts, the venue, the date, the notary and commission, the session and the original sha256', async () => {
@@ -223,7 +250,7 @@ describe('notarized PDFs: seal, signatures, certificate page, PAdES signature', 
       [signedA, originalA, 'deed.pdf'],
       [signedB, originalB, 'affidavit.pdf'],
     ] as const) {
-      const certificate = squash(await pdftotext(bytes, 3, 3));
+      const certificate = squash(await pdftotext(bytes, 4, 4));
       for (const expected of [
         'CERTIFICATE OF NOTARIAL ACT',
         'Acknowledgement',
@@ -247,7 +274,7 @@ describe('notarized PDFs: seal, signatures, certificate page, PAdES signature', 
         );
       }
       // The original pages carry no certificate.
-      assert.doesNotMatch(squash(await pdftotext(bytes, 1, 2)), /CERTIFICATE OF NOTARIAL ACT/);
+      assert.doesNotMatch(squash(await pdftotext(bytes, 1, 3)), /CERTIFICATE OF NOTARIAL ACT/);
     }
   });
 
@@ -257,18 +284,25 @@ describe('notarized PDFs: seal, signatures, certificate page, PAdES signature', 
     assert.match(text, /Deed [0-9a-f-]+ page 2/);
   });
 
-  it('without notary fields, the seal is on the last page of the document and on the certificate page', async () => {
+  it('without notary fields, the seal is on the signature page and the certificate, never on the document’s pages', async () => {
     const pages = await imagePages(signedA);
-    assert.ok(pages.includes(2), `an image on page 2 (last original page); images on ${pages.join(',')}`);
-    assert.ok(pages.includes(3), `an image on page 3 (certificate); images on ${pages.join(',')}`);
-    assert.ok(!pages.includes(1), `no image on page 1; images on ${pages.join(',')}`);
+    assert.deepEqual(
+      [...new Set(pages)],
+      [3, 4],
+      `images on the signature page and the certificate; images on ${pages.join(',')}`,
+    );
     assert.deepEqual(await imagePages(originalA), [], 'the upload itself has no images');
   });
 
-  it("without a notary_signature field, the notary's signature is on the last page of the document", async () => {
-    const last = squash(await pdftotext(signedA, 2, 2));
-    assert.ok(last.includes(`/s/ ${notary.notaryName}`), `page 2 text:\n${last}`);
-    assert.ok(!squash(await pdftotext(signedA, 1, 1)).includes(`/s/ ${notary.notaryName}`));
+  it("without a notary_signature field, the notary's adopted signature is on the signature page, no typed /s/", async () => {
+    const page = squash(await pdftotext(signedA, 3, 3));
+    assert.ok(
+      page.includes(`${notary.notaryName} Notary Public · Commission ${notary.commissionNumber}`),
+      page,
+    );
+    assert.equal((await imagesOn(signedA, 3)).length, 2, 'the seal and the notary’s mark');
+    for (const p of [1, 2, 3, 4])
+      assert.ok(!squash(await pdftotext(signedA, p, p)).includes('/s/'), `page ${p}`);
   });
 
   it("a test-mode signer 'signature' place nobody signed carries a TEST SIGNATURE stamp inside its box, never a typed name", async () => {
@@ -307,18 +341,26 @@ describe('notarized PDFs: seal, signatures, certificate page, PAdES signature', 
 
   it("with a 'notary_seal' field the seal is on that page (and not placed again on the last page)", async () => {
     const pages = await imagePages(signedB);
-    assert.ok(pages.includes(1), `an image on page 1 (the notary_seal field); images on ${pages.join(',')}`);
-    assert.ok(pages.includes(3), `an image on page 3 (certificate); images on ${pages.join(',')}`);
-    assert.ok(!pages.includes(2), `no default seal on page 2; images on ${pages.join(',')}`);
+    // The signature page holds only the signer's place (unsigned in test mode: stamped, no image).
+    assert.deepEqual(
+      [...new Set(pages)],
+      [1, 4],
+      `the field's page and the certificate; images on ${pages.join(',')}`,
+    );
   });
 
-  it("with a 'notary_signature' field the notary's signature is on that page", async () => {
-    const page1 = squash(await pdftotext(signedB, 1, 1));
-    assert.ok(page1.includes(`/s/ ${notary.notaryName}`), `page 1 text:\n${page1}`);
-    const page2 = squash(await pdftotext(signedB, 2, 2));
+  it("with a 'notary_signature' field the notary's adopted signature is drawn inside it", async () => {
+    const box = { x: 320, y: 500, width: 240, height: 30 };
+    const images = await imagesOn(signedB, 1);
     assert.ok(
-      !page2.includes(`/s/ ${notary.notaryName}`),
-      `no default notary signature on page 2:\n${page2}`,
+      images.some(
+        (i) =>
+          i.x >= box.x - 1 &&
+          i.y >= box.y - 1 &&
+          i.x + i.width <= box.x + box.width + 1 &&
+          i.y + i.height <= box.y + box.height + 1,
+      ),
+      `the notary's mark inside ${JSON.stringify(box)}: ${JSON.stringify(images)}`,
     );
   });
 

@@ -688,7 +688,10 @@ describe('migrations', () => {
       await db.query(`UPDATE recordings SET size_bytes = 11`);
       await db.query(`BEGIN; TRUNCATE recordings CASCADE; ROLLBACK;`);
 
-      assert.deepEqual(await migrate(db), ['0019-live-room-connections-are-owned']);
+      assert.deepEqual(
+        (await createMigrator(db).up({ to: '0019-live-room-connections-are-owned' })).map((m) => m.name),
+        ['0019-live-room-connections-are-owned'],
+      );
 
       for (const change of [
         `session_id = '00000000-0000-4000-8000-0000000000c2'`,
@@ -731,6 +734,41 @@ describe('migrations', () => {
         db.query(`UPDATE identity_check_images SET content_type = 'image/svg+xml'`),
         /check constraint/,
       );
+    });
+  });
+
+  it('0020 keeps each notary’s adopted signatures and finds released documents by hash, from the 0019 schema with rows', async () => {
+    await withScratchDatabase('migrate_0020', async (db) => {
+      const rows = rowsOf(db);
+      await createMigrator(db).up({ to: '0019-live-room-connections-are-owned' });
+      await db.query(`
+        INSERT INTO users (id, email) VALUES ('00000000-0000-4000-8000-0000000000b1', 'n@example.com');
+        INSERT INTO network_notaries (id, email, first_name, last_name, state, commission_number, commission_expires_on)
+        VALUES ('00000000-0000-4000-8000-0000000000b2', 'w@example.com', 'Wes', 'Network', 'TX', '1', '2030-01-01');`);
+      assert.deepEqual(await migrate(db), ['0020-notaries-adopt-signatures']);
+      await db.query(`
+        INSERT INTO notary_signatures (user_id, method, style, text, png)
+        VALUES ('00000000-0000-4000-8000-0000000000b1', 'typed', 'caveat', 'Nora Notary', '\\x89');
+        INSERT INTO notary_signatures (network_notary_id, method, strokes, png)
+        VALUES ('00000000-0000-4000-8000-0000000000b2', 'drawn', '[[[1,2],[3,4]]]', '\\x89');`);
+      assert.equal((await rows('SELECT count(*)::int AS n FROM notary_signatures'))[0].n, 2);
+      for (const owner of [
+        `NULL, NULL`,
+        `'00000000-0000-4000-8000-0000000000b1', '00000000-0000-4000-8000-0000000000b2'`,
+      ])
+        await assert.rejects(
+          db.query(`INSERT INTO notary_signatures (user_id, network_notary_id, method, png)
+                    VALUES (${owner}, 'typed', '\\x89')`),
+          /check constraint/,
+          owner,
+        );
+      await assert.rejects(
+        db.query(`INSERT INTO notary_signatures (user_id, method, png)
+                  VALUES ('00000000-0000-4000-8000-0000000000b1', 'scribbled', '\\x89')`),
+        /check constraint/,
+      );
+      const indexes = await rows(`SELECT indexname FROM pg_indexes WHERE tablename = 'signed_documents'`);
+      assert.ok(indexes.some((i: { indexname: string }) => i.indexname === 'signed_documents_sha256'));
     });
   });
 });

@@ -5,13 +5,13 @@ import { addTeamNotary, createTestAccount } from '../support/accounts';
 import { onTestServer } from '../support/browser';
 import { signerInRoom } from '../../demo/liveAct';
 import { eventually } from '../support/eventually';
-import { notaryIdentifiesSigners, signEverything } from '../support/signing';
+import { notaryAdopts, notaryIdentifiesSigners, signEverything } from '../support/signing';
 import { request, type ApiResponse } from '../support/http';
 import { createSession, joinSession, sessionBody, waitForSession } from '../support/sessions';
 import { memberToken } from '../team/helpers';
 
-/** A live account's session with its team notary: ready, its signer joined (identity waived). */
-export async function liveTeamSession(overrides: Record<string, unknown> = {}) {
+/** A live session of a team notary, ready, its signer joined; the notary has adopted their signature. */
+export async function liveTeamSession(overrides: Record<string, unknown> = {}, { adopted = true } = {}) {
   const account = await createTestAccount({ testMode: false });
   const notary = await addTeamNotary(account.account_id);
   const created = await createSession(
@@ -24,6 +24,7 @@ export async function liveTeamSession(overrides: Record<string, unknown> = {}) {
   const joined = await joinSession(created.body.bn_signing_url);
   assert.equal(joined.status, 200, joined.text);
   const notaryToken = await memberToken(account.vendor_api_key, notary.email);
+  if (adopted) await notaryAdopts(notaryToken);
   const signingUrls = (created.body.signing_urls as Array<{ bn_signing_url: string }>).map(
     (u) => u.bn_signing_url,
   );
@@ -96,6 +97,7 @@ export async function completeRecordedAct(
   },
 ): Promise<ApiResponse> {
   const links = [act.signingUrl, ...(act.otherSigningUrls ?? [])];
+  await notaryAdopts(act.notaryToken);
   const signers = await Promise.all(links.map((url) => signerPage(browser, url)));
   const notary = await notaryInRoom(browser, act.notaryToken, act.id);
   try {

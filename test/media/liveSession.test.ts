@@ -18,6 +18,8 @@ import {
   tempFile,
 } from '../documents/helpers';
 import { recordHistory } from '../support/histories';
+import { testEnvironment } from '../support/environment';
+import { unzipSync } from 'fflate';
 import { assertAccessible } from '../support/accessibility';
 import { liveTeamSession, notaryAction, notaryInRoom, receivingMedia, signerPage } from './helpers';
 
@@ -178,6 +180,24 @@ describe('the live session: a real media server, the room in the pages, the reco
       new RegExp(`recordings/${live.id}/${recording.recording_id}\\.webm$`),
     );
     const [signed] = (await downloadAll(live.account.api_key, live.id)).files;
+    // The evidence bundle of a live act, taken by its notary: the recording's metadata and the journal too.
+    const bundle = await fetch(`${testEnvironment().apiUrl}${API}/sessions/${live.id}/evidence`, {
+      headers: { authorization: `Bearer ${live.notaryToken}` },
+    });
+    assert.equal(bundle.status, 200);
+    const files = unzipSync(new Uint8Array(await bundle.arrayBuffer()));
+    const manifest = JSON.parse(Buffer.from(files['manifest.json']).toString());
+    assert.deepEqual(manifest.files.map((f: { path: string }) => f.path).slice(-3), [
+      'identity.json',
+      'recording.json',
+      'journal.json',
+    ]);
+    for (const file of manifest.files)
+      assert.equal(sha256(Buffer.from(files[file.path])), file.sha256, file.path);
+    assert.ok(Buffer.from(files[manifest.files[0].path]).equals(signed.bytes), 'the PDF as served');
+    const inBundle = JSON.parse(Buffer.from(files['recording.json']).toString());
+    assert.equal(inBundle.sha256, recording.sha256);
+    assert.equal(inBundle.download_url, undefined);
     const certificate = squash(await pdftotext(signed.bytes));
     assert.match(certificate, /using audio-video communication, recorded in full/);
     assert.match(

@@ -73,3 +73,13 @@ export async function notaryIdentifiesSigners(notaryToken: string, sessionId: st
     assert.ok(answer.status === 200 || own, answer.text);
   }
 }
+
+/** The notary adopts a typed signature, as in the console's "Your signature" (POST /me/signature). */
+export async function notaryAdopts(notaryToken: string, text = 'Nora Notary') {
+  const adopted = await request('/api/integrationsv2/me/signature', {
+    auth: notaryToken,
+    body: { signature: typed(text, 'great-vibes') },
+  });
+  assert.equal(adopted.status, 200, adopted.text);
+  return adopted;
+}

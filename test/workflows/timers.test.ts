@@ -263,6 +263,7 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
         commission_number: `${state}-1`,
         commission_expires_on: expiresOn,
         seal_id: null,
+        signature_id: null,
       });
       const guam: CompleteRequest = {
         commissionExpiresOn: guamDay,

@@ -18,6 +18,7 @@ const DOCUMENT_ID = '0b6f3e2a-7c41-4d8e-9a15-3f2c8d9e1b74';
 
 export const REQUEST_EXAMPLES: Record<string, unknown> = {
   participantConsent: { accepted: true },
+  adoptNotarySignature: { signature: { method: 'typed', style: 'great-vibes', text: 'Dana Notary' } },
   participantAdoptSignature: {
     signature: { method: 'typed', style: 'dancing-script', text: 'Jane Q. Signer' },
     initials: {

@@ -26,6 +26,9 @@ button:focus-visible,a:focus-visible,textarea:focus-visible,select:focus-visible
 .identify{display:flex;flex-wrap:wrap;gap:.4rem;margin:.3rem 0}.identify select,.identify input{min-height:2.2rem}
 dialog{max-width:34rem;border:0;border-radius:.6rem;padding:1.2rem}dialog::backdrop{background:rgba(0,0,0,.5)}
 dialog textarea{display:block;width:100%;box-sizing:border-box;margin:.3rem 0}.dialog-actions button{margin:.4rem .4rem 0 0}
+#notary-signature{border:1px solid #bbb;border-radius:.5rem;padding:0 1rem 1rem;margin:1rem 0}#notary-signature h2{font-size:1.15rem}
+.notary-mark{display:block;max-width:100%;width:300px;border-bottom:1px solid #595959}#signature-dialog input:not([type]){display:block;width:100%;box-sizing:border-box;min-height:2.4rem}
+#signature-dialog .preview{max-width:200px;display:block}#signature-dialog .draw-pad{width:100%;border:1px solid #595959;touch-action:none}
 @media (max-width:30rem){.facts{grid-template-columns:1fr}.facts dd{margin-bottom:.3rem}}`;
 
 /** The notary console's page; its browser code is assets/console.js (client/console.ts). */
@@ -37,12 +40,14 @@ export function notaryConsolePage(): string {
 </header>
 <p class="muted">Offers to accept, sessions to run, documents to release. The list refreshes by itself.</p>
 <p id="commission" hidden></p>
+<section id="notary-signature" aria-labelledby="your-signature" hidden></section>
 <p id="offer-alert" role="alert" hidden></p>
 <p id="notice" role="status" aria-live="polite"></p>
 <section id="room" hidden></section>
 <section id="documents-view" class="signing notary-documents" aria-label="The session’s documents" hidden></section>
 <main id="sessions" data-api="${escapeHtml(API_PREFIX)}"></main>
 <dialog id="confirm"></dialog>
+<dialog id="signature-dialog"></dialog>
 <link rel="stylesheet" href="/assets/live-room.css">
 <link rel="stylesheet" href="/assets/signing.css">
 <script src="/assets/live-room.js"></script>

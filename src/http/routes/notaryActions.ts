@@ -50,7 +50,9 @@ function actionRoute(
           "; `start` and `complete` also when the notary's commission is not on file, has expired, or is from " +
           'another state than the session’s `state_specific_notary` ' +
           '(`Session cannot be started: …`, `Session cannot be completed: …`). A completion is the notarial act: ' +
-          'the commission is judged at the time its certificate states. A commission is in force through the end of ' +
+          'the commission is judged at the time its certificate states. A live act’s `complete` also before its ' +
+          'notary has adopted a signature (`Session cannot be completed before the notary adopts a signature (in the ' +
+          'console: Your signature)`; POST /me/signature). A commission is in force through the end of ' +
           'its expiry day in its jurisdiction’s own time (the zone whose day ends first, for a state across zones). ' +
           'When the session waits on the service rather than a person (before `session_timing`, while a notary is ' +
           'being assigned) the reason says so and `Retry-After` gives the seconds to wait.',

@@ -11,6 +11,7 @@ import type { ConfirmOptions, ConsoleContext } from './console/context';
 import { confirmDialog } from './console/dialog';
 import { groupOf, type WorkList, type WorkSession } from './console/model';
 import { OfferAlerts, tickCountdowns } from './console/offers';
+import { showNotarySignature } from './console/signature';
 
 const list = document.getElementById('sessions')!;
 const notice = document.getElementById('notice')!;
@@ -185,6 +186,7 @@ if (!auth.signedIn) {
   document.getElementById('who')!.textContent = sessionStorage.getItem('signed_in_as') ?? '';
   document.getElementById('sign-out')!.addEventListener('click', () => void auth.signOut());
   auth.keepRenewed();
+  void showNotarySignature(document.getElementById('notary-signature')!, ctx);
   void refresh();
   timer = setInterval(() => void refresh(), 3000);
   setInterval(tickCountdowns, 1000);

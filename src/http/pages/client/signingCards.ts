@@ -1,67 +1,18 @@
 import { el } from './dom';
 import type { Person, SigningContext } from './signingModel';
+import { drawPad, styleChoice } from './markPicker';
 
 const DISCLOSURE =
   'You are about to sign electronically. Your electronic signature has the same legal effect as a handwritten ' +
   'one (the federal ESIGN Act and your state’s UETA). You may ask to sign on paper instead: tell your notary ' +
   'before you sign, and withdraw this consent until you sign by telling your notary. Your documents are kept as electronic records, and you can download them once the ' +
   'notarization is complete; keep a copy. To view them you need this browser and a PDF reader.';
-const STYLES: Array<[string, string]> = [
-  ['dancing-script', 'Flowing'],
-  ['great-vibes', 'Formal'],
-  ['caveat', 'Casual'],
-];
-
 const initialsOf = (name: string) =>
   name
     .split(/\s+/)
     .filter(Boolean)
     .map((p) => p[0].toUpperCase())
     .join('');
-
-/** A canvas to draw a mark on with a finger or a mouse; its strokes in the canvas's own units. */
-function drawPad(width: number, height: number, label: string) {
-  const canvas = el('canvas', undefined, {
-    width: `${width}`,
-    height: `${height}`,
-    class: 'draw-pad',
-    'aria-label': label,
-    role: 'img',
-  });
-  const strokes: number[][][] = [];
-  const pen = canvas.getContext('2d')!;
-  pen.lineWidth = 4;
-  pen.lineCap = 'round';
-  pen.strokeStyle = '#1a2a6c';
-  const at = (e: PointerEvent) => {
-    const r = canvas.getBoundingClientRect();
-    return [
-      Math.round(((e.clientX - r.left) / r.width) * width),
-      Math.round(((e.clientY - r.top) / r.height) * height),
-    ];
-  };
-  canvas.addEventListener('pointerdown', (e) => {
-    canvas.setPointerCapture(e.pointerId);
-    strokes.push([at(e)]);
-  });
-  canvas.addEventListener('pointermove', (e) => {
-    const stroke = strokes[strokes.length - 1];
-    if (!stroke || !canvas.hasPointerCapture(e.pointerId)) return;
-    const [x, y] = at(e);
-    const [px, py] = stroke[stroke.length - 1];
-    stroke.push([x, y]);
-    pen.beginPath();
-    pen.moveTo(px, py);
-    pen.lineTo(x, y);
-    pen.stroke();
-  });
-  const clear = el('button', 'Clear', { type: 'button' });
-  clear.addEventListener('click', () => {
-    strokes.length = 0;
-    pen.clearRect(0, 0, width, height);
-  });
-  return { canvas, clear, strokes };
-}
 
 /** The ESIGN disclosure and the participant's consent to it. */
 export function consentCard(ctx: SigningContext, person: Person): HTMLElement {
@@ -79,29 +30,6 @@ export function consentCard(ctx: SigningContext, person: Person): HTMLElement {
   });
   card.append(agree);
   return card;
-}
-
-/** The handwriting styles with a preview of each, and "Draw it". */
-function styleChoice() {
-  const styles = el('fieldset');
-  styles.append(el('legend', 'Choose a style, or draw your own'));
-  const previews: Array<[HTMLImageElement, string]> = [];
-  for (const [style, label] of [...STYLES, ['drawn', 'Draw it']] as Array<[string, string]>) {
-    const option = el('label', undefined, { class: 'style-option' });
-    const radio = el('input', undefined, { type: 'radio', name: 'style', value: style });
-    if (style === STYLES[0][0]) radio.checked = true;
-    option.append(radio, el('span', label));
-    if (style !== 'drawn') {
-      const img = el('img', undefined, {
-        alt: `Your signature in the ${label.toLowerCase()} style`,
-        class: 'preview',
-      });
-      previews.push([img, style]);
-      option.append(img);
-    }
-    styles.append(option);
-  }
-  return { styles, previews };
 }
 
 /** The adoption of a signature and initials: typed in a style, or drawn. */

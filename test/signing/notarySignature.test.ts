@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, onTestServer } from '../support/browser';
+import { assertAccessible } from '../support/accessibility';
+import { request } from '../support/http';
+import { notaryAccount } from '../documents/helpers';
+import { invited, memberToken } from '../team/helpers';
+import { liveTeamSession, notaryAction } from '../media/helpers';
+import { notaryAdopts } from '../support/signing';
+
+const API = '/api/integrationsv2';
+const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots');
+
+describe('the notary adopts a signature and signs with it (issue 69)', function () {
+  this.timeout(120_000);
+  let browser: Browser;
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => browser?.close());
+
+  it('only a notary adopts one; it is served as the mark applied; a bad mark is 400', async () => {
+    const notary = await notaryAccount();
+    const pretagger = await invited(notary.vendorKey, { business_role: 'pretagger' });
+    const token = await memberToken(notary.vendorKey, notary.notaryEmail);
+    const other = await memberToken(notary.vendorKey, pretagger.email);
+    const none = await request(`${API}/me/signature`, { auth: token });
+    assert.equal(none.status, 404);
+    assert.equal(none.body.response_message, 'You have not adopted a signature yet');
+    const refused = await request(`${API}/me/signature`, {
+      auth: other,
+      body: { signature: { method: 'typed', style: 'caveat', text: 'P' } },
+    });
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.response_message, 'Only a notary adopts a notary signature');
+    const bad = await request(`${API}/me/signature`, {
+      auth: token,
+      body: { signature: { method: 'typed', style: 'comic-sans', text: 'N' } },
+    });
+    assert.equal(bad.status, 400);
+    const adopted = await notaryAdopts(token);
+    assert.equal(adopted.body.signature.method, 'typed');
+    const mark = await request(`${API}/me/signature`, { auth: token });
+    assert.equal(mark.status, 200);
+    assert.equal(mark.headers.get('content-type'), 'image/png');
+  });
+
+  it('a live act cannot be completed before its notary adopts a signature', async () => {
+    const live = await liveTeamSession({}, { adopted: false });
+    assert.equal((await notaryAction(live.notaryToken, live.id, 'start')).status, 200);
+    const refused = await notaryAction(live.notaryToken, live.id, 'complete');
+    assert.equal(refused.status, 409);
+    assert.equal(
+      refused.body.response_message,
+      'Session cannot be completed before the notary adopts a signature (in the console: Your signature)',
+    );
+    assert.equal((await notaryAction(live.notaryToken, live.id, 'cancel', { reason: 'test' })).status, 200);
+  });
+
+  it('in the console: "Your signature", adopted in a handwriting style from its dialog (axe-clean, phone and desk)', async () => {
+    const notary = await notaryAccount();
+    const token = await memberToken(notary.vendorKey, notary.notaryEmail);
+    for (const [width, height, name] of [
+      [390, 844, 'phone'],
+      [1280, 800, 'desktop'],
+    ] as const) {
+      const context = await browser.newContext({ viewport: { width, height } });
+      await context.addInitScript(
+        `sessionStorage.setItem('access_token', ${JSON.stringify(token)});` +
+          `sessionStorage.setItem('signed_in_as', 'Nora Notary');`,
+      );
+      const page = await context.newPage();
+      await page.goto(onTestServer('https://notary.test/notary'));
+      const section = page.getByRole('region', { name: 'Your signature' });
+      await section.getByRole('button', { name: /(Adopt|Change) your signature/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'Adopt your signature' });
+      await dialog.locator('img.preview[src^="blob:"]').first().waitFor();
+      await assertAccessible(page, 'the adoption dialog');
+      await dialog.getByText('Formal').click();
+      await page.screenshot({ path: path.join(SCREENSHOTS, `console-signature-dialog-${name}.png`) });
+      await dialog.getByRole('button', { name: 'Adopt this signature' }).click();
+      await section.getByRole('img', { name: 'Your adopted signature' }).waitFor();
+      await assertAccessible(page, 'the adopted signature');
+      await page.screenshot({ path: path.join(SCREENSHOTS, `console-signature-${name}.png`) });
+      await context.close();
+    }
+    const mark = await request(`${API}/me/signature`, { auth: token });
+    assert.equal(mark.status, 200);
+  });
+});
