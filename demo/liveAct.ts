@@ -1,4 +1,4 @@
-import { identifyInConsole, signInPage } from './signingInPage';
+import { adoptInConsole, identifyInConsole, signInPage } from './signingInPage';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 /**
@@ -212,11 +212,8 @@ export async function beginLiveAct(
       try {
         // The signers' part of the act, on camera: the notary confirms who they are (the demo's signers have
         // no identity check), then each consents, adopts a signature and signs every place in their page.
-        // The notary signs the act's documents with the signature adopted in the console ("Your signature").
-        const adopted = await api(party.apiUrl, notaryToken, 'POST', '/api/integrationsv2/me/signature', {
-          signature: { method: 'typed', style: 'great-vibes', text: 'Nora Notary' },
-        });
-        if (adopted.status !== 200) throw new Error(`adopt: ${adopted.status}`);
+        // The notary signs the act's documents with the signature they adopt in the console.
+        await adoptInConsole(notary.page);
         await identifyInConsole(notary.page);
         await Promise.all(signerPages.map(({ page }) => signInPage(page)));
         await until(

@@ -238,7 +238,13 @@ export class SessionMessages {
     const { run, plan } = this;
     this.enforce(
       request
-        ? judgeCompletion(run.state(), plan, commissionOfRequest(request), Date.now())
+        ? judgeCompletion(
+            run.state(),
+            plan,
+            commissionOfRequest(request),
+            Date.now(),
+            Boolean(request.notary?.signature_id),
+          )
         : judgeRequest(run.state(), plan, 'complete', Date.now()),
     );
   }

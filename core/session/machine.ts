@@ -17,7 +17,7 @@ import type { SessionPlan } from './plan';
 import type { MediaIdentity } from './media';
 import { EDITABLE_STATUSES, isFinal, NOTARY_WAIT_RETRY_SECONDS, OPEN_STATUSES } from './statuses';
 import { commissionLapse, commissionOutsideRequest, type CommissionOnFile } from './commission';
-import { OPENING_DOCUMENTS, signingTally, type SigningProgress } from './signing';
+import { notarySignatureRefusal, OPENING_DOCUMENTS, signingTally, type SigningProgress } from './signing';
 
 /** What the session is now. */
 export interface SessionState {
@@ -208,18 +208,22 @@ export function judgeRequest(
 
 /**
  * A completion is the notarial act: the certificate states its time. Allowed by `judgeRequest` and with
- * the commission in force at `now`, the workflow's time of the act, and issued where the session asked.
+ * the commission in force at `now`, the workflow's time of the act, and issued where the session asked;
+ * a live act once its notary has adopted the signature its documents will carry.
  */
 export function judgeCompletion(
   state: SessionState,
   plan: SessionPlan,
   commission: CommissionOnFile,
   now: number,
+  notaryAdoptedSignature: boolean,
 ): Verdict {
   const verdict = judgeRequest(state, plan, 'complete', now);
   if (verdict.outcome !== 'allowed') return verdict;
   const lapse = commissionLapse(commission, now) ?? commissionOutsideRequest(plan, commission);
-  return lapse ? refuse('not_now', `Session cannot be completed: ${lapse}`) : ALLOWED;
+  if (lapse) return refuse('not_now', `Session cannot be completed: ${lapse}`);
+  const unsigned = notarySignatureRefusal(plan.testMode, notaryAdoptedSignature);
+  return unsigned ? refuse('not_now', unsigned) : ALLOWED;
 }
 
 export const ONLY_THE_HOST_SIGNS =

@@ -32,6 +32,7 @@ import { registerTemplateRoutes } from './routes/templates';
 import { registerParticipantRoutes } from './routes/participants';
 import { registerMeRoutes } from './routes/me';
 import { registerNotarySignatureRoutes } from './routes/notarySignature';
+import { registerVerifyRoutes } from './routes/verify';
 import { NotarySignatures } from '../signatures/notarySignatures';
 import { registerConsolePage } from './routes/console';
 import { SessionService } from '../sessions/sessionService';
@@ -198,6 +199,7 @@ function registerUseCases(
   registerConsolePage(site);
   registerMeRoutes(api, { sequelize, temporal, journeys, metrics: deps.metrics });
   registerNotarySignatureRoutes(api, new NotarySignatures(sequelize));
+  registerVerifyRoutes(site, api, sequelize);
   registerWebhookRoutes(api, new WebhookEndpointService(sequelize, temporal, config));
   const team = new TeamService(sequelize, {
     frontUrl: config.frontUrl,

@@ -6,6 +6,7 @@ import { malformed, DomainError } from '../domain/errors';
 import { VALIDATION_OPTIONS } from '../validation/options';
 import { unstorableTextError, unstorableTextPath } from '../validation/text';
 import { jsonBody } from './middleware/jsonBody';
+import { hashedBody } from './middleware/hashedBody';
 import type { RateLimitKind } from './middleware/rateLimit';
 import {
   requireKey,
@@ -76,6 +77,8 @@ export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
   acceptsBeacon?: boolean;
   /** A body limit of its own, for a route that takes something between a small body and documents (ID photos). */
   bodyLimitBytes?: number;
+  /** Takes a file, not JSON: read as it arrives into a HashedBody (its sha256, size and first bytes). */
+  fileBody?: { contentType: string; limitBytes: number; description: string };
   /** The handler validates the body itself (against `body`, which still documents it). */
   validatesBody?: boolean;
   /** Report every invalid field rather than the first (spec 7.3's `errors` list). */
@@ -143,7 +146,8 @@ export class ApiRoutes {
     } else if (def.auth !== 'none') {
       chain.push(requireKey(authenticator, def.auth));
     }
-    if (def.method === 'post') {
+    if (def.fileBody) chain.push(hashedBody(def.fileBody.contentType, def.fileBody.limitBytes));
+    else if (def.method === 'post') {
       // Only authenticated callers reach this, and only document routes may send a document-sized body.
       chain.push(
         jsonBody(def.bodyLimitBytes ?? (def.acceptsDocuments ? maxBodyBytes : SMALL_BODY_BYTES), {
@@ -175,10 +179,13 @@ export class ApiRoutes {
     chain.push(async (ctx: AppContext) => {
       storable(ctx.params, 'params');
       storable(ctx.query, 'query');
-      storable(ctx.request.body, 'body');
+      if (!def.fileBody) storable(ctx.request.body, 'body');
       const params = check(def.params, ctx.params, 'params');
       const query = check(def.query, ctx.query, 'query');
-      const body = def.validatesBody ? (ctx.request.body as B) : check(def.body, ctx.request.body, 'body');
+      const body =
+        def.validatesBody || def.fileBody
+          ? (ctx.request.body as B)
+          : check(def.body, ctx.request.body, 'body');
       await def.handler(ctx, { body, query, params });
     });
     this.router.register(def.path.replace(/\{(\w+)\}/g, ':$1'), [def.method], chain, {

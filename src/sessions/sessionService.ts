@@ -7,7 +7,6 @@ import type { TemporalHandle } from '../temporal/client';
 import { conflict } from '../domain/errors';
 import type { CompleteRequest, NotaryActionName } from '../../core/session/messages';
 import { judgeRequest } from '../../core/session/machine';
-import { notarySignatureRefusal } from '../../core/session/signing';
 import { commissionLapse, commissionOutsideRequest } from '../../core/session/commission';
 import type { SessionRow } from '../../core/session/rows';
 import { assignedNetworkSession } from '../network/workQueue';
@@ -67,8 +66,6 @@ export class SessionService {
   ): Promise<unknown[]> {
     if (action === 'complete') {
       const { expiresOn, endsAt, notary } = await sessionNotaryCommission(this.sequelize, session.id);
-      const unsigned = notarySignatureRefusal(session.test_mode, Boolean(notary.signature_id));
-      if (unsigned) throw conflict(unsigned);
       const request: CompleteRequest = {
         commissionExpiresOn: expiresOn,
         ...(endsAt !== undefined ? { commissionEndsAt: new Date(endsAt).toISOString() } : {}),

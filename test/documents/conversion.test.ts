@@ -132,17 +132,22 @@ describe('documents converted to PDF at upload (PNG, JPG, TXT, DOCX)', function 
       for (const file of files) {
         assert.equal(file.bytes.subarray(0, 5).toString('latin1'), '%PDF-', file.listed.name);
         await assertValidSignature(file.bytes, file.listed.name);
-        assert.equal(await pageCount(file.bytes), 2, `${file.listed.name}: one page and the certificate`);
+        assert.equal(
+          await pageCount(file.bytes),
+          3,
+          `${file.listed.name}: one page, the signature page (no places named) and the certificate`,
+        );
       }
     });
 
     it('images become a page that shows the image', async () => {
       for (const file of files.slice(0, 2)) {
         const pages = await imagePages(file.bytes);
-        // Page 1 holds the converted image and the default seal; at least two images there.
-        assert.ok(
-          pages.filter((p) => p === 1).length >= 2,
-          `${file.listed.name}: the image and the seal on page 1; images on ${pages.join(',')}`,
+        // Page 1 holds the converted image alone: the seal goes on the signature page (issue 69).
+        assert.equal(
+          pages.filter((p) => p === 1).length,
+          1,
+          `${file.listed.name}: the image on page 1; images on ${pages.join(',')}`,
         );
       }
     });
@@ -164,7 +169,7 @@ describe('documents converted to PDF at upload (PNG, JPG, TXT, DOCX)', function 
         [files[2], text],
         [files[3], docx],
       ] as const) {
-        const certificate = squash(await pdftotext(file.bytes, 2, 2));
+        const certificate = squash(await pdftotext(file.bytes, 3, 3));
         assert.ok(certificate.includes('CERTIFICATE OF NOTARIAL ACT'), certificate);
         assert.ok(
           certificate.includes(sha256(original)),

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, onTestServer } from '../support/browser';
+import { launchBrowser, launchMediaBrowser, onTestServer } from '../support/browser';
 import { assertAccessible } from '../support/accessibility';
 import { request } from '../support/http';
 import { notaryAccount } from '../documents/helpers';
 import { invited, memberToken } from '../team/helpers';
-import { liveTeamSession, notaryAction } from '../media/helpers';
-import { notaryAdopts } from '../support/signing';
+import { liveTeamSession, notaryAction, notaryInRoom, receivingMedia, signerPage } from '../media/helpers';
+import { notaryAdopts, notaryIdentifiesSigners, signEverything } from '../support/signing';
+import { eventually } from '../support/eventually';
 
 const API = '/api/integrationsv2';
 const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots');
@@ -46,16 +47,30 @@ describe('the notary adopts a signature and signs with it (issue 69)', function 
     assert.equal(mark.headers.get('content-type'), 'image/png');
   });
 
-  it('a live act cannot be completed before its notary adopts a signature', async () => {
+  it('a live act, recorded and signed, cannot be completed before its notary adopts a signature', async () => {
     const live = await liveTeamSession({}, { adopted: false });
     assert.equal((await notaryAction(live.notaryToken, live.id, 'start')).status, 200);
-    const refused = await notaryAction(live.notaryToken, live.id, 'complete');
-    assert.equal(refused.status, 409);
-    assert.equal(
-      refused.body.response_message,
-      'Session cannot be completed before the notary adopts a signature (in the console: Your signature)',
-    );
-    assert.equal((await notaryAction(live.notaryToken, live.id, 'cancel', { reason: 'test' })).status, 200);
+    const media = await launchMediaBrowser();
+    try {
+      const signer = await signerPage(media, live.signingUrl);
+      const notary = await notaryInRoom(media, live.notaryToken, live.id);
+      for (const { page } of [signer, notary]) await receivingMedia(page, 1);
+      await notaryIdentifiesSigners(live.notaryToken, live.id, 1);
+      await signEverything(live.signingUrl);
+      const refused = await eventually(
+        () => notaryAction(live.notaryToken, live.id, 'complete'),
+        (r) => r.status === 409 && !/recording/.test(r.body.response_message),
+        'the refusal once the act is recorded and signed',
+      );
+      assert.equal(
+        refused.body.response_message,
+        'Session cannot be completed before the notary adopts a signature (in the console: Your signature)',
+      );
+      await notaryAdopts(live.notaryToken);
+      assert.equal((await notaryAction(live.notaryToken, live.id, 'complete')).status, 200);
+    } finally {
+      await media.close();
+    }
   });
 
   it('in the console: "Your signature", adopted in a handwriting style from its dialog (axe-clean, phone and desk)', async () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { request } from '../support/http';
 import { action, joinSession, signer, teamNotarySession, tokenOf, waitForSession } from '../support/sessions';
-import { consentAndAdopt } from '../support/signing';
+import { consentAndAdopt, notaryAdopts } from '../support/signing';
+import { memberToken } from '../team/helpers';
 import { downloadAll, pdftotext } from '../documents/helpers';
 
 const API = '/api/integrationsv2';
@@ -10,10 +11,11 @@ describe('same-device signing: the host’s device signs for each of its signers
   this.timeout(120_000);
 
   it('each signer consents and adopts on the host’s link; each place is theirs to apply; the others’ links cannot', async () => {
-    const { account, created, id } = await teamNotarySession({
+    const { account, notary, created, id } = await teamNotarySession({
       all_signers: [signer(0), signer(1)],
       session_configurations: { same_device_signing_mode: 'all' },
     });
+    await notaryAdopts(await memberToken(account.vendor_api_key, notary.email));
     const host = created.body.signing_urls[0].bn_signing_url as string;
     const other = created.body.signing_urls[1].bn_signing_url as string;
     await waitForSession(account.api_key, id, (s) => s.status === 'ready');

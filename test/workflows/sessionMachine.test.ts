@@ -329,6 +329,28 @@ describe('session machine (pure rules)', () => {
     assert.equal(judgeRequest(state('completed'), live, 'complete', NOW).outcome, 'already_done');
   });
 
+  it('a live act completes last of all once its notary has adopted a signature; test mode shows its absence (issue 69)', () => {
+    const live = { ...plan, testMode: false };
+    const ready = { ...state('in_progress'), recordingRunning: true, signing: { places: [], applied: [] } };
+    const onFile = { expiresOn: '2099-12-31' };
+    assert.deepEqual(judgeCompletion(ready, live, onFile, NOW, false), {
+      outcome: 'refused',
+      refusal: {
+        kind: 'not_now',
+        reason:
+          'Session cannot be completed before the notary adopts a signature (in the console: Your signature)',
+      },
+    });
+    assert.equal(judgeCompletion(ready, live, onFile, NOW, true).outcome, 'allowed');
+    assert.equal(judgeCompletion(ready, plan, onFile, NOW, false).outcome, 'allowed', 'test mode');
+    // The act's own conditions are told first: the recording, then the signatures.
+    const unrecorded = judgeCompletion({ ...ready, recordingRunning: false }, live, onFile, NOW, false);
+    assert.equal(
+      unrecorded.outcome === 'refused' && unrecorded.refusal.reason,
+      'Session cannot be completed without a recording of the act',
+    );
+  });
+
   it('a live act completes once every signer and witness applied at every place of theirs', () => {
     const live = { ...plan, testMode: false };
     const place = (
@@ -450,7 +472,7 @@ describe('session machine (pure rules)', () => {
   it('a completion needs the commission on file and in force at the act: up to the instant it ends', () => {
     const inProgress = state('in_progress');
     const at = (iso: string, commission: CommissionOnFile) =>
-      judgeCompletion(inProgress, plan, commission, Date.parse(iso));
+      judgeCompletion(inProgress, plan, commission, Date.parse(iso), true);
     const expired = "Session cannot be completed: the notary's commission expired on 2026-12-31";
     // Guam's 2026-12-31 ends at 14:00 UTC, while UTC's day still runs for ten hours.
     const guam = { expiresOn: '2026-12-31', endsAt: Date.parse('2026-12-31T14:00:00Z') };
@@ -478,11 +500,12 @@ describe('session machine (pure rules)', () => {
           plan,
           { expiresOn: '2026-12-31' },
           Date.parse('2027-06-01T00:00:00Z'),
+          true,
         ),
       ),
       'done',
     );
-    const ready = judgeCompletion(state('ready'), plan, { expiresOn: null }, NOW);
+    const ready = judgeCompletion(state('ready'), plan, { expiresOn: null }, NOW, true);
     assert.equal(
       ready.outcome === 'refused' && ready.refusal.reason,
       'Session cannot be completed while ready',
@@ -496,20 +519,20 @@ describe('session machine (pure rules)', () => {
       expiresOn: '2030-12-31',
       ...(state ? { state } : {}),
     });
-    assert.equal(short(judgeCompletion(inProgress, asked, commission('TX'), NOW)), 'ok');
-    const elsewhere = judgeCompletion(inProgress, asked, commission('WA'), NOW);
+    assert.equal(short(judgeCompletion(inProgress, asked, commission('TX'), NOW, true)), 'ok');
+    const elsewhere = judgeCompletion(inProgress, asked, commission('WA'), NOW, true);
     assert.equal(
       elsewhere.outcome === 'refused' && elsewhere.refusal.reason,
       "Session cannot be completed: the session asks for a notary commissioned in TX, and the notary's commission is from WA",
     );
     const named: SessionPlan = { ...plan, notary: { kind: 'team', memberId: 'm1', state: 'TX' } };
-    assert.equal(short(judgeCompletion(inProgress, named, commission('TX'), NOW)), 'ok');
-    assert.equal(short(judgeCompletion(inProgress, named, commission('WA'), NOW)), 'no');
+    assert.equal(short(judgeCompletion(inProgress, named, commission('TX'), NOW, true)), 'ok');
+    assert.equal(short(judgeCompletion(inProgress, named, commission('WA'), NOW, true)), 'no');
     // A completion from an API that sent no notary is judged by its expiry alone; a session that asked for
     // no state takes a commission of any.
-    assert.equal(short(judgeCompletion(inProgress, asked, commission(), NOW)), 'ok');
+    assert.equal(short(judgeCompletion(inProgress, asked, commission(), NOW, true)), 'ok');
     const anyState: SessionPlan = { ...plan, notary: { kind: 'network' } };
-    assert.equal(short(judgeCompletion(inProgress, anyState, commission('WA'), NOW)), 'ok');
-    assert.equal(short(judgeCompletion(inProgress, plan, commission('WA'), NOW)), 'ok');
+    assert.equal(short(judgeCompletion(inProgress, anyState, commission('WA'), NOW, true)), 'ok');
+    assert.equal(short(judgeCompletion(inProgress, plan, commission('WA'), NOW, true)), 'ok');
   });
 });

@@ -8,9 +8,10 @@ import type { AppContext, AppMiddleware } from '../context';
  * member opening a login link, a client refreshing its token make a few requests a minute; a script
  * hammering them makes thousands. Counted in this process's memory, per minute. What a signing page loads
  * by the dozen (its document's pages, its view) counts only the requests that miss (`link_misses`): a
- * participant's own link is never slowed, a guesser's misses are.
+ * participant's own link is never slowed, a guesser's misses are. `verify`: anyone asking whether a PDF
+ * was issued, a few a minute by hand.
  */
-export type RateLimitKind = 'link' | 'credentials' | 'link_misses';
+export type RateLimitKind = 'link' | 'credentials' | 'link_misses' | 'verify';
 
 export interface RateLimits {
   perLinkPerMinute: number;

@@ -198,6 +198,15 @@ function operationOf(def: RouteDefinition<never, never, never>): JsonSchema {
       ...parametersOf(def.params as Joi.ObjectSchema | undefined, 'path'),
       ...parametersOf(def.query as Joi.ObjectSchema | undefined, 'query'),
     ],
+    ...(def.fileBody
+      ? {
+          requestBody: {
+            required: true,
+            description: def.fileBody.description,
+            content: { [def.fileBody.contentType]: { schema: { type: 'string', format: 'binary' } } },
+          },
+        }
+      : {}),
     ...(def.body
       ? {
           requestBody: {

@@ -26,6 +26,7 @@ export async function bundleBrowserAssets(): Promise<Record<string, string>> {
     'signing.js': await bundle('signing.ts'),
     'signing.css': fs.readFileSync(path.join(CLIENT, 'signing.css'), 'utf8'),
     'console.js': await bundle('console.ts'),
+    'verify.js': await bundle('verify.ts'),
   };
 }
 
