@@ -30,7 +30,6 @@ import {
 } from '../core/session/messages';
 import {
   judgeOfferAnswer,
-  judgeCompletion,
   judgeJoin,
   judgeRequest,
   type SessionRequest,
@@ -40,7 +39,7 @@ import { judgePlacesChange, judgeSignature } from '../core/session/signingRules'
 import { judgeIdentityReport } from '../core/session/presence';
 import { isFinal } from '../core/session/statuses';
 import { isMediaEvent, type MediaEvent } from '../core/session/media';
-import { commissionOfRequest } from '../core/session/commission';
+import { judgeCompletionRequest } from '../core/session/completion';
 import type { SessionPlan } from '../core/session/plan';
 import { placeKeyOf, signerKeyOf } from '../core/session/signing';
 import type { SessionRun } from './sessionRun';
@@ -238,13 +237,7 @@ export class SessionMessages {
     const { run, plan } = this;
     this.enforce(
       request
-        ? judgeCompletion(
-            run.state(),
-            plan,
-            commissionOfRequest(request),
-            Date.now(),
-            Boolean(request.notary?.signature_id),
-          )
+        ? judgeCompletionRequest(run.state(), plan, request, Date.now())
         : judgeRequest(run.state(), plan, 'complete', Date.now()),
     );
   }

@@ -10,14 +10,15 @@ import type {
   NotaryActionName,
   ParticipantKey,
   ParticipantRef,
-  Refusal,
   SessionStatus,
 } from './messages';
 import type { SessionPlan } from './plan';
 import type { MediaIdentity } from './media';
 import { EDITABLE_STATUSES, isFinal, NOTARY_WAIT_RETRY_SECONDS, OPEN_STATUSES } from './statuses';
-import { commissionLapse, commissionOutsideRequest, type CommissionOnFile } from './commission';
-import { notarySignatureRefusal, OPENING_DOCUMENTS, signingTally, type SigningProgress } from './signing';
+import { OPENING_DOCUMENTS, signingTally, type SigningProgress } from './signing';
+import { ALLOWED, ALREADY_DONE, refuse, type Verdict } from './verdicts';
+
+export type { Verdict } from './verdicts';
 
 /** What the session is now. */
 export interface SessionState {
@@ -55,12 +56,6 @@ const NETWORK_NOTARY_REQUESTS: readonly SessionRequest[] = [
   'release_documents',
   'edit_places',
 ];
-
-export type Verdict =
-  | { outcome: 'allowed' }
-  /** The session is already where the request leads: a retry of a request whose answer was lost. */
-  | { outcome: 'already_done' }
-  | { outcome: 'refused'; refusal: Refusal };
 
 /**
  * Contract §2: a notary acts on sessions assigned to them, a pretagger only marks pretagged, an admin
@@ -206,26 +201,6 @@ export function judgeRequest(
   }
 }
 
-/**
- * A completion is the notarial act: the certificate states its time. Allowed by `judgeRequest` and with
- * the commission in force at `now`, the workflow's time of the act, and issued where the session asked;
- * a live act once its notary has adopted the signature its documents will carry.
- */
-export function judgeCompletion(
-  state: SessionState,
-  plan: SessionPlan,
-  commission: CommissionOnFile,
-  now: number,
-  notaryAdoptedSignature: boolean,
-): Verdict {
-  const verdict = judgeRequest(state, plan, 'complete', now);
-  if (verdict.outcome !== 'allowed') return verdict;
-  const lapse = commissionLapse(commission, now) ?? commissionOutsideRequest(plan, commission);
-  if (lapse) return refuse('not_now', `Session cannot be completed: ${lapse}`);
-  const unsigned = notarySignatureRefusal(plan.testMode, notaryAdoptedSignature);
-  return unsigned ? refuse('not_now', unsigned) : ALLOWED;
-}
-
 export const ONLY_THE_HOST_SIGNS =
   "In same-device signing only the host joins; the other signers sign on the host's device";
 
@@ -293,10 +268,3 @@ function retryAfter(state: SessionState, plan: SessionPlan, now: number): number
 
 const secondsUntil = (at: number | undefined, now: number) =>
   at === undefined ? undefined : Math.max(1, Math.ceil((at - now) / 1000));
-
-const ALLOWED: Verdict = { outcome: 'allowed' };
-const ALREADY_DONE: Verdict = { outcome: 'already_done' };
-const refuse = (kind: Refusal['kind'], reason: string, retryAfterSeconds?: number): Verdict => ({
-  outcome: 'refused',
-  refusal: { kind, reason, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) },
-});

@@ -1,15 +1,10 @@
 /** The session's rules for the signers' part of the act: who applies where, and when places may change. */
-import { identityEstablished, type SessionState, type Verdict } from './machine';
+import { identityEstablished, type SessionState } from './machine';
 import type { SessionPlan } from './plan';
 import { signaturePresenceRefusal } from './presence';
-import type { Refusal } from './messages';
 import { OPENING_DOCUMENTS, placeKeyOf, type SignerKey } from './signing';
 
-const ALLOWED: Verdict = { outcome: 'allowed' };
-const refuse = (kind: Refusal['kind'], reason: string, retryAfterSeconds?: number): Verdict => ({
-  outcome: 'refused',
-  refusal: { kind, reason, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) },
-});
+import { ALLOWED, refuse, type Verdict } from './verdicts';
 
 /**
  * A participant's application of their signature or initials at a place: in the act, once their identity

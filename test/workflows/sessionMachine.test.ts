@@ -1,7 +1,7 @@
+import { judgeCompletion } from '../../core/session/completion';
 import assert from 'node:assert/strict';
 import {
   judgeActor,
-  judgeCompletion,
   judgeJoin,
   judgeRequest,
   type SessionRequest,
