@@ -72,24 +72,24 @@ export class EvidenceBundles {
       let name = pdfName(document.name).replace(/[\\/]/g, '_');
       if (names.has(name)) name = `${document.position + 1}-${name}`;
       names.add(name);
-      add(`documents/${name}`, await readBlob(this.sequelize, document.blob_id));
+      await add(`documents/${name}`, await readBlob(this.sequelize, document.blob_id));
     }
     const audit = await this.signed.audit(session.id);
-    add(
+    await add(
       'audit-trail.json',
       json({ records: audit.records, verification: { algorithm: CHAIN_ALGORITHM, intact: audit.intact } }),
     );
-    add('identity.json', json({ participants: await this.identities(session.id) }));
+    await add('identity.json', json({ participants: await this.identities(session.id) }));
     if (!session.test_mode) {
       const {
         download_url: _url,
         expires_at: _expires,
         ...recording
       } = await this.recordings.ofSession(session.id);
-      add('recording.json', json(recording));
-      add('journal.json', json({ entries: await this.signed.journal(session.id) }));
+      await add('recording.json', json(recording));
+      await add('journal.json', json({ entries: await this.signed.journal(session.id) }));
     }
-    add(
+    await add(
       'manifest.json',
       json({
         bn_session_id: session.id,

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { b64, pdfBytes } from '../support/documents';
 import { request } from '../support/http';
@@ -10,6 +12,7 @@ import { recordHash } from '../../src/audit/auditChain';
 import { testEnvironment } from '../support/environment';
 
 const API = '/api/integrationsv2';
+const ARTEFACTS = path.join(__dirname, '..', '..', '.data', 'screenshots', 'documents');
 
 /** The archive as the API streams it, read whole by the test. */
 async function evidenceOf(apiKey: string, id: string) {
@@ -57,6 +60,10 @@ describe('the evidence bundle: GET /sessions/{id}/evidence (issue 69)', function
     assert.equal(bundle.type, 'application/zip');
     const files = unzipSync(new Uint8Array(bundle.bytes));
     const manifest = JSON.parse(Buffer.from(files['manifest.json']).toString());
+    // Kept beside the screenshots, to read.
+    fs.mkdirSync(ARTEFACTS, { recursive: true });
+    fs.writeFileSync(path.join(ARTEFACTS, 'evidence-manifest.json'), Buffer.from(files['manifest.json']));
+    fs.writeFileSync(path.join(ARTEFACTS, 'evidence-test-mode.zip'), bundle.bytes);
     assert.equal(manifest.bn_session_id, done.id);
     assert.equal(manifest.notarization_id, body.notarization_id);
     assert.equal(manifest.test, true);

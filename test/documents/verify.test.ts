@@ -5,8 +5,10 @@ import { b64, pdfBytes, PNG_1x1 } from '../support/documents';
 import { launchBrowser } from '../support/browser';
 import { assertAccessible } from '../support/accessibility';
 import { testEnvironment } from '../support/environment';
-import { sessionBody, signer } from '../support/sessions';
-import { completedSession, downloadAll, notaryAccount, tempFile } from './helpers';
+import { action, sessionBody, signer, waitForSession } from '../support/sessions';
+import { completedSession, download, downloadAll, notaryAccount, tempFile } from './helpers';
+import { request } from '../support/http';
+import { memberToken } from '../team/helpers';
 
 const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots');
 
@@ -62,11 +64,33 @@ describe('public verification: POST /verify and the /verify page (issue 69)', fu
     }
   });
 
-  it('not a PDF is 400; another content type 415', async () => {
+  it('a document its notary still holds (notary_manual) is not issued until released', async () => {
+    const { id } = await completedSession(
+      notary.apiKey,
+      await sessionBody({
+        session_notary_email: notary.notaryEmail,
+        final_documents_delivery_mode: 'notary_manual',
+      }),
+      'held',
+    );
+    const token = await memberToken(notary.vendorKey, notary.notaryEmail);
+    const listed = await request(`/api/integrationsv2/sessions/${id}/notarized_documents`, { auth: token });
+    assert.equal(listed.status, 200, listed.text);
+    const held = await download(listed.body.documents[0].download_url);
+    assert.deepEqual((await verify(held.bytes)).body, { response: 'Pass', issued: false });
+    assert.equal((await action(notary.apiKey, id, 'release_documents')).status, 200);
+    await waitForSession(notary.apiKey, id, (s) => s.documents_status === 'released');
+    assert.equal((await verify(held.bytes)).body.issued, true);
+  });
+
+  it('not a PDF is 400; another content type 415; over 25 MB 413', async () => {
     const png = await verify(PNG_1x1);
     assert.equal(png.status, 400);
     assert.equal(png.body.response_message, 'The body is not a PDF');
     assert.equal((await verify(issued, 'application/json')).status, 415);
+    const huge = await verify(Buffer.concat([issued, Buffer.alloc(25 * 1024 * 1024)]));
+    assert.equal(huge.status, 413);
+    assert.equal(huge.body.response_message, 'Request body exceeds 26214400 bytes');
   });
 
   it('the page: a person drops the PDF and reads the answer (axe-clean at phone width)', async () => {

@@ -92,7 +92,18 @@ describe('the notary adopts a signature and signs with it (issue 69)', function 
       const dialog = page.getByRole('dialog', { name: 'Adopt your signature' });
       await dialog.locator('img.preview[src^="blob:"]').first().waitFor();
       await assertAccessible(page, 'the adoption dialog');
-      await dialog.getByText('Formal').click();
+      if (name === 'phone') await dialog.getByText('Formal').click();
+      else {
+        // Drawn with the mouse, as a notary at a desk would.
+        await dialog.getByText('Draw it').click();
+        const pad = dialog.getByRole('img', { name: 'Draw your signature here' });
+        const box = (await pad.boundingBox())!;
+        await page.mouse.move(box.x + 20, box.y + box.height * 0.7);
+        await page.mouse.down();
+        for (let i = 1; i <= 12; i++)
+          await page.mouse.move(box.x + 20 + i * 30, box.y + box.height * (i % 2 ? 0.3 : 0.7));
+        await page.mouse.up();
+      }
       await page.screenshot({ path: path.join(SCREENSHOTS, `console-signature-dialog-${name}.png`) });
       await dialog.getByRole('button', { name: 'Adopt this signature' }).click();
       await section.getByRole('img', { name: 'Your adopted signature' }).waitFor();

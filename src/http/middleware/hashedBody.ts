@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Next } from 'koa';
 import { malformed, tooLarge, unsupportedMedia } from '../../domain/errors';
 import type { AppContext } from '../context';
+import { lingerThenClose } from './jsonBody';
 
 /** A file body as a route sees it: never the bytes, only what identifies them. */
 export interface HashedBody {
@@ -21,7 +22,7 @@ export function hashedBody(contentType: string, limitBytes: number) {
   return async (ctx: AppContext, next: Next) => {
     if (!ctx.is(contentType)) throw unsupportedMedia(`Content-Type must be ${contentType}`);
     if (ctx.request.length !== undefined && ctx.request.length > limitBytes) {
-      ctx.req.resume();
+      lingerThenClose(ctx.req);
       throw tooLarge(`Request body exceeds ${limitBytes} bytes`);
     }
     const hash = crypto.createHash('sha256');
@@ -31,7 +32,7 @@ export function hashedBody(contentType: string, limitBytes: number) {
       for await (const chunk of ctx.req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
         size += chunk.length;
         if (size > limitBytes) {
-          ctx.req.resume();
+          lingerThenClose(ctx.req);
           throw tooLarge(`Request body exceeds ${limitBytes} bytes`);
         }
         if (size - chunk.length < HEAD_BYTES)

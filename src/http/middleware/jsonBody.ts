@@ -16,7 +16,7 @@ const EMPTY_SHA256 = crypto.createHash('sha256').update('').digest('hex');
  */
 const LINGER_AFTER_413_MS = 10_000;
 
-function lingerThenClose(req: IncomingMessage): void {
+export function lingerThenClose(req: IncomingMessage): void {
   if (req.complete) return;
   // Node discards an unread body by itself, but not one whose reading had begun.
   req.resume();
