@@ -79,10 +79,11 @@ export async function identifyInConsole(page: Page, witness?: string, timeoutMs 
 }
 
 /** The notary adopts their signature in the console's "Your signature", in a handwriting style. */
-export async function adoptInConsole(page: Page, timeoutMs = 30_000) {
+export async function adoptInConsole(page: Page, name = 'Nora Notary', timeoutMs = 30_000) {
   const section = page.getByRole('region', { name: 'Your signature' });
   await section.getByRole('button', { name: /(Adopt|Change) your signature/ }).click({ timeout: timeoutMs });
   const dialog = page.getByRole('dialog', { name: 'Adopt your signature' });
+  await dialog.getByLabel('Your name as you sign it').fill(name);
   await dialog.getByText('Formal').click();
   await dialog.getByRole('button', { name: 'Adopt this signature' }).click();
   await section.getByRole('img', { name: 'Your adopted signature' }).waitFor({ timeout: timeoutMs });

@@ -52,8 +52,11 @@ async function adoptDialog(root: HTMLElement, ctx: ConsoleContext): Promise<void
     }
   };
   name.addEventListener('change', () => void showPreviews());
+  name.required = true;
   styles.addEventListener('change', () => {
-    pads.hidden = (form.elements.namedItem('style') as RadioNodeList).value !== 'drawn';
+    const drawn = (form.elements.namedItem('style') as RadioNodeList).value === 'drawn';
+    pads.hidden = !drawn;
+    name.required = !drawn;
   });
   const problem = el('p', undefined, { class: 'warn', role: 'alert' });
   const cancel = el('button', 'Cancel', { type: 'button', class: 'secondary' });
