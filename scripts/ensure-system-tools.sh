@@ -6,7 +6,8 @@
 #   demo:    + Chromium (the headless participants of `npm run demo:live`)
 #   test:    + Chromium (the pages),
 #            Python's venv (schemathesis, the OpenAPI fuzzer, lives in a virtualenv),
-#            Java and Maven (Temporal's time-skipping test server, for the workflow timer tests)
+#            Java and Maven (Temporal's time-skipping test server, for the workflow timer tests),
+#            coturn (a TURN relay, for the relay-only live room)
 # Installed when missing and we can (root with apt-get, as on CI); otherwise reported.
 set -euo pipefail
 mode="${1:-runtime}"
@@ -21,6 +22,7 @@ if [ "$mode" = "test" ]; then
   python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
   command -v java >/dev/null || need+=(default-jre-headless)
   command -v mvn >/dev/null || need+=(maven)
+  command -v turnserver >/dev/null || need+=(coturn)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then

@@ -235,7 +235,11 @@ function registerLiveAct(
   const { config, sequelize, temporal } = deps;
   const tokens = new MediaTokens(uses.jwtSecret, config.media.tokenTtlSeconds);
   registerMediaRoutes(site, api, {
-    access: new RoomAccess(sequelize, uses.journeys, uses.participants, tokens, config.media.iceServers),
+    access: new RoomAccess(sequelize, uses.journeys, uses.participants, tokens, {
+      stun: config.media.iceServers,
+      turn: config.media.turn,
+      policy: config.media.iceTransportPolicy,
+    }),
     signaling: new Signaling(sequelize, tokens, () => mediaServerUrl(config.media)),
     relay: new RoomEventRelay(sequelize, temporal),
     eventsSecret: () => config.media.eventsSecret,

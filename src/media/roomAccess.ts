@@ -6,7 +6,8 @@ import type { Worker } from '../network/workQueue';
 import { sessionRowWhere } from '../sessions/sessionReads';
 import type { SessionRow } from '../../core/session/rows';
 import type { MediaIdentity } from '../../core/session/media';
-import type { RTCIceServerConfig } from './mediaConfig';
+import type { RTCIceServerConfig, TurnConfig } from './mediaConfig';
+import { iceServersFor } from './turnCredentials';
 import type { MediaTokens } from './mediaTokens';
 import { openRoomOf } from './rooms';
 import { execute, queryRows } from '../db/query';
@@ -22,6 +23,8 @@ export interface RoomPass {
   segment: number;
   signaling_path: string;
   ice_servers: RTCIceServerConfig[];
+  /** `relay`: the page reaches the media server only through TURN (MEDIA_ICE_TRANSPORT_POLICY). */
+  ice_transport_policy: 'all' | 'relay';
 }
 
 export const SIGNALING_PATH = '/media/janus';
@@ -62,7 +65,7 @@ export class RoomAccess {
     private readonly journeys: ParticipantJourneys,
     private readonly participants: ParticipantLookup,
     private readonly tokens: MediaTokens,
-    private readonly iceServers: RTCIceServerConfig[],
+    private readonly ice: { stun: RTCIceServerConfig[]; turn?: TurnConfig; policy: 'all' | 'relay' },
   ) {}
 
   async forParticipant(signingToken: string): Promise<RoomPass> {
@@ -117,7 +120,8 @@ export class RoomAccess {
       display_name: name,
       segment: room.segment,
       signaling_path: SIGNALING_PATH,
-      ice_servers: this.iceServers,
+      ice_servers: iceServersFor(this.ice.stun, this.ice.turn, `${sessionId}.${identity}`),
+      ice_transport_policy: this.ice.policy,
     };
   }
 

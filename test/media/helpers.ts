@@ -39,19 +39,30 @@ export function notaryAction(token: string, id: string, name: string, body: obje
 export async function signerPage(
   browser: Browser,
   signingUrl: string,
+  base?: string,
 ): Promise<{ context: BrowserContext; page: Page }> {
-  return signerInRoom(browser, onTestServer(`https://notary.test${signingUrl}`));
+  const url = onTestServer(`https://notary.test${signingUrl}`);
+  return signerInRoom(browser, base ? `${base}${new URL(url).pathname}` : url);
 }
 
-/** The notary console signed in with `token` (as the login-link page leaves it), in the live room of `id`. */
-export async function notaryInRoom(browser: Browser, token: string, id: string, name = 'Nora Notary') {
+/**
+ * The notary console signed in with `token` (as the login-link page leaves it), in the live room of `id`;
+ * on the API under test, or on another one at `base`.
+ */
+export async function notaryInRoom(
+  browser: Browser,
+  token: string,
+  id: string,
+  name = 'Nora Notary',
+  base?: string,
+) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.addInitScript(
     `sessionStorage.setItem('access_token', ${JSON.stringify(token)});` +
       `sessionStorage.setItem('signed_in_as', ${JSON.stringify(name)});`,
   );
   const page = await context.newPage();
-  await page.goto(onTestServer('https://notary.test/notary'));
+  await page.goto(base ? `${base}/notary` : onTestServer('https://notary.test/notary'));
   const card = page.locator(`section[data-session-id="${id}"][data-status="in_progress"]`);
   await card.waitFor({ timeout: 20_000 });
   await card.getByRole('button', { name: /^Enter the live room/ }).click();
@@ -61,7 +72,7 @@ export async function notaryInRoom(browser: Browser, token: string, id: string, 
 /** What the page receives from the others (WebRTC getStats over its subscriptions). */
 export function roomStats(page: Page): Promise<RoomStats> {
   return page.evaluate(
-    'window.notarizationRoom ? window.notarizationRoom.stats() : { feeds: 0, framesDecoded: 0, audioPacketsReceived: 0 }',
+    'window.notarizationRoom ? window.notarizationRoom.stats() : { feeds: 0, framesDecoded: 0, audioPacketsReceived: 0, candidateTypes: [] }',
   );
 }
 
@@ -79,6 +90,8 @@ export interface RoomStats {
   feeds: number;
   framesDecoded: number;
   audioPacketsReceived: number;
+  /** How the page reaches the media server: each connection's local candidate type (`relay`: TURN). */
+  candidateTypes: string[];
 }
 
 /**

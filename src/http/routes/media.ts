@@ -19,7 +19,16 @@ const roomPass = Joi.object({
   display_name: Joi.string(),
   segment: Joi.number().integer().description('The room’s number: a media server restart opens the next'),
   signaling_path: Joi.string().description('Janus’s HTTP API, through the service'),
-  ice_servers: Joi.array().items(Joi.object().unknown(true)).description('MEDIA_ICE_SERVERS'),
+  ice_servers: Joi.array()
+    .items(Joi.object().unknown(true))
+    .description(
+      'MEDIA_ICE_SERVERS (STUN), and with TURN_URLS and TURN_SECRET a TURN server with a credential for this pass ' +
+        'alone (coturn REST API: `username` `<expiry>:<session>.<identity>`, `credential` its HMAC-SHA1 under the ' +
+        'shared secret), valid TURN_CREDENTIAL_TTL (2 hours)',
+    ),
+  ice_transport_policy: Joi.string()
+    .valid('all', 'relay')
+    .description('`relay`: through TURN only (MEDIA_ICE_TRANSPORT_POLICY)'),
 }).label('RoomPass');
 
 const roomPassResponses = {

@@ -58,6 +58,7 @@ declare module 'janus-gateway' {
       server: string;
       token?: string;
       iceServers?: RTCIceServer[];
+      iceTransportPolicy?: RTCIceTransportPolicy;
       success: () => void;
       error: (e: unknown) => void;
       destroyed?: () => void;

@@ -9,6 +9,7 @@ export interface RoomPass {
   segment: number;
   signaling_path: string;
   ice_servers: RTCIceServer[];
+  ice_transport_policy: RTCIceTransportPolicy;
 }
 
 const PLUGIN = 'janus.plugin.videoroom';
@@ -34,6 +35,25 @@ export function initJanus(adapter: unknown): Promise<void> {
  * One connection to the room: this page publishes its camera and microphone, and subscribes to everyone
  * else's streams as they publish. `onLost` fires once when the connection or the room is gone.
  */
+export interface RoomStats {
+  feeds: number;
+  framesDecoded: number;
+  audioPacketsReceived: number;
+  candidateTypes: string[];
+}
+
+interface StatsEntry {
+  id: string;
+  type: string;
+  kind?: string;
+  framesDecoded?: number;
+  packetsReceived?: number;
+  nominated?: boolean;
+  state?: string;
+  localCandidateId?: string;
+  candidateType?: string;
+}
+
 export class JanusRoom {
   private janus?: Janus;
   private publisher?: PluginHandle;
@@ -61,6 +81,7 @@ export class JanusRoom {
         server: location.origin + this.pass.signaling_path,
         token: this.pass.media_token,
         iceServers: this.pass.ice_servers,
+        iceTransportPolicy: this.pass.ice_transport_policy,
         // A connection given up before the server answered must not come alive later as a ghost publisher.
         success: () => (this.lost ? this.close() : this.attachPublisher(resolve, reject)),
         error: (e) => (this.publisher ? this.lose(String(e)) : reject(new Error(String(e)))),
@@ -74,21 +95,31 @@ export class JanusRoom {
     this.janus?.destroy({ cleanupHandles: true, notifyDestroyed: false });
   }
 
-  /** What is arriving from the others: video frames decoded and audio packets received, over all feeds. */
-  async stats(): Promise<{ feeds: number; framesDecoded: number; audioPacketsReceived: number }> {
+  /**
+   * What is arriving from the others (video frames decoded, audio packets received, over all feeds), and
+   * how this page reaches the media server: the type of each connection's local candidate (`relay` via TURN).
+   */
+  async stats(): Promise<RoomStats> {
     let framesDecoded = 0;
     let audioPacketsReceived = 0;
-    for (const handle of this.feeds.values()) {
-      const report = await handle.webrtcStuff.pc?.getStats();
-      report?.forEach(
-        (s: { type: string; kind?: string; framesDecoded?: number; packetsReceived?: number }) => {
-          if (s.type !== 'inbound-rtp') return;
-          if (s.kind === 'video') framesDecoded += s.framesDecoded ?? 0;
-          if (s.kind === 'audio') audioPacketsReceived += s.packetsReceived ?? 0;
-        },
-      );
+    const candidateTypes = new Set<string>();
+    for (const handle of [this.publisher, ...this.feeds.values()]) {
+      const report = await handle?.webrtcStuff.pc?.getStats();
+      const byId = new Map<string, StatsEntry>();
+      report?.forEach((s: StatsEntry) => byId.set(s.id, s));
+      for (const s of byId.values()) {
+        if (s.type === 'inbound-rtp' && s.kind === 'video') framesDecoded += s.framesDecoded ?? 0;
+        if (s.type === 'inbound-rtp' && s.kind === 'audio') audioPacketsReceived += s.packetsReceived ?? 0;
+        if (s.type === 'candidate-pair' && s.nominated && s.state === 'succeeded')
+          candidateTypes.add(byId.get(s.localCandidateId ?? '')?.candidateType ?? 'unknown');
+      }
     }
-    return { feeds: this.feeds.size, framesDecoded, audioPacketsReceived };
+    return {
+      feeds: this.feeds.size,
+      framesDecoded,
+      audioPacketsReceived,
+      candidateTypes: [...candidateTypes].sort(),
+    };
   }
 
   private lose(why: string): void {

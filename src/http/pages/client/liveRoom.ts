@@ -1,5 +1,5 @@
 import adapter from 'webrtc-adapter';
-import { initJanus, JanusRoom, type RoomPass } from './janusRoom';
+import { initJanus, JanusRoom, type RoomPass, type RoomStats } from './janusRoom';
 import { RoomView } from './roomView';
 
 /** How a page lets its participant into the live room. */
@@ -25,7 +25,7 @@ export interface RoomOptions {
 export interface LiveRoomHandle {
   /** Connects a room entered with a lobby (at once when it has none). */
   join(): void;
-  stats(): Promise<{ feeds: number; framesDecoded: number; audioPacketsReceived: number }>;
+  stats(): Promise<RoomStats>;
   state(): string;
   leave(): void;
 }
@@ -172,7 +172,8 @@ export function enterRoom(options: RoomOptions): LiveRoomHandle {
 
   return {
     join,
-    stats: async () => (room ? room.stats() : { feeds: 0, framesDecoded: 0, audioPacketsReceived: 0 }),
+    stats: async () =>
+      room ? room.stats() : { feeds: 0, framesDecoded: 0, audioPacketsReceived: 0, candidateTypes: [] },
     state: () => options.root.querySelector<HTMLElement>('.room-status')?.dataset.state ?? 'checking',
     leave: () => end('You left the room.'),
   };
