@@ -172,12 +172,13 @@ export function enterRoom(options: RoomOptions): LiveRoomHandle {
 
   return {
     join,
-    stats: async () =>
-      room ? room.stats() : { feeds: 0, framesDecoded: 0, audioPacketsReceived: 0, candidateTypes: [] },
+    stats: async () => (room ? room.stats() : NOTHING_YET),
     state: () => options.root.querySelector<HTMLElement>('.room-status')?.dataset.state ?? 'checking',
     leave: () => end('You left the room.'),
   };
 }
+
+const NOTHING_YET: RoomStats = { feeds: 0, framesDecoded: 0, audioPacketsReceived: 0, candidateTypes: [] };
 
 declare global {
   interface Window {
