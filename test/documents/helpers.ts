@@ -317,3 +317,42 @@ export async function wordBoxes(bytes: Buffer, page: number) {
   }
   return words;
 }
+
+export interface PageBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  text?: string;
+}
+
+/** Every text run and image pdftohtml (Poppler) finds on a page, in points from the page's top left. */
+export async function pageLayout(
+  pdf: Buffer,
+  page: number,
+): Promise<{ texts: PageBox[]; images: PageBox[] }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layout-'));
+  const args = ['-xml', '-zoom', '1', '-f', `${page}`, '-l', `${page}`, tempFile(pdf), path.join(dir, 'out')];
+  const result = await runTool('pdftohtml', args);
+  assert.equal(result.code, 0, result.stderr);
+  const xml = fs.readFileSync(path.join(dir, 'out.xml'), 'utf8');
+  fs.rmSync(dir, { recursive: true, force: true });
+  const box = (m: string[], text?: string): PageBox => ({
+    y: Number(m[1]),
+    x: Number(m[2]),
+    width: Number(m[3]),
+    height: Number(m[4]),
+    ...(text === undefined ? {} : { text }),
+  });
+  const at = '<(text|image) top="([\\d.-]+)" left="([\\d.-]+)" width="([\\d.]+)" height="([\\d.]+)"';
+  const texts = [...xml.matchAll(new RegExp(`${at}[^>]*>(.*?)</text>`, 'g'))]
+    .filter((m) => m[1] === 'text')
+    .map((m) => box(m.slice(1), m[6].replace(/<[^>]+>/g, '')));
+  const images = [...xml.matchAll(new RegExp(at, 'g'))]
+    .filter((m) => m[1] === 'image')
+    .map((m) => box(m.slice(1)));
+  return { texts, images };
+}
+
+/** The images drawn on a page (a mark, a seal, a converted picture). */
+export const imagesOn = async (pdf: Buffer, page: number) => (await pageLayout(pdf, page)).images;

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { request } from '../support/http';
@@ -13,10 +12,12 @@ import {
   inProgressSession,
   notaryAccount,
   pageCount,
+  pageLayout,
   pdftotext,
   runTool,
   squash,
   tempFile,
+  type PageBox,
 } from './helpers';
 
 const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots', 'documents');
@@ -41,44 +42,10 @@ async function fullPagesPdf(pages: number): Promise<Buffer> {
   return Buffer.from(await pdf.save());
 }
 
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  text?: string;
-}
 
-/** Every text run and image pdftohtml (Poppler) finds on a page, in points from its top left. */
-async function layoutOf(pdf: Buffer, page: number): Promise<{ texts: Box[]; images: Box[] }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layout-'));
-  const args = ['-xml', '-zoom', '1', '-f', `${page}`, '-l', `${page}`, tempFile(pdf), path.join(dir, 'out')];
-  const result = await runTool('pdftohtml', args);
-  assert.equal(result.code, 0, result.stderr);
-  const xml = fs.readFileSync(path.join(dir, 'out.xml'), 'utf8');
-  fs.rmSync(dir, { recursive: true, force: true });
-  const box = (m: RegExpMatchArray, text?: string) => ({
-    y: Number(m[1]),
-    x: Number(m[2]),
-    width: Number(m[3]),
-    height: Number(m[4]),
-    text,
-  });
-  return {
-    texts: [
-      ...xml.matchAll(
-        /<text top="([\d.-]+)" left="([\d.-]+)" width="([\d.]+)" height="([\d.]+)"[^>]*>(.*?)<\/text>/g,
-      ),
-    ].map((m) => box(m, m[5].replace(/<[^>]+>/g, ''))),
-    images: [
-      ...xml.matchAll(/<image top="([\d.-]+)" left="([\d.-]+)" width="([\d.]+)" height="([\d.]+)"/g),
-    ].map((m) => box(m)),
-  };
-}
-
-const overlap = (a: Box, b: Box) =>
+const overlap = (a: PageBox, b: PageBox) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-const within = (inner: Box, outer: Box) =>
+const within = (inner: PageBox, outer: PageBox) =>
   inner.x >= outer.x - 1 &&
   inner.y >= outer.y - 1 &&
   inner.x + inner.width <= outer.x + outer.width + 1 &&
@@ -104,7 +71,7 @@ describe('never stamped over the document: the signature page (issue 69)', funct
     const view = (await request(`/sign/${tokenOf(links[0])}/signing`)).body;
     const [document] = view.documents;
     assert.equal(document.pages.length, 3, 'the two pages and the signature page are shown');
-    const places = document.places as Array<Box & { page: number; participant: string }>;
+    const places = document.places as Array<PageBox & { page: number; participant: string }>;
     assert.deepEqual(
       places.map((p) => [p.participant, p.page]),
       [
@@ -147,8 +114,8 @@ describe('never stamped over the document: the signature page (issue 69)', funct
       ]);
 
     for (const page of [1, 2]) {
-      const before = await layoutOf(original, page);
-      const after = await layoutOf(signed, page);
+      const before = await pageLayout(original, page);
+      const after = await pageLayout(signed, page);
       const added = after.texts.filter(
         (t) =>
           !before.texts.some((o) => o.text === t.text && Math.abs(o.y - t.y) < 1 && Math.abs(o.x - t.x) < 1),
@@ -164,7 +131,7 @@ describe('never stamped over the document: the signature page (issue 69)', funct
       assert.equal(after.images.length, 0, `page ${page} carries no seal or mark`);
     }
 
-    const signaturePage = await layoutOf(signed, 3);
+    const signaturePage = await pageLayout(signed, 3);
     const text = squash(await pdftotext(signed, 3, 3));
     assert.match(text, /SIGNATURE PAGE/);
     assert.match(text, /Part of: deed\.pdf/);

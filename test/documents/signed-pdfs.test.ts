@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { b64, pdfBytes } from '../support/documents';
 import { sessionBody, signer } from '../support/sessions';
 import { notaryAdopts } from '../support/signing';
@@ -13,14 +10,13 @@ import {
   completedSession,
   downloadAll,
   imagePages,
+  imagesOn,
   notaryAccount,
   pageCount,
   pdfsig,
   pdftotext,
   query,
   removeTempFiles,
-  runTool,
-  tempFile,
   sha256,
   squash,
   type NotaryAccount,
@@ -64,23 +60,6 @@ function hawaiiTime(iso: string): string {
   const minutes = String(local.getUTCMinutes()).padStart(2, '0');
   const clock = `${hour % 12 || 12}:${minutes} ${hour < 12 ? 'AM' : 'PM'}`;
   return `${MONTHS[local.getUTCMonth()]} ${local.getUTCDate()}, ${local.getUTCFullYear()} at ${clock}`;
-}
-
-/** Every image drawn on a page, where pdftohtml (Poppler) finds it: points from the page's top left. */
-async function imagesOn(pdf: Buffer, page: number) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'images-'));
-  const args = ['-xml', '-zoom', '1', '-f', `${page}`, '-l', `${page}`, tempFile(pdf), path.join(dir, 'out')];
-  assert.equal((await runTool('pdftohtml', args)).code, 0);
-  const xml = fs.readFileSync(path.join(dir, 'out.xml'), 'utf8');
-  fs.rmSync(dir, { recursive: true, force: true });
-  return [...xml.matchAll(/<image top="([\d.-]+)" left="([\d.-]+)" width="([\d.]+)" height="([\d.]+)"/g)].map(
-    (m) => ({
-      y: Number(m[1]),
-      x: Number(m[2]),
-      width: Number(m[3]),
-      height: Number(m[4]),
-    }),
-  );
 }
 
 /** pdfsig must report the signature broken, and never as valid. */

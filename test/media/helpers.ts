@@ -76,11 +76,11 @@ export function roomStats(page: Page): Promise<RoomStats> {
   );
 }
 
-/** Waits until the page receives the others' video frames and audio packets. */
-export function receivingMedia(page: Page, feeds = 1, timeoutMs = 30_000) {
+/** Waits until the page receives the others' video frames (at least `frames`) and audio packets. */
+export function receivingMedia(page: Page, feeds = 1, timeoutMs = 30_000, frames = 1) {
   return eventually(
     () => roomStats(page),
-    (s) => s.feeds >= feeds && s.framesDecoded > 0 && s.audioPacketsReceived > 0,
+    (s) => s.feeds >= feeds && s.framesDecoded >= frames && s.audioPacketsReceived > 0,
     `the page to receive audio and video from ${feeds} other(s)`,
     { timeoutMs, intervalMs: 250 },
   );

@@ -21,6 +21,9 @@ import {
 const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots');
 const API = '/api/integrationsv2';
 
+/** Video frames a page decodes in about two seconds of a fake camera. */
+const RECORDED_FRAMES = 60;
+
 describe('the live room keeps the act: refusals and a media server restart (issue 60)', function () {
   this.timeout(240_000);
   const browsers = mediaBrowsers();
@@ -58,8 +61,10 @@ describe('the live room keeps the act: refusals and a media server restart (issu
     const signer = await signerPage(browsers.granted, live.signingUrl);
     const notary = await notaryInRoom(browsers.granted, live.notaryToken, live.id);
     try {
-      await receivingMedia(signer.page);
-      await receivingMedia(notary.page);
+      // Seconds of media each way, so the media server has written every track before it is killed (a loaded
+      // machine may otherwise restart it between a track's opening and its first packet on disk).
+      await receivingMedia(signer.page, 1, 60_000, RECORDED_FRAMES);
+      await receivingMedia(notary.page, 1, 60_000, RECORDED_FRAMES);
       await testEnvironment().services.media!.restart();
       // The pages lose the room, then find the next one open by themselves.
       const firstFrames = (await roomStats(signer.page)).framesDecoded;
@@ -75,7 +80,13 @@ describe('the live room keeps the act: refusals and a media server restart (issu
         'the signer to see the notary again',
         { timeoutMs: 60_000, intervalMs: 250 },
       );
-      await receivingMedia(notary.page, 1, 60_000);
+      await receivingMedia(notary.page, 1, 60_000, RECORDED_FRAMES);
+      await eventually(
+        () => roomStats(signer.page),
+        (s) => s.framesDecoded >= RECORDED_FRAMES,
+        'seconds of the second segment on the signer’s page',
+        { timeoutMs: 60_000, intervalMs: 250 },
+      );
       await notaryIdentifiesSigners(live.notaryToken, live.id, 1);
       await signEverything(live.signingUrl);
       await eventually(
@@ -105,7 +116,10 @@ describe('the live room keeps the act: refusals and a media server restart (issu
         ['notary', 'signer-0'],
         JSON.stringify(segment),
       );
-      assert.ok(segment.tracks.length >= 4, 'audio and video of both, as the media server recorded them');
+      assert.ok(
+        segment.tracks.length >= 4,
+        `audio and video of both, as the media server recorded them: ${JSON.stringify(segment)}`,
+      );
     }
     await recordHistory('session-live-media-server-restart', `session-${live.id}`);
     const events = (

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchMediaBrowser } from '../support/browser';
@@ -10,7 +8,7 @@ import { request } from '../support/http';
 import { b64, pdfBytes, annotation } from '../support/documents';
 import { joinSession, signer, tokenOf, waitForSession } from '../support/sessions';
 import { recordHistory } from '../support/histories';
-import { downloadAll, pdfsig, pdftotext, runTool, tempFile } from '../documents/helpers';
+import { downloadAll, imagesOn, pdfsig, pdftotext } from '../documents/helpers';
 import { liveTeamSession, notaryAction, notaryInRoom, receivingMedia, signerPage } from '../media/helpers';
 import { applyAllInPage, signInPage } from '../../demo/signingInPage';
 
@@ -20,33 +18,6 @@ const BOX = {
   sign0: { x: 72, y: 520, width: 200, height: 50 },
   init1: { x: 320, y: 520, width: 90, height: 45 },
 };
-
-/** Every image drawn on a page, where pdftohtml (Poppler) finds it: points from the page's top left. */
-async function imagesOn(pdf: Buffer, page: number) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signed-'));
-  const result = await runTool('pdftohtml', [
-    '-xml',
-    '-zoom',
-    '1',
-    '-f',
-    `${page}`,
-    '-l',
-    `${page}`,
-    tempFile(pdf),
-    path.join(dir, 'out'),
-  ]);
-  assert.equal(result.code, 0, result.stderr);
-  const xml = fs.readFileSync(path.join(dir, 'out.xml'), 'utf8');
-  fs.rmSync(dir, { recursive: true, force: true });
-  return [...xml.matchAll(/<image top="([\d.-]+)" left="([\d.-]+)" width="([\d.]+)" height="([\d.]+)"/g)].map(
-    (m) => ({
-      y: Number(m[1]),
-      x: Number(m[2]),
-      width: Number(m[3]),
-      height: Number(m[4]),
-    }),
-  );
-}
 
 const within = (image: { x: number; y: number; width: number; height: number }, box: typeof BOX.sign0) =>
   image.x >= box.x - 1 &&
