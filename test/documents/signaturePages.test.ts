@@ -42,7 +42,6 @@ async function fullPagesPdf(pages: number): Promise<Buffer> {
   return Buffer.from(await pdf.save());
 }
 
-
 const overlap = (a: PageBox, b: PageBox) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 const within = (inner: PageBox, outer: PageBox) =>
