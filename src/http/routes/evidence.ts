@@ -3,7 +3,7 @@ import type { SessionService } from '../../sessions/sessionService';
 import { sessionIdParams } from '../../sessions/schemas';
 import { failBodySchema } from '../openapi/document';
 import type { ApiRoutes } from '../routeTable';
-import { sessionOfItsNotary } from './sessionOfItsNotary';
+import { NOT_THE_SESSIONS_NOTARY, sessionOfItsNotary } from './sessionOfItsNotary';
 
 /** The act's evidence in one archive (contract §8). */
 export function registerEvidenceRoute(
@@ -29,10 +29,7 @@ export function registerEvidenceRoute(
     params: sessionIdParams,
     responses: {
       200: { description: 'The archive', contentType: 'application/zip' },
-      403: {
-        description: 'A team member who is not the session’s notary or an admin',
-        schema: failBodySchema,
-      },
+      403: NOT_THE_SESSIONS_NOTARY,
       404: { description: '`Session not found` (another account’s among them)', schema: failBodySchema },
       409: {
         description: '`Evidence is available once the session is completed and its documents are final`',

@@ -3,7 +3,7 @@ import type { IdCheckImages } from '../../proofing/idCheckImages';
 import type { SessionService } from '../../sessions/sessionService';
 import { failBodySchema } from '../openapi/document';
 import type { ApiRoutes } from '../routeTable';
-import { sessionOfItsNotary } from './sessionOfItsNotary';
+import { NOT_THE_SESSIONS_NOTARY, sessionOfItsNotary } from './sessionOfItsNotary';
 
 /**
  * The photos of a participant's ID check, for the session's notary to compare with the face on camera
@@ -33,10 +33,7 @@ export function registerIdentityImageRoute(api: ApiRoutes, sessions: SessionServ
     }),
     responses: {
       200: { description: 'The photo as it was taken (PNG or JPEG)', contentType: 'image/*' },
-      403: {
-        description: 'A team member who is not the session’s notary or an admin',
-        schema: failBodySchema,
-      },
+      403: NOT_THE_SESSIONS_NOTARY,
       404: {
         description: '`Session not found`; `Image not found` without an ID check of that photo',
         schema: failBodySchema,

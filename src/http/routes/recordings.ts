@@ -5,7 +5,7 @@ import type { SessionService } from '../../sessions/sessionService';
 import { sessionIdParams } from '../../sessions/schemas';
 import { failBodySchema } from '../openapi/document';
 import type { AppContext } from '../context';
-import { sessionOfItsNotary } from './sessionOfItsNotary';
+import { NOT_THE_SESSIONS_NOTARY, sessionOfItsNotary } from './sessionOfItsNotary';
 import type { ApiRoutes, RouteDefinition } from '../routeTable';
 
 const track = Joi.object({
@@ -83,10 +83,7 @@ function getRecordingRoute(
         description: 'The recording',
         schema: Joi.object({ response: Joi.string().valid('Pass'), recording }),
       },
-      403: {
-        description: 'A team member who is not the session’s notary or an admin',
-        schema: failBodySchema,
-      },
+      403: NOT_THE_SESSIONS_NOTARY,
       404: {
         description: '`Session not found`; `Recording not found` before the act starts and in test mode',
         schema: failBodySchema,

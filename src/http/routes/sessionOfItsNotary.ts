@@ -1,4 +1,5 @@
 import { refused } from '../../domain/errors';
+import { failBodySchema } from '../openapi/document';
 import type { SessionService } from '../../sessions/sessionService';
 import { actorOf, principalOf, type AppContext } from '../context';
 
@@ -19,3 +20,9 @@ export async function sessionOfItsNotary(
     throw refused(refusal);
   return session;
 }
+
+/** The 403 of a route that `sessionOfItsNotary` guards. */
+export const NOT_THE_SESSIONS_NOTARY = {
+  description: 'A team member who is not the session’s notary or an admin',
+  schema: failBodySchema,
+};

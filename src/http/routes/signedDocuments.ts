@@ -1,4 +1,4 @@
-import { sessionOfItsNotary } from './sessionOfItsNotary';
+import { NOT_THE_SESSIONS_NOTARY, sessionOfItsNotary } from './sessionOfItsNotary';
 import Joi from 'joi';
 import { SIGNED_DOWNLOAD } from './signedLinks';
 import type { SessionService } from '../../sessions/sessionService';
@@ -100,10 +100,7 @@ function reviewNotarizedDocumentsRoute(
         description: 'The notarized documents, held or released',
         schema: signedDocumentsSchema(['held', 'released']).label('NotarizedDocumentsReview'),
       },
-      403: {
-        description: 'A team member who is not the session’s notary or an admin',
-        schema: failBodySchema,
-      },
+      403: NOT_THE_SESSIONS_NOTARY,
       404: notFound,
       409: { description: 'Not completed yet, being prepared, or failed', schema: failBodySchema },
     },
