@@ -40,12 +40,9 @@ export class SessionPages {
     const { documents, places } = await sessionPlaces(this.sequelize, sessionId);
     const document = documents.find((d) => d.id === documentId);
     if (!document) throw notFound('Document not found');
-    const [session] = await queryRows<SessionLabels>(
+    const [session] = await queryRows<{ account_id: string }>(
       this.sequelize,
-      `SELECT s.account_id, ${NOTARY_AT_THE_ACT} AS notary,
-              array(SELECT coalesce(nullif(concat_ws(' ', p.first_name, p.last_name), ''), p.email)
-                      FROM participants p WHERE p.session_id = s.id AND p.role = 'signer' ORDER BY p.index) AS signers
-         FROM sessions s ${SESSION_NOTARY_JOINS} WHERE s.id = $1`,
+      'SELECT account_id FROM sessions WHERE id = $1',
       { bind: [sessionId] },
     );
     const charge = link === undefined ? undefined : () => this.charge(link);
@@ -60,12 +57,12 @@ export class SessionPages {
       };
       return this.renderer.image(page, source, charge);
     }
-    return this.signaturePage(session, document, places, pages.length, pageNum, charge);
+    return this.signaturePage(sessionId, document, places, pages.length, pageNum, charge);
   }
 
   /** A signature page as the notarized document will have it, before the marks and the seal. */
   private async signaturePage(
-    session: SessionLabels,
+    sessionId: string,
     document: SigningDocument,
     places: SigningPlace[],
     sourcePages: number,
@@ -75,6 +72,14 @@ export class SessionPages {
     const own = places.filter((p) => p.document === document.id);
     const layout = signaturePagesOfDocument(document.annotations, own, sourcePages);
     if (pageNum > sourcePages + layout.count) throw notFound('Page not found');
+    const [session] = await queryRows<SessionLabels>(
+      this.sequelize,
+      `SELECT s.account_id, ${NOTARY_AT_THE_ACT} AS notary,
+              array(SELECT coalesce(nullif(concat_ws(' ', p.first_name, p.last_name), ''), p.email)
+                      FROM participants p WHERE p.session_id = s.id AND p.role = 'signer' ORDER BY p.index) AS signers
+         FROM sessions s ${SESSION_NOTARY_JOINS} WHERE s.id = $1`,
+      { bind: [sessionId] },
+    );
     const { name, commission_number } = session.notary;
     const labels = {
       documentName: document.name,

@@ -354,5 +354,12 @@ export async function pageLayout(
   return { texts, images };
 }
 
+/** Whether a drawn box lies inside another (a point of rounding either way). */
+export const within = (inner: PageBox, outer: PageBox) =>
+  inner.x >= outer.x - 1 &&
+  inner.y >= outer.y - 1 &&
+  inner.x + inner.width <= outer.x + outer.width + 1 &&
+  inner.y + inner.height <= outer.y + outer.height + 1;
+
 /** The images drawn on a page (a mark, a seal, a converted picture). */
 export const imagesOn = async (pdf: Buffer, page: number) => (await pageLayout(pdf, page)).images;

@@ -18,6 +18,7 @@ import {
   squash,
   tempFile,
   type PageBox,
+  within,
 } from './helpers';
 
 const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots', 'documents');
@@ -44,11 +45,6 @@ async function fullPagesPdf(pages: number): Promise<Buffer> {
 
 const overlap = (a: PageBox, b: PageBox) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-const within = (inner: PageBox, outer: PageBox) =>
-  inner.x >= outer.x - 1 &&
-  inner.y >= outer.y - 1 &&
-  inner.x + inner.width <= outer.x + outer.width + 1 &&
-  inner.y + inner.height <= outer.y + outer.height + 1;
 
 describe('never stamped over the document: the signature page (issue 69)', function () {
   this.timeout(240_000);

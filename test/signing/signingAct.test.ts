@@ -8,7 +8,7 @@ import { request } from '../support/http';
 import { b64, pdfBytes, annotation } from '../support/documents';
 import { joinSession, signer, tokenOf, waitForSession } from '../support/sessions';
 import { recordHistory } from '../support/histories';
-import { downloadAll, imagesOn, pdfsig, pdftotext } from '../documents/helpers';
+import { downloadAll, imagesOn, pdfsig, pdftotext, within } from '../documents/helpers';
 import { liveTeamSession, notaryAction, notaryInRoom, receivingMedia, signerPage } from '../media/helpers';
 import { applyAllInPage, signInPage } from '../../demo/signingInPage';
 
@@ -18,12 +18,6 @@ const BOX = {
   sign0: { x: 72, y: 520, width: 200, height: 50 },
   init1: { x: 320, y: 520, width: 90, height: 45 },
 };
-
-const within = (image: { x: number; y: number; width: number; height: number }, box: typeof BOX.sign0) =>
-  image.x >= box.x - 1 &&
-  image.y >= box.y - 1 &&
-  image.x + image.width <= box.x + box.width + 1 &&
-  image.y + image.height <= box.y + box.height + 1;
 
 describe('the signers sign in the session: consent, adoption, each place, the notary’s tagging (issue 61)', function () {
   this.timeout(300_000);
