@@ -3,7 +3,7 @@ import type { ActivityDependencies } from './dependencies';
 import { appendAuditRecord } from '../src/audit/auditChain';
 import type { EventData, EventName } from '../core/session/events';
 import type { SessionStatus } from '../core/session/messages';
-import type { WebhookDeliveryInput } from '../workflows/webhookDeliveryDefinitions';
+import type { WebhookDeliveryInput } from '../core/temporal/webhookDelivery';
 import { execute, queryRows } from '../src/db/query';
 import type { AttemptDelivery } from '../src/webhooks/deliveryAttempt';
 import { attemptFirst } from '../src/webhooks/firstAttempts';

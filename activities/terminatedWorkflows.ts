@@ -2,7 +2,8 @@ import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { ActivityDependencies } from './dependencies';
 import { workflowIdOf, type DocumentsStatus } from '../core/session/messages';
-import { deliveryWorkflowIdOf } from '../workflows/webhookDeliveryDefinitions';
+import { deliveryWorkflowIdOf } from '../core/temporal/webhookDelivery';
+import { WORKFLOW_TYPES } from '../core/temporal/workflows';
 import { queryRows } from '../src/db/query';
 import { isUuid } from '../src/ids';
 import { sessionEndedSql } from '../core/session/statusSql';
@@ -66,7 +67,7 @@ export function terminatedWorkflowActivities(
      * recorded cancelled without publishing `session_cancelled`.
      */
     async findStrandedSessions(): Promise<StrandedSession[]> {
-      const sessionIds = await closedIds(deps, 'sessionWorkflow', workflowIdOf);
+      const sessionIds = await closedIds(deps, WORKFLOW_TYPES.session, workflowIdOf);
       if (!sessionIds.length) return [];
       const rows = await queryRows<{
         id: string;
@@ -103,7 +104,7 @@ export function terminatedWorkflowActivities(
      * rather than wait on one no workflow carries. Answers their ids.
      */
     async giveUpStrandedDeliveries(): Promise<string[]> {
-      const deliveryIds = await closedIds(deps, 'webhookDeliveryWorkflow', deliveryWorkflowIdOf);
+      const deliveryIds = await closedIds(deps, WORKFLOW_TYPES.webhookDelivery, deliveryWorkflowIdOf);
       if (!deliveryIds.length) return [];
       const pending = await queryRows<{ id: string }>(
         sequelize,

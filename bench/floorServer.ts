@@ -7,7 +7,7 @@ import { createDatabase } from '../src/db/database';
 import { execute, queryRows } from '../src/db/query';
 import { storeBlob } from '../src/documents/blobStore';
 import { connectTemporal } from '../src/temporal/client';
-import type { sessionWorkflow } from '../workflows/session';
+import { WORKFLOW_TYPES, type SessionWorkflow } from '../core/temporal/workflows';
 
 /**
  * The floor of P1 (`npm run bench`): the least a create can do on the same PostgreSQL and Temporal. A bare
@@ -44,7 +44,7 @@ async function startWorkflow(
   const [xact] = await queryRows<{ id: string }>(sequelize, 'SELECT pg_current_xact_id()::text AS id', {
     transaction,
   });
-  await temporal.client.workflow.start<typeof sessionWorkflow>('sessionWorkflow', {
+  await temporal.client.workflow.start<SessionWorkflow>(WORKFLOW_TYPES.session, {
     workflowId: session.workflowId,
     taskQueue: session.taskQueue,
     args: [

@@ -5,7 +5,7 @@ import type { DatabaseSteps } from './sessionActivities';
 import type { EventData, EventName } from '../core/session/events';
 import { eventId, type Occurrence } from '../core/session/eventIds';
 import { webhookDeliveryWorkflow } from './webhookDelivery';
-import { deliveryWorkflowIdOf } from './webhookDeliveryDefinitions';
+import { deliveryWorkflowIdOf } from '../core/temporal/webhookDelivery';
 
 /**
  * Records a session's event and hands each delivery its first attempt could not finish to a delivery

@@ -10,12 +10,11 @@ import { assignTeamNotary, dispatchToNetwork, staffNetworkWitnesses } from './ne
 import { deliverDocuments, finalizeDocuments } from './documentDelivery';
 import { historyPast } from './history';
 import { holdLiveRoom, keepRecording } from './liveRoom';
-import { SessionStatusAttribute } from './searchAttributes';
+import { SessionStatusAttribute } from '../core/temporal/searchAttributes';
+import type { SessionOutcome } from '../core/temporal/workflows';
 
 /** Far under Temporal's 50,000-event limit: a waiting session continues as new past it. */
 const HISTORY_LIMIT = 10_000;
-
-export type SessionOutcome = SessionStatus | 'abandoned';
 
 /**
  * One notarization session, from creation to its end:

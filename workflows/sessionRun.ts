@@ -14,7 +14,7 @@ import type { ResumedSession } from '../core/session/workflowInput';
 import { type SessionState } from '../core/session/machine';
 import { assertDocumentsTransition, assertTransition } from '../core/session/statuses';
 import type { DatabaseSteps } from './sessionActivities';
-import { SessionStatusAttribute } from './searchAttributes';
+import { SessionStatusAttribute } from '../core/temporal/searchAttributes';
 import type { EventArgs, EventData, EventName } from '../core/session/events';
 import { dataOf, SessionEvents } from './sessionEvents';
 import { SessionSigning } from './sessionSigning';

@@ -12,7 +12,7 @@ import {
   redeliverSignal,
   type WebhookDeliveryInput,
   type WebhookDeliveryOutcome,
-} from './webhookDeliveryDefinitions';
+} from '../core/temporal/webhookDelivery';
 
 // One HTTP attempt per activity: the retry schedule is the business rule below, not Temporal's backoff.
 // The receiver's answer, or its silence, is a value the activity returns. What Temporal retries is the

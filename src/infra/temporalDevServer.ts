@@ -6,7 +6,7 @@ import { readPid, stopOrphan, writePidFile } from './pidFile';
 import { spawnServer, tail } from './childProcess';
 import { searchAttributeCliArgs } from '../temporal/searchAttributes';
 import { dynamicConfigCliArgs } from '../temporal/dynamicConfig';
-import { SESSION_SEARCH_ATTRIBUTES } from '../../workflows/searchAttributes';
+import { SESSION_SEARCH_ATTRIBUTES } from '../../core/temporal/searchAttributes';
 
 export interface DevServerOptions {
   dataDir: string;

@@ -1,13 +1,13 @@
 import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
 import { unavailable, UNAVAILABLE_MESSAGE } from '../domain/errors';
-import type { sessionWorkflow } from '../../workflows/session';
 import type { SessionStatus } from '../../core/session/messages';
 import type { SessionWorkflowInput } from '../../core/session/workflowInput';
 import {
   NotarizationIdAttribute,
   SessionIdAttribute,
   SessionStatusAttribute,
-} from '../../workflows/searchAttributes';
+} from '../../core/temporal/searchAttributes';
+import { WORKFLOW_TYPES, type SessionWorkflow } from '../../core/temporal/workflows';
 
 /**
  * For a request that holds a database transaction through its call to Temporal: refused at once (503)
@@ -26,7 +26,7 @@ export async function startSessionWorkflow(
   status: SessionStatus,
 ): Promise<void> {
   await temporal.connection.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
-    temporal.client.workflow.start<typeof sessionWorkflow>('sessionWorkflow', {
+    temporal.client.workflow.start<SessionWorkflow>(WORKFLOW_TYPES.session, {
       workflowId,
       taskQueue,
       args: [input],

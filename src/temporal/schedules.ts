@@ -1,5 +1,6 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import type { Config } from '../config';
+import { WORKFLOW_TYPES } from '../../core/temporal/workflows';
 
 export const LOGIN_LINK_CLEANUP_SCHEDULE = 'login-link-cleanup';
 export const HOUSEKEEPING_SCHEDULE = 'housekeeping';
@@ -20,19 +21,19 @@ export async function ensureSchedules(client: Client, config: Config): Promise<v
   const schedules: ScheduleDefinition[] = [
     {
       scheduleId: LOGIN_LINK_CLEANUP_SCHEDULE,
-      workflowType: 'loginLinkCleanupWorkflow',
+      workflowType: WORKFLOW_TYPES.loginLinkCleanup,
       everyMs: config.loginLinkCleanupIntervalMs,
       description: 'Deletes login links past their 12-hour lifetime',
     },
     {
       scheduleId: HOUSEKEEPING_SCHEDULE,
-      workflowType: 'housekeepingWorkflow',
+      workflowType: WORKFLOW_TYPES.housekeeping,
       everyMs: 60 * 60 * 1000,
       description: 'Deletes expired idempotency keys and refresh tokens',
     },
     {
       scheduleId: TERMINATED_WORKFLOW_SWEEP_SCHEDULE,
-      workflowType: 'terminatedWorkflowSweepWorkflow',
+      workflowType: WORKFLOW_TYPES.terminatedWorkflowSweep,
       everyMs: 60 * 1000,
       description:
         'Ends what terminated workflows left unfinished: sessions recorded cancelled (session_cancelled published), webhook deliveries recorded failed',

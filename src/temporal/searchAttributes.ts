@@ -1,6 +1,6 @@
 import type { Connection } from '@temporalio/client';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
-import { SESSION_SEARCH_ATTRIBUTES } from '../../workflows/searchAttributes';
+import { SESSION_SEARCH_ATTRIBUTES } from '../../core/temporal/searchAttributes';
 
 const CLI_TYPE_NAMES: Record<string, string> = {
   KEYWORD: 'Keyword',

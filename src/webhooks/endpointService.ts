@@ -6,12 +6,12 @@ import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
 import type { Config } from '../config';
 import { invalid, notFound, conflict } from '../domain/errors';
 import { assertAllowedTarget, ForbiddenTargetError } from './targetPolicy';
-import type { webhookDeliveryWorkflow } from '../../workflows/webhookDelivery';
+import { WORKFLOW_TYPES, type WebhookDeliveryWorkflow } from '../../core/temporal/workflows';
 import {
   deliveryWorkflowIdOf,
   redeliverSignal,
   type RedeliverArgs,
-} from '../../workflows/webhookDeliveryDefinitions';
+} from '../../core/temporal/webhookDelivery';
 import { execute, queryRows } from '../db/query';
 import { pageOf } from '../db/pagination';
 
@@ -177,8 +177,8 @@ export class WebhookEndpointService {
     const retryDelaysMs = this.config.webhookRetryDelaysMs;
     try {
       await this.temporal.connection.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
-        this.temporal.client.workflow.signalWithStart<typeof webhookDeliveryWorkflow, RedeliverArgs>(
-          'webhookDeliveryWorkflow',
+        this.temporal.client.workflow.signalWithStart<WebhookDeliveryWorkflow, RedeliverArgs>(
+          WORKFLOW_TYPES.webhookDelivery,
           {
             workflowId: deliveryWorkflowIdOf(deliveryId),
             taskQueue: this.config.taskQueue,

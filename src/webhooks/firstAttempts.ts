@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../logger';
-import type { WebhookDeliveryInput } from '../../workflows/webhookDeliveryDefinitions';
+import type { WebhookDeliveryInput } from '../../core/temporal/webhookDelivery';
 import type { AttemptDelivery, AttemptOutcome } from './deliveryAttempt';
 
 export interface FirstAttemptOptions {

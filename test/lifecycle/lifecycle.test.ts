@@ -17,7 +17,7 @@ import { SESSION_COURSE_EVENTS } from '../support/sessionCourse';
 import { testEnvironment } from '../support/environment';
 import { recordHistory } from '../support/histories';
 import { startUpdate } from '../../core/session/messages';
-import { SessionStatusAttribute } from '../../workflows/searchAttributes';
+import { SessionStatusAttribute } from '../../core/temporal/searchAttributes';
 import { eventually } from '../support/eventually';
 
 async function registerWebhook(apiKey: string, url: string, events?: string[]) {

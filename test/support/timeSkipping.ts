@@ -5,7 +5,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
-import { SESSION_SEARCH_ATTRIBUTES } from '../../workflows/searchAttributes';
+import { SESSION_SEARCH_ATTRIBUTES } from '../../core/temporal/searchAttributes';
 import { testEnvironment } from './environment';
 import { retrying } from './retrying';
 

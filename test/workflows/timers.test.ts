@@ -7,7 +7,7 @@ import type { SessionPlan } from '../../core/session/plan';
 import type { SessionWorkflowInput } from '../../core/session/workflowInput';
 import { sessionWorkflow } from '../../workflows/session';
 import { webhookDeliveryWorkflow } from '../../workflows/webhookDelivery';
-import { redeliverSignal } from '../../workflows/webhookDeliveryDefinitions';
+import { redeliverSignal } from '../../core/temporal/webhookDelivery';
 import {
   acceptOfferUpdate,
   cancelUpdate,
