@@ -1,7 +1,7 @@
 import { activityInfo, ApplicationFailure, cancellationSignal } from '@temporalio/activity';
 import { whileHeartbeating } from './heartbeat';
 import type { ActivityDependencies } from './dependencies';
-import { isUnavailable } from '../src/infra/unavailable';
+import { isUnavailable } from '../src/outages';
 import { readBlob, storeBlob } from '../src/documents/blobStore';
 import { sha256Hex } from '../src/documents/decode';
 import { loadActFacts } from '../src/notarizedPdf/actContext';

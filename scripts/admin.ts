@@ -12,13 +12,11 @@ import {
   rotateKey,
 } from '../src/accounts/accounts';
 import { readAuditTrail, verifyChain } from '../src/audit/auditChain';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/common';
 import { DomainError } from '../src/domain/errors';
 import { operatorLine } from '../src/setupErrors';
 import { addNetworkWitness, createNetworkLoginLink } from '../src/network/networkPeople';
 import { connectTemporal } from '../src/temporal/client';
-import { executeUpdate } from '../src/temporal/updates';
+import { updateSession } from '../src/temporal/sessionUpdates';
 import { retryFinalizationUpdate } from '../core/session/messages';
 import { queryRows, rowExists } from '../src/db/query';
 import { commissionHistory } from '../src/team/commissionChanges';
@@ -202,9 +200,8 @@ program
     print({ session_id: opts.session, ...verdict });
     if (!verdict.intact) process.exitCode = 1;
   });
-/** The retried finalization answers once the workflow has taken it; the documents are notarized after. */
-const RETRY_DEADLINE_MS = 30_000;
 
+/** The retried finalization answers once the workflow has taken it; the documents are notarized after. */
 program
   .command('retry-finalization')
   .description('Notarize again the documents of a session whose documents_status is failed')
@@ -229,23 +226,17 @@ program
       config.temporalNamespace,
     );
     try {
-      const result = await executeUpdate(
-        temporal,
-        workflowId,
-        retryFinalizationUpdate,
-        [],
-        Date.now() + RETRY_DEADLINE_MS,
-      ).catch((err: unknown) => {
-        if (err instanceof WorkflowUpdateFailedError)
-          throw new ConflictError((err.cause as Error | undefined)?.message ?? err.message);
-        // Temporal's own words ("workflow execution already completed") do not say what the operator can do.
-        if (err instanceof WorkflowNotFoundError)
-          throw new ConflictError(
-            `The session's workflow ${workflowId} is not running (terminated, or failed): reset it to its last workflow task (temporal workflow reset --type LastWorkflowTask), then retry`,
-          );
-        throw err;
-      });
-      print({ bn_session_id: opts.session, status: result.status, documents_status: result.documentsStatus });
+      const answer = await updateSession(temporal, workflowId, retryFinalizationUpdate, []);
+      if (answer.outcome === 'refused') throw new ConflictError(answer.refusal.reason);
+      if (answer.outcome === 'already_done')
+        throw new ConflictError('The documents are already being retried');
+      // Temporal's own words ("workflow execution already completed") do not say what the operator can do.
+      if (answer.outcome === 'closed')
+        throw new ConflictError(
+          `The session's workflow ${workflowId} is not running (terminated, or failed): reset it to its last workflow task (temporal workflow reset --type LastWorkflowTask), then retry`,
+        );
+      const { status, documentsStatus } = answer.result;
+      print({ bn_session_id: opts.session, status, documents_status: documentsStatus });
     } finally {
       await temporal.connection.close();
     }

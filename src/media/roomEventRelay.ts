@@ -1,14 +1,10 @@
-import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Sequelize } from 'sequelize';
 import type { TemporalHandle } from '../temporal/client';
-import { executeUpdate } from '../temporal/updates';
+import { updateSession } from '../temporal/sessionUpdates';
 import { mediaEventUpdate, workflowIdOf } from '../../core/session/messages';
-import { verdictOfUpdateFailure } from '../sessions/sessionRules';
 import type { RoomEvent } from './janusEvents';
 import { openRoomOf, sessionOfOpenRoom } from './rooms';
 import type { MediaEvent } from '../../core/session/media';
-
-const UPDATE_WAIT_MS = 10_000;
 
 /**
  * Hands the media server's events to the sessions whose rooms they are about. Events of rooms no longer
@@ -27,18 +23,10 @@ export class RoomEventRelay {
       const open = await this.openRoomOf(roomEvent);
       if (!open) continue;
       const event = withoutRoom(roomEvent);
-      try {
-        await executeUpdate(
-          this.temporal,
-          workflowIdOf(open.sessionId),
-          mediaEventUpdate,
-          [{ ...event, segment: open.segment } as MediaEvent],
-          Date.now() + UPDATE_WAIT_MS,
-        );
-        relayed += 1;
-      } catch (err) {
-        if (!verdictOfUpdateFailure(err) && !(err instanceof WorkflowNotFoundError)) throw err;
-      }
+      const answer = await updateSession(this.temporal, workflowIdOf(open.sessionId), mediaEventUpdate, [
+        { ...event, segment: open.segment } as MediaEvent,
+      ]);
+      if (answer.outcome === 'applied') relayed += 1;
     }
     return { relayed, dropped: events.length - relayed };
   }

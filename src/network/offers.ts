@@ -1,19 +1,17 @@
-import { WorkflowNotFoundError, type UpdateDefinition } from '@temporalio/common';
-import { executeUpdate } from '../temporal/updates';
+import type { UpdateDefinition } from '@temporalio/common';
+import { SESSION_UPDATE_DEADLINE_MS, updateSession, type SessionAnswer } from '../temporal/sessionUpdates';
 import type { Sequelize } from 'sequelize';
 import type { TemporalHandle } from '../temporal/client';
-import { conflict, unavailable } from '../domain/errors';
-import { isUnavailable } from '../infra/unavailable';
+import { conflict } from '../domain/errors';
+import { errorOfRefusal } from '../domain/refusals';
 import { acceptOfferUpdate, declineOfferUpdate, type ActionResult } from '../../core/session/messages';
-import { recordedResult, throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
+import { recordedResult } from '../sessions/sessionRules';
 import { offeredOrAssignedSession } from './workQueue';
 import { rowExists } from '../db/query';
 import { networkNotaryCommission } from './commissionHorizon';
 import { commissionOnFile } from '../team/jurisdictionTime';
 import { commissionLapse, commissionOutsideRequest } from '../../core/session/commission';
 import type { SessionRow } from '../../core/session/rows';
-
-const DEADLINE_MS = 15_000;
 
 /**
  * A network notary accepts a session offered to them. The session's workflow judges it (its open offer
@@ -31,14 +29,10 @@ export async function acceptOffer(
   // before it ended would otherwise hand the session to a notary who cannot start it), from the state the
   // session asked for.
   if (session.network_notary_id !== notaryId) await assertMayTake(sequelize, notaryId, session);
-  try {
-    return await answerOffer(sequelize, temporal, notaryId, session, acceptOfferUpdate);
-  } catch (err) {
-    const verdict = verdictOfUpdateFailure(err);
-    if (!verdict) unreachable(err);
-    throwIfRefused(verdict);
-    return recordedResult(session);
-  }
+  const answer = await answerOffer(sequelize, temporal, notaryId, session, acceptOfferUpdate);
+  if (answer.outcome === 'applied') return answer.result;
+  if (answer.outcome === 'already_done') return recordedResult(session);
+  throw notApplied(answer);
 }
 
 /** A network notary passes the session offered to them on to the next notary at once. */
@@ -49,14 +43,9 @@ export async function declineOffer(
   sessionId: string,
 ): Promise<ActionResult> {
   const session = await offeredOrAssignedSession(sequelize, notaryId, sessionId);
-  try {
-    return await answerOffer(sequelize, temporal, notaryId, session, declineOfferUpdate);
-  } catch (err) {
-    const verdict = verdictOfUpdateFailure(err);
-    if (!verdict) unreachable(err);
-    throwIfRefused(verdict);
-    throw noLongerOffered();
-  }
+  const answer = await answerOffer(sequelize, temporal, notaryId, session, declineOfferUpdate);
+  if (answer.outcome === 'applied') return answer.result;
+  throw notApplied(answer);
 }
 
 const CATCH_UP_MS = 100;
@@ -71,27 +60,20 @@ async function answerOffer<Result>(
   notaryId: string,
   session: SessionRow,
   update: UpdateDefinition<Result, [{ notaryId: string }]>,
-): Promise<Result> {
-  const deadline = Date.now() + DEADLINE_MS;
+): Promise<SessionAnswer<Result>> {
+  const deadline = Date.now() + SESSION_UPDATE_DEADLINE_MS;
   for (;;) {
-    try {
-      return await executeUpdate(temporal, session.workflow_id, update, [{ notaryId }], deadline);
-    } catch (err) {
-      const refused = verdictOfUpdateFailure(err)?.outcome === 'refused';
-      if (!refused || Date.now() >= deadline - CATCH_UP_MS) throw err;
-      if (!(await offerIsOpen(sequelize, notaryId, session.id))) throw err;
-      await new Promise((r) => setTimeout(r, CATCH_UP_MS));
-    }
+    const answer = await updateSession(temporal, session.workflow_id, update, [{ notaryId }]);
+    if (answer.outcome !== 'refused' || Date.now() >= deadline - CATCH_UP_MS) return answer;
+    if (!(await offerIsOpen(sequelize, notaryId, session.id))) return answer;
+    await new Promise((r) => setTimeout(r, CATCH_UP_MS));
   }
 }
 
-const noLongerOffered = () => conflict('This session is no longer offered to you');
-
-/** An offer's update that failed without the session's verdict: its workflow has closed, or is out of reach. */
-function unreachable(err: unknown): never {
-  if (err instanceof WorkflowNotFoundError) throw noLongerOffered();
-  if (isUnavailable(err)) throw unavailable('The session could not be reached in time; retry the request');
-  throw err;
+/** A refusal says why; a session that has closed, or a decline already done, is no longer offered. */
+function notApplied(answer: SessionAnswer<unknown>): Error {
+  if (answer.outcome === 'refused') return errorOfRefusal(answer.refusal);
+  return conflict('This session is no longer offered to you');
 }
 
 async function assertMayTake(sequelize: Sequelize, notaryId: string, session: SessionRow): Promise<void> {

@@ -2,16 +2,14 @@ import { DEFAULT_DELAY_MODAL, type DelayModal } from './delayModal';
 import { brandOfLink, brandOfSession, type AccountBrand } from '../accounts/brand';
 import type { Sequelize } from 'sequelize';
 import type { CompletionLinks, CompletionQuery } from './completionLinks';
-import { executeUpdate } from '../temporal/updates';
+import { SESSION_ENDED, throwUnlessDone, updateSession } from '../temporal/sessionUpdates';
 import type { TemporalHandle } from '../temporal/client';
-import { conflict, gone, unavailable } from '../domain/errors';
-import { isUnavailable } from '../infra/unavailable';
-import { WorkflowNotFoundError } from '@temporalio/common';
+import { conflict, gone } from '../domain/errors';
+import { throwIfRefused } from '../domain/refusals';
 import { joinUpdate, type Joiner, type SessionStatus } from '../../core/session/messages';
 import { judgeJoin, notaryLateAt } from '../../core/session/machine';
 import { isFinal } from '../../core/session/statuses';
 import type { IdentityProofing, IdentityState } from '../proofing/identityProofing';
-import { throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
 import { queryRows } from '../db/query';
 import { isUuid } from '../ids';
 import type { ParticipantLookup, ParticipantRecord } from './lookup';
@@ -259,24 +257,14 @@ export class ParticipantJourneys {
     // Joined before: the session knows, so a reload or a retry is answered here and never reaches it again.
     if (participant.joined_at) return viewOf(participant);
     let status = participant.status;
-    try {
-      ({ status } = await executeUpdate(
-        this.temporal,
-        participant.workflow_id,
-        joinUpdate,
-        [joiner],
-        Date.now() + 10_000,
-      ));
-    } catch (err) {
-      const verdict = verdictOfUpdateFailure(err);
-      if (verdict) throwIfRefused(verdict);
-      else if (err instanceof WorkflowNotFoundError) {
-        // Closed since the row was read: a closed session recorded its last status before closing.
-        judgeOnRecord((await reread())[0].status);
-        throw conflict('Session has ended');
-      } else if (isUnavailable(err)) throw unavailable('The session could not be reached; retry joining');
-      else throw err;
+    const answer = await updateSession(this.temporal, participant.workflow_id, joinUpdate, [joiner]);
+    if (answer.outcome === 'applied') ({ status } = answer.result);
+    if (answer.outcome === 'closed') {
+      // Closed since the row was read: a closed session recorded its last status before closing.
+      judgeOnRecord((await reread())[0].status);
+      throw conflict(SESSION_ENDED);
     }
+    throwUnlessDone(answer);
     const updated = await queryRows<{ joined_at: Date }>(
       this.sequelize,
       'UPDATE participants SET joined_at = coalesce(joined_at, now()) WHERE id = $1 RETURNING joined_at',

@@ -1,13 +1,9 @@
 import type { Sequelize } from 'sequelize';
-import { WorkflowNotFoundError } from '@temporalio/common';
 import type { IdentityPolicy } from '../config';
-import { executeUpdate } from '../temporal/updates';
-import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
-import { unavailable } from '../domain/errors';
-import { isUnavailable } from '../infra/unavailable';
+import { updateSession } from '../temporal/sessionUpdates';
+import type { TemporalHandle } from '../temporal/client';
 import { execute } from '../db/query';
 import { identityOutcomeUpdate, type IdentityOutcome } from '../../core/session/messages';
-import { verdictOfUpdateFailure } from '../sessions/sessionRules';
 import type { AttemptStore, CheckRow } from './attemptStore';
 import type { IdentityParticipant } from './participant';
 
@@ -46,22 +42,9 @@ export class OutcomeReports {
       ...(check.locked_until ? { lockedUntil: check.locked_until.toISOString() } : {}),
       ...(retake ? { retakeUntil: retake } : {}),
     };
-    try {
-      await executeUpdate(
-        this.temporal,
-        participant.workflowId,
-        identityOutcomeUpdate,
-        [outcome],
-        Date.now() + TEMPORAL_DEADLINE_MS,
-      );
-    } catch (err) {
-      const verdict = verdictOfUpdateFailure(err);
-      // Already recorded, or the session ended (nothing left to admit anyone to): nothing to send again.
-      if (!verdict && !(err instanceof WorkflowNotFoundError)) {
-        if (isUnavailable(err)) throw unavailable('The session could not be reached; retry');
-        throw err;
-      }
-    }
+    // Whatever the session answers (recorded, already recorded, refused, or ended with nothing left to
+    // admit anyone to), there is nothing to send again.
+    await updateSession(this.temporal, participant.workflowId, identityOutcomeUpdate, [outcome]);
     await execute(this.sequelize, 'UPDATE identity_checks SET reported_at = now() WHERE id = $1', {
       bind: [check.id],
     });

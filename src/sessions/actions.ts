@@ -1,8 +1,8 @@
-import { WorkflowNotFoundError, type UpdateDefinition } from '@temporalio/common';
-import { executeUpdate } from '../temporal/updates';
+import type { UpdateDefinition } from '@temporalio/common';
+import { SESSION_ENDED, updateSession } from '../temporal/sessionUpdates';
 import type { TemporalHandle } from '../temporal/client';
-import { conflict, unavailable } from '../domain/errors';
-import { isUnavailable } from '../infra/unavailable';
+import { conflict } from '../domain/errors';
+import { errorOfRefusal, throwIfRefused } from '../domain/refusals';
 import {
   cancelUpdate,
   completeUpdate,
@@ -15,13 +15,7 @@ import {
 import { judgeActor, judgeRequest, type Actor } from '../../core/session/machine';
 import { hasEnded } from '../../core/session/statuses';
 import type { SessionRow } from '../../core/session/rows';
-import {
-  recordedResult,
-  recordedState,
-  throwIfRefused,
-  throwIfWorkflowStopped,
-  verdictOfUpdateFailure,
-} from './sessionRules';
+import { recordedResult, recordedState, throwIfWorkflowStopped } from './sessionRules';
 
 export const NOTARY_ACTIONS = {
   pretagged: { update: pretaggedUpdate, summary: 'Mark the documents pretagged: lifts the invitation hold' },
@@ -39,12 +33,10 @@ export const NOTARY_ACTIONS = {
 
 export type NotaryAction = NotaryActionName;
 
-const DEADLINE_MS = 15_000;
-
 /**
  * A notary action is a workflow update: its validator judges (the session machine's refusal, with its
  * reason), and its answer is the action's result. A session whose workflow has closed is judged by the
- * same machine on the state it recorded last. The deadline bounds the call: past it, `unavailable`.
+ * same machine on the state it recorded last.
  */
 export async function runNotaryAction(
   temporal: TemporalHandle,
@@ -71,25 +63,22 @@ export async function runNotaryAction(
   const recorded = recordedResult(session);
   if (hasEnded(recorded)) return answerFromRecord(session, action);
   const args = await steps.prepare();
-  const deadline = Date.now() + DEADLINE_MS;
-  try {
-    return await executeUpdate(
-      temporal,
-      session.workflow_id,
-      NOTARY_ACTIONS[action].update as UpdateDefinition<ActionResult, unknown[]>,
-      args,
-      deadline,
-    );
-  } catch (err) {
-    const verdict = verdictOfUpdateFailure(err);
-    if (verdict) {
-      throwIfRefused(verdict);
+  const answer = await updateSession(
+    temporal,
+    session.workflow_id,
+    NOTARY_ACTIONS[action].update as UpdateDefinition<ActionResult, unknown[]>,
+    args,
+  );
+  switch (answer.outcome) {
+    case 'applied':
+      return answer.result;
+    case 'already_done':
       return recorded;
-    }
-    // Closed since the row was read: what it recorded before closing is its last state.
-    if (err instanceof WorkflowNotFoundError) return answerFromRecord(await steps.reread(), action);
-    if (isUnavailable(err)) throw unavailable('The session could not be reached in time; retry the request');
-    throw err;
+    case 'refused':
+      throw errorOfRefusal(answer.refusal);
+    case 'closed':
+      // Closed since the row was read: what it recorded before closing is its last state.
+      return answerFromRecord(await steps.reread(), action);
   }
 }
 
@@ -98,5 +87,5 @@ function answerFromRecord(session: SessionRow, action: NotaryAction): ActionResu
   const verdict = judgeRequest(recordedState(session), session.plan, action, Date.now());
   throwIfRefused(verdict);
   if (verdict.outcome === 'already_done') return recordedResult(session);
-  throw conflict(`Session has ended: it is ${session.status}`);
+  throw conflict(`${SESSION_ENDED}: it is ${session.status}`);
 }

@@ -1,11 +1,14 @@
-import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Sequelize } from 'sequelize';
 import type { BeforeCommit } from '../db/beforeCommit';
 import type { DocumentPool } from '../documents/documentPool';
-import { executeUpdate } from '../temporal/updates';
-import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
-import { unavailable, DomainError, UNAVAILABLE_MESSAGE } from '../domain/errors';
-import { isUnavailable } from '../infra/unavailable';
+import {
+  answerFailedTransaction,
+  appliedOrRollBack,
+  updateSession,
+  UpdateNotApplied,
+} from '../temporal/sessionUpdates';
+import type { TemporalHandle } from '../temporal/client';
+import { throwIfRefused } from '../domain/refusals';
 import { execute, queryRows } from '../db/query';
 import { addDocumentsUpdate } from '../../core/session/messages';
 import { judgeRequest } from '../../core/session/machine';
@@ -16,12 +19,7 @@ import { createFailure, documentTooLarge, messageOf, SPEC_MESSAGES } from './cre
 import { insertDocuments, prepareUploads, storeUploads, refusingBadDocuments } from './documentIntake';
 import { refuseWhileTemporalUnreachable } from './sessionWorkflows';
 import { findSessionRow, sessionDocuments } from './sessionReads';
-import {
-  recordedState,
-  throwIfRefused,
-  throwIfWorkflowStopped,
-  verdictOfUpdateFailure,
-} from './sessionRules';
+import { recordedState, throwIfWorkflowStopped } from './sessionRules';
 import type { TransactionsThroughTemporal } from './transactionsThroughTemporal';
 
 /** The session's documents once the addition committed. */
@@ -95,12 +93,8 @@ export class DocumentAddition {
         );
         // Again: this request may have waited in its transaction (on the session's lock) while Temporal went.
         refuseWhileTemporalUnreachable(this.temporal);
-        await executeUpdate(
-          this.temporal,
-          session.workflow_id,
-          addDocumentsUpdate,
-          [{ documentIds }],
-          Date.now() + TEMPORAL_DEADLINE_MS,
+        appliedOrRollBack(
+          await updateSession(this.temporal, session.workflow_id, addDocumentsUpdate, [{ documentIds }]),
         );
         const added = {
           sessionId,
@@ -110,16 +104,13 @@ export class DocumentAddition {
         return added;
       });
     } catch (err) {
-      const verdict = verdictOfUpdateFailure(err);
-      if (verdict) throwIfRefused(verdict);
-      if (err instanceof DomainError) throw err;
-      if (err instanceof WorkflowNotFoundError) {
+      if (err instanceof UpdateNotApplied && err.answer.outcome === 'closed') {
         // Closed since the row was read: judged on what it recorded last.
         const closed = await findSessionRow(this.sequelize, accountId, sessionId);
         throwIfWorkflowStopped(closed);
         throwIfRefused(judgeRequest(recordedState(closed), closed.plan, 'add_documents', Date.now()));
       }
-      if (isUnavailable(err)) throw unavailable(UNAVAILABLE_MESSAGE);
+      answerFailedTransaction(err);
       throw err;
     }
   }

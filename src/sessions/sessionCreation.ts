@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import type { DocumentPool } from '../documents/documentPool';
 import type { TemporalHandle } from '../temporal/client';
 import { unavailable, DomainError, UNAVAILABLE_MESSAGE } from '../domain/errors';
-import { isUnavailable } from '../infra/unavailable';
+import { isUnavailable } from '../outages';
 import { invitationOf, invitationRows } from '../mail/invitations';
 import { workflowIdOf } from '../../core/session/messages';
 import { initialStatus } from '../../core/session/statuses';

@@ -1,25 +1,13 @@
 /**
  * The API's side of the session's rules: it asks the same machine the workflow asks (for who may act,
- * and for sessions whose workflow has closed), and turns the machine's refusals into domain errors.
+ * and for sessions whose workflow has closed), and answers for sessions by what they recorded.
  */
-import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
-import { conflict, refused, type DomainError } from '../domain/errors';
-import { ALREADY_DONE, REFUSED, type ActionResult, type Refusal } from '../../core/session/messages';
-import { type SessionState, type Verdict } from '../../core/session/machine';
+import { conflict } from '../domain/errors';
+import { SESSION_ENDED } from '../temporal/sessionUpdates';
+import type { ActionResult } from '../../core/session/messages';
+import type { SessionState } from '../../core/session/machine';
 import { hasEnded } from '../../core/session/statuses';
 import type { SessionRow } from '../../core/session/rows';
-
-export function errorOfRefusal(refusal: Refusal): DomainError {
-  return refusal.kind === 'forbidden'
-    ? refused(refusal.reason)
-    : conflict(refusal.reason, refusal.retryAfterSeconds);
-}
-
-/** Throws what a refused verdict means; `allowed` and `already_done` pass. */
-export function throwIfRefused(verdict: Verdict): void {
-  if (verdict.outcome === 'refused') throw errorOfRefusal(verdict.refusal);
-}
 
 /**
  * For a session whose workflow has closed. A workflow closes once its session has ended (`hasEnded`),
@@ -31,16 +19,7 @@ export function throwIfWorkflowStopped(row: SessionRow): void {
   const { status, documentsStatus } = recordedResult(row);
   if (hasEnded({ status, documentsStatus })) return;
   const stage = status === 'completed' ? `completed, its documents ${documentsStatus}` : status;
-  throw conflict(`Session has ended: its workflow was stopped while it was ${stage}`);
-}
-
-/** The machine's verdict that a workflow's validator answered an update with, if it answered one. */
-export function verdictOfUpdateFailure(err: unknown): Verdict | undefined {
-  if (!(err instanceof WorkflowUpdateFailedError) || !(err.cause instanceof ApplicationFailure))
-    return undefined;
-  if (err.cause.type === ALREADY_DONE) return { outcome: 'already_done' };
-  if (err.cause.type === REFUSED) return { outcome: 'refused', refusal: err.cause.details?.[0] as Refusal };
-  return undefined;
+  throw conflict(`${SESSION_ENDED}: its workflow was stopped while it was ${stage}`);
 }
 
 export const recordedResult = (row: Pick<SessionRow, 'status' | 'documents_status'>): ActionResult => ({

@@ -3,12 +3,11 @@ import type { TransactionsThroughTemporal } from '../sessions/transactionsThroug
 import { conflict, notFound, refused } from '../domain/errors';
 import { execute, queryRows } from '../db/query';
 import type { ParticipantLookup } from '../participants/lookup';
-import { executeUpdate } from '../temporal/updates';
-import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
+import { answerFailedTransaction, appliedOrRollBack, updateSession } from '../temporal/sessionUpdates';
+import type { TemporalHandle } from '../temporal/client';
 import type { Actor } from '../../core/session/machine';
 import { identityOutcomeUpdate } from '../../core/session/messages';
 import type { SessionRow } from '../../core/session/rows';
-import { answerUpdateFailure } from './updateFailures';
 
 /** How the notary identified a participant the account asked no check of. */
 export type IdentificationBasis =
@@ -51,11 +50,8 @@ export class NotaryIdentification {
       // Recorded only once the workflow counts it: identifying someone not on camera leaves no trace.
       await this.transactions.run(async (transaction) => {
         kept = await this.recordCheck(session.id, signer.participant_id, statement, attestedBy, transaction);
-        await executeUpdate(
-          this.temporal,
-          session.workflow_id,
-          identityOutcomeUpdate,
-          [
+        appliedOrRollBack(
+          await updateSession(this.temporal, session.workflow_id, identityOutcomeUpdate, [
             {
               checkId: kept.id,
               role: 'signer',
@@ -66,12 +62,11 @@ export class NotaryIdentification {
               attempt: 1,
               reasons: [statement],
             },
-          ],
-          Date.now() + TEMPORAL_DEADLINE_MS,
+          ]),
         );
       });
     } catch (err) {
-      answerUpdateFailure(err);
+      answerFailedTransaction(err);
     }
     await execute(this.sequelize, 'UPDATE identity_checks SET reported_at = now() WHERE id = $1', {
       bind: [kept.id],

@@ -1,20 +1,10 @@
 import type { Sequelize } from 'sequelize';
-import { WorkflowNotFoundError } from '@temporalio/common';
-import {
-  conflict,
-  DomainError,
-  malformed,
-  notFound,
-  refused,
-  unavailable,
-  UNAVAILABLE_MESSAGE,
-} from '../domain/errors';
+import { malformed, notFound, refused } from '../domain/errors';
+import { throwIfRefused } from '../domain/refusals';
 import { queryRows } from '../db/query';
-import { isUnavailable } from '../infra/unavailable';
-import { executeUpdate } from '../temporal/updates';
-import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
+import { answerFailedTransaction, appliedOrRollBack, updateSession } from '../temporal/sessionUpdates';
+import type { TemporalHandle } from '../temporal/client';
 import type { TransactionsThroughTemporal } from '../sessions/transactionsThroughTemporal';
-import { throwIfRefused, verdictOfUpdateFailure } from '../sessions/sessionRules';
 import { judgeActor, type Actor } from '../../core/session/machine';
 import { placesChangedUpdate } from '../../core/session/messages';
 import type { SessionRow } from '../../core/session/rows';
@@ -106,31 +96,22 @@ export class PlaceEditing {
           const a = all.find((x) => x.id === id);
           return a && `${a.pageNum}:${a.x}:${a.y}:${a.width}:${a.height}:${a.participant_index}`;
         };
-        await executeUpdate(
-          this.temporal,
-          session.workflow_id,
-          placesChangedUpdate,
-          [
-            {
-              document: documentId,
-              added: after.filter((p) => !had.has(placeKeyOf(p))),
-              removed: [...had].filter((key) => !has.has(key)),
-              moved: after
-                .filter((p) => had.has(placeKeyOf(p)))
-                .filter((p) => boxOf(document.annotations, p.place) !== boxOf(written.annotations, p.place))
-                .map(placeKeyOf),
-            },
-          ],
-          Date.now() + TEMPORAL_DEADLINE_MS,
+        const changed = {
+          document: documentId,
+          added: after.filter((p) => !had.has(placeKeyOf(p))),
+          removed: [...had].filter((key) => !has.has(key)),
+          moved: after
+            .filter((p) => had.has(placeKeyOf(p)))
+            .filter((p) => boxOf(document.annotations, p.place) !== boxOf(written.annotations, p.place))
+            .map(placeKeyOf),
+        };
+        appliedOrRollBack(
+          await updateSession(this.temporal, session.workflow_id, placesChangedUpdate, [changed]),
         );
         return written.annotations;
       });
     } catch (err) {
-      const verdict = verdictOfUpdateFailure(err);
-      if (verdict) throwIfRefused(verdict);
-      if (err instanceof DomainError) throw err;
-      if (err instanceof WorkflowNotFoundError) throw conflict(`Session has ended: it is ${session.status}`);
-      if (isUnavailable(err)) throw unavailable(UNAVAILABLE_MESSAGE);
+      answerFailedTransaction(err);
       throw err;
     }
   }

@@ -3,8 +3,8 @@ import type { Sequelize } from 'sequelize';
 import { conflict, gone, notFound, refused } from '../domain/errors';
 import { execute, queryRows } from '../db/query';
 import type { ParticipantLookup, ParticipantRecord } from '../participants/lookup';
-import { executeUpdate } from '../temporal/updates';
-import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
+import { answerFailedTransaction, appliedOrRollBack, updateSession } from '../temporal/sessionUpdates';
+import type { TemporalHandle } from '../temporal/client';
 import type { TransactionsThroughTemporal } from '../sessions/transactionsThroughTemporal';
 import { OPEN_STATUSES } from '../../core/session/statuses';
 import { ONLY_THE_HOST_SIGNS, signsOnTheHostsDevice } from '../../core/session/machine';
@@ -16,7 +16,6 @@ import { presenceInRoom } from '../media/presence';
 import { cameraOf, signingPause } from '../../core/session/presence';
 import type { SessionPlan } from '../../core/session/plan';
 import { sessionPlaces } from './sessionPlaces';
-import { answerUpdateFailure } from './updateFailures';
 import { signingView, type SigningView } from './signingView';
 
 /** The plain-language ESIGN disclosure a participant consents to; its version is kept with the consent. */
@@ -227,20 +226,14 @@ export class SigningService {
         });
       });
     } catch (err) {
-      answerUpdateFailure(err);
+      answerFailedTransaction(err);
     }
     return this.view(token);
   }
 
   /** The workflow counts the application, or refuses it (outside the act) and the transaction rolls back. */
   private async count(workflowId: string, applied: SignatureApplied): Promise<void> {
-    await executeUpdate(
-      this.temporal,
-      workflowId,
-      signatureAppliedUpdate,
-      [applied],
-      Date.now() + TEMPORAL_DEADLINE_MS,
-    );
+    appliedOrRollBack(await updateSession(this.temporal, workflowId, signatureAppliedUpdate, [applied]));
   }
 
   /** The link's participant while their session is open, once they have joined (or their host has). */

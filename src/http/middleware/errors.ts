@@ -5,7 +5,7 @@ import {
   UNAVAILABLE_RETRY_AFTER_SECONDS,
   type DomainErrorKind,
 } from '../../domain/errors';
-import { isUnavailable } from '../../infra/unavailable';
+import { isUnavailable } from '../../outages';
 import type { AppContext } from '../context';
 
 interface KoaLikeError {

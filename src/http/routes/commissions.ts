@@ -8,7 +8,7 @@ import { validationFailed } from '../../team/teamErrors';
 import { confirmCommissionChange, describeChange, type CommissionFacts } from '../../team/commissionChanges';
 import { startMailDelivery } from '../../mail/mailDelivery';
 import { unavailable, UNAVAILABLE_MESSAGE } from '../../domain/errors';
-import { isUnavailable } from '../../infra/unavailable';
+import { isUnavailable } from '../../outages';
 import { failBodySchema } from '../openapi/document';
 import { escapeHtml, page } from '../html';
 import { principalOf } from '../context';

@@ -1,3 +1,4 @@
+import { SESSION_UNREACHABLE } from '../../temporal/sessionUpdates';
 import Joi from 'joi';
 import { failBodySchema } from '../openapi/document';
 import type { SessionService } from '../../sessions/sessionService';
@@ -24,7 +25,7 @@ const EDIT_RESPONSES = {
   403: failure(`${NOT_EDITABLE}; or not the session’s notary, an admin or the account`),
   404: failure('Unknown session, document or annotation'),
   409: failure('Not ready or in progress, or the place is already signed'),
-  503: failure('The session could not be reached; retry'),
+  503: failure(SESSION_UNREACHABLE),
 };
 
 const sessionFor = (ctx: AppContext, sessions: SessionService, id: string) =>
@@ -126,7 +127,7 @@ function registerIdentificationRoute(
         'Not in progress, the signer has an identity check of their own, or the notary is not in the live ' +
           'room or the signer not on camera (the message names who)',
       ),
-      503: failure('The session could not be reached; retry'),
+      503: failure(SESSION_UNREACHABLE),
     },
     handler: async (ctx, { params, body }) => {
       const session = await sessionFor(ctx, sessions, params.id);

@@ -1,3 +1,4 @@
+import { SESSION_UNREACHABLE } from '../../temporal/sessionUpdates';
 import Joi from 'joi';
 import { failBodySchema } from '../openapi/document';
 import { endedLinkResponse } from './participants';
@@ -220,7 +221,7 @@ function applyingRoutes(site: ApiRoutes, signing: SigningService): void {
           ),
           headers: { 'Retry-After': 'When the session is opening its places' },
         },
-        503: failure('The session could not be reached; retry'),
+        503: failure(SESSION_UNREACHABLE),
       },
       handler: async (ctx, { params, body }) => {
         ctx.body = { response: 'Pass', ...(await signing.apply(params.token, body, client(ctx))) };

@@ -4,7 +4,7 @@ import {
   ServiceError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
 } from '@temporalio/client';
-import { workflowNotReady } from '../temporal/updates';
+import { google } from '@temporalio/proto';
 import { ConnectionError as DatabaseConnectionError, TimeoutError as DatabaseTimeoutError } from 'sequelize';
 
 // gRPC status codes that mean "not reachable in time" rather than "refused": CANCELLED, DEADLINE_EXCEEDED,
@@ -16,6 +16,27 @@ function transientGrpc(err: unknown): boolean {
 }
 
 const GRPC_INVALID_ARGUMENT = 3;
+const GRPC_FAILED_PRECONDITION = 9;
+const WORKFLOW_NOT_READY = 'type.googleapis.com/temporal.api.errordetails.v1.WorkflowNotReadyFailure';
+
+/**
+ * The server aborting an update it had not accepted, because the workflow task that carried it failed:
+ * e.g. the task would close the workflow while an activity's completion had just arrived (UnhandledCommand).
+ * The server runs a new task at once; the update was never applied, so sending it again is safe.
+ * Told by the failure's type in the gRPC status details (the server's WorkflowNotReady), not its message,
+ * which a server release may reword.
+ */
+export function workflowNotReady(err: unknown): boolean {
+  const cause = err instanceof ServiceError ? err.cause : err;
+  if (!isGrpcServiceError(cause) || cause.code !== GRPC_FAILED_PRECONDITION) return false;
+  const details = cause.metadata?.get('grpc-status-details-bin')[0];
+  if (!Buffer.isBuffer(details)) return false;
+  try {
+    return google.rpc.Status.decode(details).details.some((d) => d.type_url === WORKFLOW_NOT_READY);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Temporal refusing a start because its namespace does not resolve the session search attributes: each
