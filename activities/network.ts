@@ -4,7 +4,7 @@ import { NETWORK_NOTARY_NAME } from '../src/db/sessionNotary';
 import { commissionInForceSql } from '../src/team/jurisdictionTime';
 import { networkCommissionDates } from '../src/network/commissionHorizon';
 import { sessionEndedSql } from '../core/session/statusSql';
-import { networkNotaryIsFreeSql } from '../src/network/notaryAvailability';
+import { networkNotaryIsFreeSql } from '../src/team/notaryAvailability';
 
 export interface NotaryOffer {
   offerId: string;

@@ -1,6 +1,6 @@
 import type { ActivityDependencies } from './dependencies';
 import { queryRows } from '../src/db/query';
-import { sessionPlaces } from '../src/signatures/sessionPlaces';
+import { sessionPlaces } from '../src/reads/sessionPlaces';
 import { placeKeyOf, type SigningProgress } from '../core/session/signing';
 
 export function signingActivities({ sequelize }: Pick<ActivityDependencies, 'sequelize'>) {

@@ -9,7 +9,7 @@ import { createAccount } from '../src/accounts/accounts';
 import { loadDigitalId } from '../src/notarizedPdf/digitalId';
 import { rows, verdict, say } from './report';
 import { ROOT, waitUntil } from './processes';
-import { deedPdf } from './load';
+import { deedPdf } from '../demo/deedPdf';
 import { stackQuietFor, Stack, startStack } from './stack';
 import { p1CreateAgainstFloor } from './p1';
 import { p2TenMegabyteCreate } from './p2';

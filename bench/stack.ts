@@ -3,9 +3,13 @@ import fs from 'node:fs';
 import type { Sequelize } from 'sequelize';
 import { loadConfig, type Config } from '../src/config';
 import { PRODUCTION_PROCESS_ENV } from '../src/process';
-import { provideBackingServices, type BackingServices } from '../src/infra/services';
-import { mediaSettings } from '../src/infra/embeddedJanus';
-import { EMBEDDED_DATABASE, embeddedSqlEndpoint, startEmbeddedPostgres } from '../src/infra/embeddedPostgres';
+import { provideBackingServices, type BackingServices } from '../server/embedded/services';
+import { mediaSettings } from '../server/embedded/embeddedJanus';
+import {
+  EMBEDDED_DATABASE,
+  embeddedSqlEndpoint,
+  startEmbeddedPostgres,
+} from '../server/embedded/embeddedPostgres';
 import { ensureTemporalServer, startRealTemporal } from '../production/temporalServer';
 import { createDatabase } from '../src/db/database';
 import { migrateExclusively } from '../src/db/migrator';

@@ -12,7 +12,7 @@ import { startWorker } from '../worker/createWorker';
 import { runMain } from '../src/process';
 import { createAccount } from '../src/accounts/accounts';
 import { inviteCommissionedNotary } from '../faults/driver';
-import { deedPdf } from '../bench/load';
+import { deedPdf } from './deedPdf';
 import { api, beginLiveAct, recordingOf, until, type LiveParty } from './liveAct';
 import { launchParticipantsBrowser } from './participantsBrowser';
 

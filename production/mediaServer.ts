@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnServer } from '../src/infra/childProcess';
+import { spawnServer } from '../server/embedded/childProcess';
 import { freePort } from '../test/support/freePort';
 import { waitUntil } from './temporalServer';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { spawnServer } from '../src/infra/childProcess';
+import { spawnServer } from '../server/embedded/childProcess';
 import { freePort } from '../test/support/freePort';
 
 /** s3proxy's self-contained jar, fetched from Maven Central by scripts/setup-s3proxy.sh. */

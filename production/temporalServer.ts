@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
-import { spawnServer, type ManagedChild } from '../src/infra/childProcess';
+import { spawnServer, type ManagedChild } from '../server/embedded/childProcess';
 import { TemporalPorts, temporalPorts } from './temporalPorts';
 /**
  * The real Temporal server on PostgreSQL, as production runs it, built here from source: the server and

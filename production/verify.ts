@@ -6,7 +6,7 @@ import { Client, Connection, ScheduleOverlapPolicy } from '@temporalio/client';
 import { loadConfig } from '../src/config';
 import { TERMINATED_WORKFLOW_SWEEP_SCHEDULE } from '../src/temporal/schedules';
 import { PRODUCTION_PROCESS_ENV } from '../src/process';
-import { embeddedSqlEndpoint, startEmbeddedPostgres } from '../src/infra/embeddedPostgres';
+import { embeddedSqlEndpoint, startEmbeddedPostgres } from '../server/embedded/embeddedPostgres';
 import { loadDigitalId } from '../src/notarizedPdf/digitalId';
 import { freePort } from '../test/support/freePort';
 import { pdfBytes } from '../test/support/documents';

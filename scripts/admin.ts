@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, type Config } from '../src/config';
-import { runningApiFrontUrl } from '../src/infra/runningApi';
+import { runningApiFrontUrl } from '../server/embedded/runningApi';
 import { addBrandingCommand } from './adminBranding';
 import {
   addNetworkNotary,

@@ -4,7 +4,7 @@ import { loadConfig } from '../src/config';
 import { stateCode } from '../core/usStates';
 import { createDatabase } from '../src/db/database';
 import { migrateExclusively } from '../src/db/migrator';
-import { provideDatabaseForTool } from '../src/infra/services';
+import { provideDatabaseForTool } from '../server/embedded/services';
 import type { Sequelize } from 'sequelize';
 import { databaseSetupError } from '../src/setupErrors';
 import { delayThresholdSchema } from '../src/sessions/createRequest';

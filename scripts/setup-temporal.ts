@@ -1,4 +1,4 @@
-import { buildTemporalCli, findTemporalCli, goAvailable } from '../src/infra/temporalCli';
+import { buildTemporalCli, findTemporalCli, goAvailable } from '../server/embedded/temporalCli';
 import { runMain } from '../src/process';
 
 /**

@@ -1,4 +1,4 @@
-import { recordRunningApi } from '../src/infra/runningApi';
+import { recordRunningApi } from './embedded/runningApi';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Registry } from 'prom-client';
@@ -6,7 +6,7 @@ import type { Sequelize } from 'sequelize';
 import type { WorkflowBundleOption } from '@temporalio/worker';
 import type { Config } from '../src/config';
 import { createLogger, type Logger } from '../src/logger';
-import { provideBackingServices, withEmbeddedMedia, type BackingServices } from '../src/infra/services';
+import { provideBackingServices, withEmbeddedMedia, type BackingServices } from './embedded/services';
 import { createDatabase } from '../src/db/database';
 import { migrateExclusively } from '../src/db/migrator';
 import { exclusively } from '../src/db/exclusively';

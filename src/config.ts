@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ms from 'ms';
 import { ConfigError } from './configError';
-import { mediaConfig, type MediaConfig } from './media/mediaConfig';
+import { mediaConfig, type MediaConfig } from './mediaConfig';
 import { objectStoreConfig } from './objectStore/createObjectStore';
 import type { ObjectStoreConfig } from './objectStore/objectStore';
 

@@ -10,7 +10,7 @@ import { NotarizationThreads } from '../src/notarizedPdf/notarizationThreads';
 import { installTemporalRuntime } from './temporalRuntime';
 import { createMailTransport } from '../src/mail/transport';
 import { JanusAdmin } from '../src/media/janusAdmin';
-import { mediaServerUrl } from '../src/media/mediaConfig';
+import { mediaServerUrl } from '../src/mediaConfig';
 import { createObjectStore } from '../src/objectStore/createObjectStore';
 
 export interface WorkerDependencies {

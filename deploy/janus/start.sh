@@ -1,6 +1,6 @@
 #!/bin/sh
 # Writes Janus's configuration from the environment (the same settings the embedded Janus of `npm start`
-# gets from src/infra/embeddedJanus.ts), then runs it in the foreground.
+# gets from server/embedded/embeddedJanus.ts), then runs it in the foreground.
 set -eu
 : "${MEDIA_ADMIN_KEY:?set MEDIA_ADMIN_KEY}"
 : "${MEDIA_EVENTS_SECRET:?set MEDIA_EVENTS_SECRET}"

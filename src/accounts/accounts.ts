@@ -2,7 +2,7 @@ import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequeli
 import { execute, queryRows } from '../db/query';
 import { generateKey } from '../auth/keys';
 import { insertKey, revokeKeys, type KeyKind } from '../auth/keyStore';
-import { networkNotaryIsFreeSql } from '../network/notaryAvailability';
+import { networkNotaryIsFreeSql } from '../team/notaryAvailability';
 import { auditAppliedChange, factsOf } from '../team/commissionChanges';
 
 export interface CreateAccountInput {

@@ -1,4 +1,4 @@
-import { RecyclingThreadPool } from '../infra/recyclingThreadPool';
+import { RecyclingThreadPool } from '../threads/recyclingThreadPool';
 import { DocumentError } from './documentError';
 import {
   ConversionUnavailableError,

@@ -4,7 +4,7 @@
  */
 import { checkDocument, DocumentError, pdfPageCount, sha256Hex } from './decode';
 import { movingBytes } from './movableBytes';
-import { threadHeapBytes, type ThreadTaskOutcome } from '../infra/recyclingThreadPool';
+import { threadHeapBytes, type ThreadTaskOutcome } from '../threads/recyclingThreadPool';
 import { ConversionUnavailableError, toPdf, type LibreOffice } from './convert';
 
 export interface PrepareTask {

@@ -3,8 +3,7 @@ import type { Logger } from '../logger';
 import type { KeyKind } from '../auth/keyStore';
 import type { BeforeCommit } from '../db/beforeCommit';
 import { refused } from '../domain/errors';
-import type { NetworkPerson } from '../network/networkPeople';
-import type { Worker } from '../network/workQueue';
+import type { NetworkPerson, Worker } from '../auth/people';
 import type { Actor } from '../../core/session/machine';
 
 export interface Principal {

@@ -1,6 +1,6 @@
-import type { OnCameraInterval } from './presence';
+import type { OnCameraInterval } from '../reads/presence';
 import type { Sequelize } from 'sequelize';
-import type { CalendarSpan } from './mediaConfig';
+import type { CalendarSpan } from '../mediaConfig';
 import { execute, queryRows } from '../db/query';
 import { NETWORK_NOTARY_NAME, SESSION_NOTARY_JOINS } from '../db/sessionNotary';
 import type { MediaIdentity } from '../../core/session/media';

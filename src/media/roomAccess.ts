@@ -1,12 +1,12 @@
 import type { Sequelize } from 'sequelize';
 import { conflict, DomainError } from '../domain/errors';
 import type { ParticipantJourneys } from '../participants/journey';
-import type { ParticipantLookup } from '../participants/lookup';
-import type { Worker } from '../network/workQueue';
-import { sessionRowWhere } from '../sessions/sessionReads';
+import type { ParticipantLookup } from '../reads/participantLookup';
+import type { Worker } from '../auth/people';
+import { sessionRowWhere } from '../reads/sessionReads';
 import type { SessionRow } from '../../core/session/rows';
 import type { MediaIdentity } from '../../core/session/media';
-import type { RTCIceServerConfig, TurnConfig } from './mediaConfig';
+import type { RTCIceServerConfig, TurnConfig } from '../mediaConfig';
 import { iceServersFor } from './turnCredentials';
 import type { MediaTokens } from './mediaTokens';
 import { openRoomOf } from './rooms';

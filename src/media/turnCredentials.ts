@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { RTCIceServerConfig, TurnConfig } from './mediaConfig';
+import type { RTCIceServerConfig, TurnConfig } from '../mediaConfig';
 
 /**
  * A TURN credential for one person in one room, in coturn's REST API scheme (`use-auth-secret`): the

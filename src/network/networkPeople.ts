@@ -4,14 +4,7 @@ import { isUuid } from '../ids';
 import { conflict, notFound } from '../domain/errors';
 import { execute, queryRows } from '../db/query';
 import type { LoginLinkSettings } from '../team/loginLinks';
-
-export type NetworkRole = 'notary' | 'witness';
-
-/** A notary or witness of the service's network, signed in: they belong to no account. */
-export interface NetworkPerson {
-  id: string;
-  role: NetworkRole;
-}
+import type { NetworkRole } from '../auth/people';
 
 export interface NetworkPersonView {
   id: string;

@@ -6,7 +6,7 @@ import { conflict } from '../domain/errors';
 import { errorOfRefusal } from '../domain/refusals';
 import { acceptOfferUpdate, declineOfferUpdate, type ActionResult } from '../../core/session/messages';
 import { recordedResult } from '../sessions/sessionRules';
-import { offeredOrAssignedSession } from './workQueue';
+import { offeredOrAssignedSession } from '../reads/networkSessions';
 import { rowExists } from '../db/query';
 import { networkNotaryCommission } from './commissionHorizon';
 import { commissionOnFile } from '../team/jurisdictionTime';

@@ -1,18 +1,12 @@
 import type { Sequelize } from 'sequelize';
 import { actTypesOf } from '../../core/vocabulary';
 import { queryRows } from '../db/query';
-import { sessionRowWhere } from '../sessions/sessionReads';
 import type { SessionRow } from '../../core/session/rows';
 import { evidenceOf, startVerdict, workParticipants } from './workEvidence';
-import type { NetworkPerson } from './networkPeople';
+import type { Worker } from '../auth/people';
 import { checkAskedOf } from '../../core/session/identityChecks';
 import { networkCommissionStanding } from './commissionHorizon';
 import { sessionEndedSql } from '../../core/session/statusSql';
-
-/** Whose work list: a team member of an account, or a person of the network. */
-export type Worker =
-  | { kind: 'member'; accountId: string; memberId: string; role: 'notary' | 'pretagger' | 'admin' }
-  | { kind: 'network'; person: NetworkPerson };
 
 interface WorkRow {
   id: string;
@@ -159,31 +153,4 @@ function identityOf(p: {
     serviceWitnessIdAuthRequired: p.witness_auth,
   });
   return asked === 'none' ? 'not_asked' : 'not_verified';
-}
-
-/** A session a network notary was offered or accepted; any other is "not found" to them. */
-export function offeredOrAssignedSession(
-  sequelize: Sequelize,
-  notaryId: string,
-  sessionId: string,
-): Promise<SessionRow> {
-  return sessionRowWhere(
-    sequelize,
-    sessionId,
-    `s.network_notary_id = $2
-     OR EXISTS (SELECT 1 FROM notary_offers o WHERE o.session_id = s.id AND o.notary_id = $2)`,
-    notaryId,
-  );
-}
-
-/**
- * A session a network notary is the notary of now; any other, one whose offer lapsed or that went back to
- * the queue among them, is "not found" to them, so an action cannot confirm that a session exists.
- */
-export function assignedNetworkSession(
-  sequelize: Sequelize,
-  notaryId: string,
-  sessionId: string,
-): Promise<SessionRow> {
-  return sessionRowWhere(sequelize, sessionId, 's.network_notary_id = $2', notaryId);
 }

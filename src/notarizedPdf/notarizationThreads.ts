@@ -2,7 +2,7 @@ import type { NotarialActContext } from './notarize';
 import type { NotarizeOutcome, NotarizeTask } from './notarizeThread';
 import type { DigitalId } from './digitalId';
 import { asBuffer, ownsItsMemory } from '../documents/movableBytes';
-import { RecyclingThreadPool } from '../infra/recyclingThreadPool';
+import { RecyclingThreadPool } from '../threads/recyclingThreadPool';
 
 export interface NotarizationThreadsOptions {
   threads: number;

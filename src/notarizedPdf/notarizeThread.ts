@@ -4,7 +4,7 @@
  */
 import { notarizePdf, type NotarialActContext } from './notarize';
 import { asBuffer, movingBytes } from '../documents/movableBytes';
-import { threadHeapBytes, type ThreadTaskOutcome } from '../infra/recyclingThreadPool';
+import { threadHeapBytes, type ThreadTaskOutcome } from '../threads/recyclingThreadPool';
 
 export interface NotarizeTask {
   /** The document's PDF, moved to the thread when it owns its memory. */

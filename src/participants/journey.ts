@@ -12,7 +12,7 @@ import { isFinal } from '../../core/session/statuses';
 import type { IdentityProofing, IdentityState } from '../proofing/identityProofing';
 import { queryRows } from '../db/query';
 import { isUuid } from '../ids';
-import type { ParticipantLookup, ParticipantRecord } from './lookup';
+import type { ParticipantLookup, ParticipantRecord } from '../reads/participantLookup';
 
 const isSettled = (identity: IdentityState) =>
   identity.status === 'passed' || identity.status === 'waived' || identity.status === 'not_required';

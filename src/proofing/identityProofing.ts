@@ -5,7 +5,7 @@ import type { TemporalHandle } from '../temporal/client';
 import { conflict, invalid, notFound } from '../domain/errors';
 import { isFinal } from '../../core/session/statuses';
 import type { AskedCheck } from '../../core/session/identityChecks';
-import type { ParticipantLookup, ParticipantRecord } from '../participants/lookup';
+import type { ParticipantLookup, ParticipantRecord } from '../reads/participantLookup';
 import { judgeAttempt, judgeKba, newQuestionsNeeded } from './attemptRules';
 import { AttemptStore, pastOf, type CheckRow } from './attemptStore';
 import { OutcomeReports } from './outcomeReports';

@@ -1,6 +1,6 @@
 import type { SessionStatus } from '../../core/session/messages';
 import { checkAskedOf, type AskedCheck } from '../../core/session/identityChecks';
-import type { ParticipantRecord } from '../participants/lookup';
+import type { ParticipantRecord } from '../reads/participantLookup';
 import type { IdentitySubject } from './providers';
 
 /** A participant as identity proofing sees them: who they are, what is asked of them, their session. */

@@ -18,7 +18,7 @@ import { addDocumentsSchema, type DocumentRequest } from './createRequest';
 import { createFailure, documentTooLarge, messageOf, SPEC_MESSAGES } from './createRules';
 import { insertDocuments, prepareUploads, storeUploads, refusingBadDocuments } from './documentIntake';
 import { refuseWhileTemporalUnreachable } from './sessionWorkflows';
-import { findSessionRow, sessionDocuments } from './sessionReads';
+import { findSessionRow, sessionDocuments } from '../reads/sessionReads';
 import { recordedState, throwIfWorkflowStopped } from './sessionRules';
 import type { TransactionsThroughTemporal } from './transactionsThroughTemporal';
 

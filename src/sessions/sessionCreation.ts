@@ -6,7 +6,7 @@ import type { DocumentPool } from '../documents/documentPool';
 import type { TemporalHandle } from '../temporal/client';
 import { unavailable, DomainError, UNAVAILABLE_MESSAGE } from '../domain/errors';
 import { isUnavailable } from '../outages';
-import { invitationOf, invitationRows } from '../mail/invitations';
+import { invitationOf, invitationRows } from './invitations';
 import { workflowIdOf } from '../../core/session/messages';
 import { initialStatus } from '../../core/session/statuses';
 import { planOf } from '../../core/session/plan';

@@ -1,15 +1,15 @@
 import type { Sequelize } from 'sequelize';
 import type { Config } from '../config';
 import type { DocumentPool } from '../documents/documentPool';
-import { signingSummary } from '../signatures/signingSummary';
-import { presenceInRoom } from '../media/presence';
+import { signingSummary } from '../reads/signingSummary';
+import { presenceInRoom } from '../reads/presence';
 import type { TemporalHandle } from '../temporal/client';
 import { conflict } from '../domain/errors';
 import type { CompleteRequest, NotaryActionName } from '../../core/session/messages';
 import { judgeRequest } from '../../core/session/machine';
 import { commissionLapse, commissionOutsideRequest } from '../../core/session/commission';
 import type { SessionRow } from '../../core/session/rows';
-import { assignedNetworkSession } from '../network/workQueue';
+import { assignedNetworkSession } from '../reads/networkSessions';
 import { sessionNotaryCommission } from '../team/commissions';
 import {
   findSessionRow,
@@ -17,7 +17,7 @@ import {
   sessionDocuments,
   sessionParticipants,
   type SessionFilters,
-} from './sessionReads';
+} from '../reads/sessionReads';
 import { recordedState } from './sessionRules';
 import { SessionCreation } from './sessionCreation';
 import { DocumentAddition } from './documentAddition';

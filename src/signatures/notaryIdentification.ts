@@ -2,7 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import type { TransactionsThroughTemporal } from '../sessions/transactionsThroughTemporal';
 import { conflict, notFound, refused } from '../domain/errors';
 import { execute, queryRows } from '../db/query';
-import type { ParticipantLookup } from '../participants/lookup';
+import type { ParticipantLookup } from '../reads/participantLookup';
 import { answerFailedTransaction, appliedOrRollBack, updateSession } from '../temporal/sessionUpdates';
 import type { TemporalHandle } from '../temporal/client';
 import type { Actor } from '../../core/session/machine';

@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { queryRows } from '../db/query';
 import { notFound, refused } from '../domain/errors';
-import type { Worker } from '../network/workQueue';
+import type { Worker } from '../auth/people';
 import { renderMark, type MarkInput } from './adoptedMarks';
 
 /** Whose signature it is: a team notary's user, or a network notary. */

@@ -4,7 +4,7 @@ import { notFound, rateLimited } from '../domain/errors';
 import { queryRows } from '../db/query';
 import { readBlob } from '../documents/blobStore';
 import { PageRenderer, pageSizesOf } from './pageImages';
-import { sessionPlaces, type SigningDocument } from './sessionPlaces';
+import { sessionPlaces, type SigningDocument } from '../reads/sessionPlaces';
 import { SIGNATURE_PAGE_SIZE, signaturePagesOfDocument } from '../../core/session/placeGeometry';
 import type { SigningPlace } from '../../core/session/signing';
 import type { NotaryAtTheAct } from '../../core/session/messages';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { conflict, gone, notFound, refused } from '../domain/errors';
 import { execute, queryRows } from '../db/query';
-import type { ParticipantLookup, ParticipantRecord } from '../participants/lookup';
+import type { ParticipantLookup, ParticipantRecord } from '../reads/participantLookup';
 import { answerFailedTransaction, appliedOrRollBack, updateSession } from '../temporal/sessionUpdates';
 import type { TemporalHandle } from '../temporal/client';
 import type { TransactionsThroughTemporal } from '../sessions/transactionsThroughTemporal';
@@ -12,10 +12,10 @@ import { signatureAppliedUpdate, type SignatureApplied } from '../../core/sessio
 import { signerKeyOf, type SignatureKind } from '../../core/session/signing';
 import { renderMark, type MarkInput } from './adoptedMarks';
 import { SessionPages } from './sessionPages';
-import { presenceInRoom } from '../media/presence';
+import { presenceInRoom } from '../reads/presence';
 import { cameraOf, signingPause } from '../../core/session/presence';
 import type { SessionPlan } from '../../core/session/plan';
-import { sessionPlaces } from './sessionPlaces';
+import { sessionPlaces } from '../reads/sessionPlaces';
 import { signingView, type SigningView } from './signingView';
 
 /** The plain-language ESIGN disclosure a participant consents to; its version is kept with the consent. */

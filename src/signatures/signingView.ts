@@ -4,7 +4,7 @@ import { readBlob } from '../documents/blobStore';
 import { placeKeyOf, signerKeyOf, type SignerKey } from '../../core/session/signing';
 import { boxOfPlace, SIGNATURE_PAGE_SIZE, signaturePagesOfDocument } from '../../core/session/placeGeometry';
 import { pageSizesOf, type PageSize } from './pageImages';
-import { sessionPlaces } from './sessionPlaces';
+import { sessionPlaces } from '../reads/sessionPlaces';
 
 export interface PlaceView {
   id: string;

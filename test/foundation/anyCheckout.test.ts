@@ -9,8 +9,8 @@ import {
   binariesPackageDir,
   postgresLayout,
   startEmbeddedPostgres,
-} from '../../src/infra/embeddedPostgres';
-import { provideDatabaseForTool } from '../../src/infra/services';
+} from '../../server/embedded/embeddedPostgres';
+import { provideDatabaseForTool } from '../../server/embedded/services';
 import { freePort } from '../support/freePort';
 
 const NATIVE = path.join(binariesPackageDir(), 'native');

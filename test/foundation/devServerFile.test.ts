@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { startTemporalDevServer } from '../../src/infra/temporalDevServer';
-import { readPid } from '../../src/infra/pidFile';
+import { startTemporalDevServer } from '../../server/embedded/temporalDevServer';
+import { readPid } from '../../server/embedded/pidFile';
 import { freePort } from '../support/freePort';
 import { eventually } from '../support/eventually';
 

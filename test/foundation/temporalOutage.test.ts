@@ -4,7 +4,7 @@ import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createDatabase } from '../../src/db/database';
-import { startTemporalDevServer } from '../../src/infra/temporalDevServer';
+import { startTemporalDevServer } from '../../server/embedded/temporalDevServer';
 import { temporalHandle } from '../../src/temporal/client';
 import { sessionBody, teamNotarySession } from '../support/sessions';
 import { startAppWithTemporalDown, startSecondApp, UNAVAILABLE_ANSWER } from '../support/secondApp';

@@ -4,7 +4,11 @@ import path from 'node:path';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { provideBackingServices, withEmbeddedMedia, type BackingServices } from '../../src/infra/services';
+import {
+  provideBackingServices,
+  withEmbeddedMedia,
+  type BackingServices,
+} from '../../server/embedded/services';
 import { startRuntime, type Runtime } from '../../server/runtime';
 import { startWorker, workflowsPath } from '../../worker/createWorker';
 import { createApp } from '../../src/http/app';

@@ -1,8 +1,8 @@
 import type { SessionRow } from '../../../core/session/rows';
-import type { ParticipantRow } from '../../sessions/sessionReads';
+import type { ParticipantRow } from '../../reads/sessionReads';
 import type { CreatedSession, LinkedParticipant } from '../../sessions/sessionCreation';
 import type { AddedDocuments } from '../../sessions/documentAddition';
-import type { Presence } from '../../media/presence';
+import type { Presence } from '../../reads/presence';
 
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 

@@ -1,4 +1,4 @@
-import type { EvidenceBundles } from '../../documents/evidenceBundle';
+import type { EvidenceBundles } from '../../sessions/evidenceBundle';
 import type { SessionService } from '../../sessions/sessionService';
 import { sessionIdParams } from '../../sessions/schemas';
 import { failBodySchema } from '../openapi/document';

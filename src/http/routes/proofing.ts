@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { IdentityProofing } from '../../proofing/identityProofing';
 import type { IdentityParticipant } from '../../proofing/participant';
-import type { ParticipantLookup } from '../../participants/lookup';
+import type { ParticipantLookup } from '../../reads/participantLookup';
 import { failBodySchema } from '../openapi/document';
 import type { ApiRoutes, RouteDefinition } from '../routeTable';
 import { networkPersonAs, type AppContext } from '../context';

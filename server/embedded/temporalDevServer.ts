@@ -4,8 +4,8 @@ import { Connection } from '@temporalio/client';
 import { buildTemporalCli, findTemporalCli, goAvailable } from './temporalCli';
 import { readPid, stopOrphan, writePidFile } from './pidFile';
 import { spawnServer, tail } from './childProcess';
-import { searchAttributeCliArgs } from '../temporal/searchAttributes';
-import { dynamicConfigCliArgs } from '../temporal/dynamicConfig';
+import { searchAttributeCliArgs } from '../../src/temporal/searchAttributes';
+import { dynamicConfigCliArgs } from '../../src/temporal/dynamicConfig';
 import { SESSION_SEARCH_ATTRIBUTES } from '../../core/temporal/searchAttributes';
 
 export interface DevServerOptions {

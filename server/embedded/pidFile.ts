@@ -1,4 +1,4 @@
-import { SetupError } from '../setupErrors';
+import { SetupError } from '../../src/setupErrors';
 import fs from 'node:fs';
 
 export function writePidFile(file: string, pid: number | undefined): void {

@@ -5,8 +5,8 @@ import type { Sequelize } from 'sequelize';
 import type { SessionRow } from '../../core/session/rows';
 import { conflict } from '../domain/errors';
 import { queryRows } from '../db/query';
-import { readBlob } from './blobStore';
-import { pdfName, type SignedDocumentService } from './signedDocumentService';
+import { readBlob } from '../documents/blobStore';
+import { pdfName, type SignedDocumentService } from '../documents/signedDocumentService';
 import type { RecordingViews } from '../media/recordingViews';
 
 export const EVIDENCE_NOT_FINAL =

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnServer, tail, type ManagedChild } from './childProcess';
 import { readPid, stopOrphan, writePidFile } from './pidFile';
-import type { MediaConfig } from '../media/mediaConfig';
+import type { MediaConfig } from '../../src/mediaConfig';
 
 /** Where Debian's `janus` package (and a source build) puts its modules. */
 const MODULE_ROOTS = [

@@ -1,5 +1,5 @@
-import type { NewParticipant } from '../sessions/participants';
-import type { InvitationRow } from '../sessions/sessionRows';
+import type { NewParticipant } from './participants';
+import type { InvitationRow } from './sessionRows';
 
 export interface Invitation {
   participantId: string;

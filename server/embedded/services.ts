@@ -1,4 +1,4 @@
-import type { Config } from '../config';
+import type { Config } from '../../src/config';
 import {
   EMBEDDED_DATABASE,
   embeddedDatabaseUrl,

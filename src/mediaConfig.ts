@@ -1,6 +1,6 @@
 import path from 'node:path';
 import ms from 'ms';
-import { ConfigError } from '../configError';
+import { ConfigError } from './configError';
 
 /** Where the media server is and how the service talks to it; docs/configuration.md lists each variable. */
 export interface MediaConfig {

@@ -1,0 +1,14 @@
+/** Who works from the console: the people of the service's network, and team members of an account. */
+
+export type NetworkRole = 'notary' | 'witness';
+
+/** A notary or witness of the service's network, signed in: they belong to no account. */
+export interface NetworkPerson {
+  id: string;
+  role: NetworkRole;
+}
+
+/** Whose work list: a team member of an account, or a person of the network. */
+export type Worker =
+  | { kind: 'member'; accountId: string; memberId: string; role: 'notary' | 'pretagger' | 'admin' }
+  | { kind: 'network'; person: NetworkPerson };
