@@ -45,6 +45,67 @@ const ioLibraries = [
   '@temporalio/activity',
 ];
 
+/**
+ * The house's floors, top first (docs/architecture.md draws them): a file imports its own folder and the
+ * floors below it, never its own floor's other folders nor one above, so no import runs back up.
+ * A folder under src/ is named by its path; a file at src/'s root by its path without `.ts`.
+ * core/ and workflows/ have stricter rules of their own below.
+ */
+const FLOORS = [
+  ['bench', 'probes'],
+  ['production'],
+  ['demo'],
+  ['faults', 'scripts'],
+  ['server'],
+  ['worker', 'src/http'],
+  ['activities'],
+  ['src/signatures', 'src/network'],
+  ['src/sessions'],
+  ['src/media'],
+  ['src/participants'],
+  ['src/accounts', 'src/notarizedPdf'],
+  ['src/proofing', 'src/team'],
+  ['src/mail', 'src/reads', 'src/templates', 'src/validation', 'src/webhooks', 'migrations'],
+  ['src/auth', 'src/documents', 'src/temporal'],
+  ['src/config'],
+  ['src/mediaConfig', 'src/audit', 'src/objectStore', 'src/process', 'src/domain'],
+  ['src/db', 'src/crypto', 'src/ids', 'src/logger', 'src/outages', 'src/publicPaths', 'src/setupErrors'],
+  ['src/configError', 'src/threads', 'workflows'],
+];
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** One rule per floor: imports of a folder on that floor or above are errors, with where to move instead. */
+function floorRules() {
+  return FLOORS.flatMap((floor, level) => {
+    const above = FLOORS.slice(0, level + 1).flat();
+    return floor.map((room) => {
+      const others = above.filter((other) => other !== room);
+      // Relative imports only; a room under src/ is reached as `../name` from src/ or `../src/name` from outside.
+      const names = others.map((other) => escape(other).replace(/^src\//, '(src/)?'));
+      return {
+        files:
+          room.startsWith('src/') && !FLOORS.flat().includes(room + '/')
+            ? [`${room}/**/*.ts`, `${room}.ts`]
+            : [`${room}/**/*.ts`],
+        rules: {
+          '@typescript-eslint/no-restricted-imports': [
+            'error',
+            {
+              patterns: [
+                {
+                  regex: `^(\\.\\./)+(${names.join('|')})(/|$)`,
+                  message: `${room} stands below what this imports (eslint.config.mjs, FLOORS): move the shared part down (core/, src/reads/) or this code up.`,
+                },
+              ],
+            },
+          ],
+        },
+      };
+    });
+  });
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.data/**', 'eslint.config.mjs'] },
   js.configs.recommended,
@@ -60,24 +121,7 @@ export default tseslint.config(
       eqeqeq: ['error', 'smart'],
     },
   },
-  {
-    // The domain knows nothing of HTTP: only the HTTP layer (and the process composition) imports it.
-    files: ['src/**/*.ts'],
-    ignores: ['src/http/**'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '(^|/)http(/|$)',
-              message: 'The domain throws DomainError; src/http maps it. Move what you need out of src/http.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  ...floorRules(),
   {
     // Small modules with one job: a file and a function a newcomer can read at once (tests and migrations aside).
     files: ['**/*.ts'],

@@ -14,7 +14,13 @@ import type {
 } from './messages';
 import type { SessionPlan } from './plan';
 import type { MediaIdentity } from './media';
-import { EDITABLE_STATUSES, isFinal, NOTARY_WAIT_RETRY_SECONDS, OPEN_STATUSES } from './statuses';
+import {
+  EDITABLE_STATUSES,
+  isFinal,
+  judgePlacesWindow,
+  NOTARY_WAIT_RETRY_SECONDS,
+  OPEN_STATUSES,
+} from './statuses';
 import { OPENING_DOCUMENTS, signingTally, type SigningProgress } from './signing';
 import { ALLOWED, ALREADY_DONE, refuse, type Verdict } from './verdicts';
 
@@ -188,12 +194,7 @@ export function judgeRequest(
         ? ALLOWED
         : refuse('not_now', `Documents cannot be added while ${status}`);
     case 'edit_places':
-      return status === 'ready' || status === 'in_progress'
-        ? ALLOWED
-        : refuse(
-            'not_now',
-            `Places can be changed only while the session is ready or in progress: it is ${status}`,
-          );
+      return judgePlacesWindow(status);
     case 'retry_finalization':
       return documentsStatus === 'failed'
         ? ALLOWED
@@ -208,14 +209,11 @@ export const ONLY_THE_HOST_SIGNS =
 export const signsOnTheHostsDevice = (p: Pick<Joiner, 'sameDeviceAll' | 'role' | 'isHost'>): boolean =>
   p.sameDeviceAll && p.role === 'signer' && !p.isHost;
 
-/** Whether a participant may join now (`opensAt`: a scheduled session's start); joining twice is `already_done`. */
-export function judgeJoin(
-  state: SessionState,
-  joiner: Joiner,
-  opensAt: number | undefined,
-  now: number,
-): Verdict {
-  const { status } = state;
+/**
+ * Whether a participant's link opens its session now (`opensAt`: a scheduled session's start): the one
+ * answer the join, the signing page and the signing routes give.
+ */
+export function judgeLinkOpen(status: SessionStatus, opensAt: number | undefined, now: number): Verdict {
   if (isFinal(status)) return refuse('not_now', `Session has ended: it is ${status}`);
   if (status === 'awaiting_pretag')
     return refuse('not_now', 'Session is not open yet: its documents are being prepared');
@@ -226,6 +224,18 @@ export function judgeJoin(
       secondsUntil(opensAt, now),
     );
   if (!OPEN_STATUSES.includes(status)) return refuse('not_now', `Session is not open: it is ${status}`);
+  return ALLOWED;
+}
+
+/** Whether a participant may join now (`opensAt`: a scheduled session's start); joining twice is `already_done`. */
+export function judgeJoin(
+  state: SessionState,
+  joiner: Joiner,
+  opensAt: number | undefined,
+  now: number,
+): Verdict {
+  const open = judgeLinkOpen(state.status, opensAt, now);
+  if (open.outcome === 'refused') return open;
   if (signsOnTheHostsDevice(joiner)) return refuse('not_now', ONLY_THE_HOST_SIGNS);
   return state.joined.some((p) => p.role === joiner.role && p.index === joiner.index)
     ? ALREADY_DONE

@@ -1,3 +1,5 @@
+import { signerOfKey } from './signing';
+
 /**
  * The live act's media, as the session judges it: who is in the room (by the media server's own events)
  * and whether the act is being recorded. Rooms are numbered by segment: a media server that restarts
@@ -69,8 +71,7 @@ export function participantOf(identity: MediaIdentity): {
   index: number | null;
 } {
   if (identity === 'notary') return { role: 'notary', index: null };
-  const [role, index] = identity.split('-');
-  return { role: role as 'signer' | 'witness', index: Number(index) };
+  return signerOfKey(identity);
 }
 
 /**

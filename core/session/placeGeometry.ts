@@ -3,7 +3,7 @@
  * signer named nowhere, and the notary's seal and signature when no annotation places them, get a box on
  * signature pages appended after the document's own pages, so nothing is ever stamped over its text.
  */
-import { defaultPlaceId, type PlacedAnnotation, type SigningPlace } from './signing';
+import { defaultPlaceId, signerOfKey, type PlacedAnnotation, type SigningPlace } from './signing';
 
 /** A box on a page, in PDF points measured from the page's top-left corner (as annotations are). */
 export interface PlaceBox {
@@ -40,7 +40,7 @@ const ROW_HEIGHT = 130;
 const SEAL = 150;
 const NOTARY_BLOCK_HEIGHT = SEAL + 20;
 
-const indexOf = (key: string) => Number(key.split('-')[1]);
+const indexOf = (key: string) => signerOfKey(key).index;
 
 /** Which of the document's people its own annotations leave without a place. */
 export function unplacedHolders(

@@ -30,6 +30,11 @@ export type PlacedAnnotation = Annotation & { id: string };
 
 export const signerKeyOf = ({ role, index }: { role: 'signer' | 'witness'; index: number }): SignerKey =>
   `${role}-${index}`;
+/** A participant's key read back: the one parser of `signer-0` / `witness-1` (media identities too). */
+export function signerOfKey(key: string): { role: 'signer' | 'witness'; index: number } {
+  const dash = key.indexOf('-');
+  return { role: key.slice(0, dash) as 'signer' | 'witness', index: Number(key.slice(dash + 1)) };
+}
 export const placeKeyOf = (p: { document: string; place: string }) => `${p.document}/${p.place}`;
 /** Between the notary's start and the session's reading of its places (a moment). */
 export const OPENING_DOCUMENTS = 'The session is opening its documents for signing';

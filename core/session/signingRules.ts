@@ -2,7 +2,8 @@
 import { identityEstablished, type SessionState } from './machine';
 import type { SessionPlan } from './plan';
 import { signaturePresenceRefusal } from './presence';
-import { OPENING_DOCUMENTS, placeKeyOf, type SignerKey } from './signing';
+import { OPENING_DOCUMENTS, placeKeyOf, signerOfKey, type SignerKey } from './signing';
+import { judgePlacesWindow } from './statuses';
 
 import { ALLOWED, refuse, type Verdict } from './verdicts';
 
@@ -21,8 +22,7 @@ export function judgeSignature(
       'not_now',
       `Signatures are applied only while the session is in progress: it is ${state.status}`,
     );
-  const [role, index] = who.split('-');
-  const key = { role: role as 'signer' | 'witness', index: Number(index) };
+  const key = signerOfKey(who);
   if (!identityEstablished(state, plan, key))
     return refuse('not_now', 'Verify your identity before you sign');
   if (awaitsTheNotary(state, plan, key))
@@ -49,11 +49,8 @@ export function awaitsTheNotary(
 
 /** The notary's change of places: before the act ends, and never of a place already signed. */
 export function judgePlacesChange(state: SessionState, touched: readonly string[]): Verdict {
-  if (state.status !== 'ready' && state.status !== 'in_progress')
-    return refuse(
-      'not_now',
-      `Places can be changed only while the session is ready or in progress: it is ${state.status}`,
-    );
+  const window = judgePlacesWindow(state.status);
+  if (window.outcome === 'refused') return window;
   return touched.some((key) => state.signing?.applied.includes(key))
     ? refuse('not_now', 'A place already signed cannot be moved or removed')
     : ALLOWED;

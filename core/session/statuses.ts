@@ -1,5 +1,6 @@
 import type { DocumentsStatus, SessionStatus } from './messages';
 import type { SessionPlan } from './plan';
+import { ALLOWED, refuse, type Verdict } from './verdicts';
 
 /** The session's statuses and documents statuses: which are final, and every move between them. */
 export const FINAL_STATUSES: readonly SessionStatus[] = ['completed', 'expired', 'cancelled'];
@@ -80,4 +81,14 @@ export function initialStatus(plan: SessionPlan, now: number): SessionStatus {
   if (plan.holdInvitesUntilPretagged) return 'awaiting_pretag';
   if (plan.startAt !== undefined && plan.startAt > now) return 'scheduled';
   return openingStatus(plan);
+}
+
+/** The window in which the notary changes places, asked by the route's first check and by the workflow. */
+export function judgePlacesWindow(status: SessionStatus): Verdict {
+  return status === 'ready' || status === 'in_progress'
+    ? ALLOWED
+    : refuse(
+        'not_now',
+        `Places can be changed only while the session is ready or in progress: it is ${status}`,
+      );
 }

@@ -11,6 +11,7 @@ import { registerSignedDocumentRoutes } from './routes/signedDocuments';
 import { DownloadUrls } from '../documents/downloadUrls';
 import { linkSecret } from '../crypto/urlSigner';
 import { CompletionLinks } from '../participants/completionLinks';
+import { LinkValidity } from '../participants/linkValidity';
 import { SignedDocumentService } from '../documents/signedDocumentService';
 import { buildOpenApiDocument } from './openapi/document';
 import { OPENAPI_DECISIONS } from './openapi/decisions';
@@ -124,12 +125,8 @@ export function createApp(deps: AppDependencies): App {
   const documents = new DocumentPool({ ...deps.config.documentWork, soffice: deps.config.libreofficePath });
   const signedLinks = linkSecret(deps.config.downloadUrlSecret, jwtSecret);
   const statusChanges = new SessionStatusChanges(deps.sequelize);
-  const { journeys, participants, sessions, signed } = registerUseCases(site, api, deps, {
-    documents,
-    signedLinks,
-    statusChanges,
-  });
-  registerLiveAct(site, api, deps, { journeys, participants, sessions, signedLinks, jwtSecret, signed });
+  const uses = registerUseCases(site, api, deps, { documents, signedLinks, statusChanges });
+  registerLiveAct(site, api, deps, { ...uses, signedLinks, jwtSecret });
 
   koa.use(requestId(deps.logger));
   koa.use(accessLog());
@@ -215,7 +212,7 @@ function registerUseCases(
     sequelize,
     signInSeconds: config.consoleSignInSeconds,
   });
-  return { journeys, participants, sessions, signed };
+  return { journeys, participants, sessions, signed, links: new LinkValidity(completionLinks) };
 }
 
 /** The live act: entering its room, the signaling proxy, the media server's events, the recording. */
@@ -230,6 +227,7 @@ function registerLiveAct(
     signedLinks: Buffer;
     jwtSecret: Uint8Array;
     signed: SignedDocumentService;
+    links: LinkValidity;
   },
 ): void {
   const { config, sequelize, temporal } = deps;
@@ -253,7 +251,13 @@ function registerLiveAct(
   );
   registerRecordingRoutes(api, uses.sessions, views);
   registerEvidenceRoute(api, uses.sessions, new EvidenceBundles(sequelize, uses.signed, views));
-  const signing = new SigningService(sequelize, temporal, uses.participants, uses.sessions.transactions);
+  const signing = new SigningService(
+    sequelize,
+    temporal,
+    uses.participants,
+    uses.sessions.transactions,
+    uses.links,
+  );
   registerSigningRoutes(site, signing);
   registerSessionSigningRoutes(api, {
     sessions: uses.sessions,

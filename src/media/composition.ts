@@ -1,4 +1,5 @@
 import type { MediaIdentity } from '../../core/session/media';
+import { signerOfKey } from '../../core/session/signing';
 
 /** A playable track placed on a room's timeline. */
 export interface PlacedTrack {
@@ -20,9 +21,7 @@ export function gridOf(people: number): { columns: number; rows: number } {
 const ORDER = (identity: MediaIdentity) =>
   identity === 'notary'
     ? 0
-    : identity.startsWith('signer-')
-      ? 1 + Number(identity.split('-')[1])
-      : 100 + Number(identity.split('-')[1]);
+    : (signerOfKey(identity).role === 'signer' ? 1 : 100) + signerOfKey(identity).index;
 
 /** Everyone who appears in a room, the notary first, then signers and witnesses by index. */
 export function peopleOf(tracks: readonly PlacedTrack[]): MediaIdentity[] {

@@ -6,6 +6,7 @@ import {
   type SignaturePageSlot,
   type SignaturePages,
 } from '../../core/session/placeGeometry';
+import { signerOfKey } from '../../core/session/signing';
 import { FONTS } from './fonts';
 
 /** The words of the signature pages: whose document, and whose name goes under each box. */
@@ -114,7 +115,7 @@ export function drawSignaturePages(
       const role = notary ? `Notary Public · Commission ${notary.commissionNumber}` : 'Notary Public';
       drawCaption(page, slot, notary?.name ?? '', role, fonts);
     } else {
-      drawCaption(page, slot, labels.signers[Number(slot.holder.split('-')[1])] ?? '', 'Signer', fonts);
+      drawCaption(page, slot, labels.signers[signerOfKey(slot.holder).index] ?? '', 'Signer', fonts);
     }
   }
 }

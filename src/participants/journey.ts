@@ -2,9 +2,10 @@ import { DEFAULT_DELAY_MODAL, type DelayModal } from './delayModal';
 import { brandOfLink, brandOfSession, type AccountBrand } from '../accounts/brand';
 import type { Sequelize } from 'sequelize';
 import type { CompletionLinks, CompletionQuery } from './completionLinks';
+import { LinkValidity } from './linkValidity';
 import { SESSION_ENDED, throwUnlessDone, updateSession } from '../temporal/sessionUpdates';
 import type { TemporalHandle } from '../temporal/client';
-import { conflict, gone } from '../domain/errors';
+import { conflict } from '../domain/errors';
 import { throwIfRefused } from '../domain/refusals';
 import { joinUpdate, type Joiner, type SessionStatus } from '../../core/session/messages';
 import { judgeJoin, notaryLateAt } from '../../core/session/machine';
@@ -99,7 +100,11 @@ export class ParticipantJourneys {
     private readonly participants: ParticipantLookup,
     private readonly notaryLateAfterMs: number,
     private readonly completionLinks: CompletionLinks,
-  ) {}
+  ) {
+    this.links = new LinkValidity(completionLinks);
+  }
+
+  private readonly links: LinkValidity;
 
   /**
    * Everything the signing page shows: who asks, the documents, the notary once assigned, the identity
@@ -107,7 +112,7 @@ export class ParticipantJourneys {
    */
   async journey(token: string): Promise<Journey> {
     const participant = await this.participants.byToken(token);
-    if (isFinal(participant.status)) throw this.ended(participant);
+    this.links.assertNotEnded(participant);
     const [facts] = await queryRows<JourneyFacts>(
       this.sequelize,
       `SELECT s.test_mode, a.name AS account_name, a.brand_color, a.delay_threshold AS account_delay,
@@ -184,16 +189,6 @@ export class ParticipantJourneys {
 
   brandOfSession(sessionId: string): Promise<AccountBrand> {
     return brandOfSession(this.sequelize, sessionId);
-  }
-
-  /** A link's ended answer; the participants of a completed session get their completion page's link. */
-  private ended({ status, session_id: sessionId, notarization_id: reference }: ParticipantRecord) {
-    return gone(`This signing link is no longer valid: the session is ${status}`, {
-      status,
-      ...(status === 'completed'
-        ? { completion_url: this.completionLinks.create(sessionId, reference) }
-        : {}),
-    });
   }
 
   /** A network witness joins a session they are assigned to, as a participant with a link would. */

@@ -1,5 +1,6 @@
 import { Resvg } from '@resvg/resvg-js';
 import type { SignatureKind } from '../../core/session/signing';
+import { MARK_SIZE } from '../../core/session/marks';
 
 /** The handwriting styles a typed signature is rendered in: Google Fonts under the OFL, from npm. */
 export const SIGNATURE_STYLES = {
@@ -16,15 +17,6 @@ export const SIGNATURE_STYLES = {
 export type SignatureStyle = keyof typeof SIGNATURE_STYLES;
 
 const FONT_FILES = Object.values(SIGNATURE_STYLES).map((s) => require.resolve(s.file));
-
-/** The canvas a drawn mark is drawn on, and the size every mark is rendered at (transparent PNG). */
-export const MARK_SIZE: Record<SignatureKind, { width: number; height: number }> = {
-  signature: { width: 600, height: 150 },
-  initials: { width: 300, height: 150 },
-};
-export const MAX_STROKES = 64;
-export const MAX_POINTS = 4000;
-export const MAX_MARK_TEXT = 64;
 
 export type MarkInput =
   { method: 'typed'; style: SignatureStyle; text: string } | { method: 'drawn'; strokes: number[][][] };

@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import type { Sequelize } from 'sequelize';
-import { conflict, gone, notFound, refused } from '../domain/errors';
+import { conflict, notFound, refused } from '../domain/errors';
 import { execute, queryRows } from '../db/query';
 import type { ParticipantLookup, ParticipantRecord } from '../reads/participantLookup';
 import { answerFailedTransaction, appliedOrRollBack, updateSession } from '../temporal/sessionUpdates';
 import type { TemporalHandle } from '../temporal/client';
 import type { TransactionsThroughTemporal } from '../sessions/transactionsThroughTemporal';
-import { OPEN_STATUSES } from '../../core/session/statuses';
+import type { LinkValidity } from '../participants/linkValidity';
 import { ONLY_THE_HOST_SIGNS, signsOnTheHostsDevice } from '../../core/session/machine';
 import { signatureAppliedUpdate, type SignatureApplied } from '../../core/session/messages';
 import { signerKeyOf, type SignatureKind } from '../../core/session/signing';
@@ -38,6 +38,7 @@ export class SigningService {
     private readonly temporal: TemporalHandle,
     private readonly participants: ParticipantLookup,
     private readonly transactions: TransactionsThroughTemporal,
+    private readonly links: LinkValidity,
   ) {
     this.pages = new SessionPages(sequelize);
   }
@@ -239,8 +240,7 @@ export class SigningService {
   /** The link's participant while their session is open, once they have joined (or their host has). */
   private async present(token: string): Promise<ParticipantRecord> {
     const me = await this.participants.byToken(token);
-    if (!OPEN_STATUSES.includes(me.status))
-      throw gone(`This signing link is no longer valid: the session is ${me.status}`, { status: me.status });
+    this.links.assertOpen(me);
     const sameDeviceAll = me.same_device_signing_mode === 'all';
     // The host's device acts for this signer (`signer_index`); their own link never does.
     if (signsOnTheHostsDevice({ sameDeviceAll, role: me.role, isHost: me.is_host }))

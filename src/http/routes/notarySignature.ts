@@ -1,17 +1,11 @@
 import Joi from 'joi';
 import type { NotarySignatures } from '../../signatures/notarySignatures';
-import {
-  MARK_SIZE,
-  MAX_MARK_TEXT,
-  MAX_POINTS,
-  MAX_STROKES,
-  renderMark,
-  type MarkInput,
-} from '../../signatures/adoptedMarks';
+import { renderMark, type MarkInput } from '../../signatures/adoptedMarks';
+import { MARK_SIZE, MAX_MARK_TEXT, MAX_POINTS, MAX_STROKES } from '../../../core/session/marks';
 import { failBodySchema } from '../openapi/document';
 import { workerOf } from '../context';
 import type { ApiRoutes } from '../routeTable';
-import { mark, markText, styles } from './signingSchemas';
+import { markOf, markText, styles } from './signingSchemas';
 
 const failure = (description: string) => ({ description, schema: failBodySchema });
 const png = (description: string) => ({ description, contentType: 'image/png' });
@@ -32,7 +26,7 @@ export function registerNotarySignatureRoutes(api: ApiRoutes, signatures: Notary
       'before you adopt one. Adopting again replaces it for later acts; documents already notarized keep theirs.',
     tags: ['Notary console'],
     auth: 'person',
-    body: Joi.object({ signature: mark.required() }),
+    body: Joi.object({ signature: markOf('signature').required() }),
     responses: {
       200: {
         description: 'Adopted',

@@ -3,12 +3,13 @@ import Joi from 'joi';
 import { failBodySchema } from '../openapi/document';
 import { endedLinkResponse } from './participants';
 import type { SigningService } from '../../signatures/signingService';
-import { MARK_SIZE, MAX_MARK_TEXT, MAX_POINTS, MAX_STROKES, renderMark } from '../../signatures/adoptedMarks';
+import { renderMark } from '../../signatures/adoptedMarks';
+import { MARK_SIZE, MAX_MARK_TEXT, MAX_POINTS, MAX_STROKES } from '../../../core/session/marks';
 import { malformed } from '../../domain/errors';
 import type { ApiRoutes, RouteDefinition } from '../routeTable';
 import type { RateLimitKind } from '../middleware/rateLimit';
 import type { AppContext } from '../context';
-import { mark, markText, placeBody, signerIndex, signingViewSchema, styles } from './signingSchemas';
+import { markOf, markText, placeBody, signerIndex, signingViewSchema, styles } from './signingSchemas';
 
 const token = Joi.object({ token: Joi.string().description('The participant’s signing-link token') });
 const png = (description: string) => ({ description, contentType: 'image/png' });
@@ -74,7 +75,11 @@ function consentAndAdoptionRoutes(site: ApiRoutes, signing: SigningService): voi
         `initials ${MARK_SIZE.initials.width}×${MARK_SIZE.initials.height}); typed text at most ${MAX_MARK_TEXT} ` +
         `characters, drawn marks at most ${MAX_STROKES} strokes and ${MAX_POINTS} points. Changeable until the first application.`,
       params: token,
-      body: Joi.object({ signer_index: signerIndex, signature: mark.required(), initials: mark.required() }),
+      body: Joi.object({
+        signer_index: signerIndex,
+        signature: markOf('signature').required(),
+        initials: markOf('initials').required(),
+      }),
       responses: {
         200: { description: 'Adopted; the signing view', schema: signingViewSchema },
         400: failure('Not a mark: unknown style, empty or long text, too many strokes or points'),

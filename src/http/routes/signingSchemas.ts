@@ -1,11 +1,7 @@
 import Joi from 'joi';
-import {
-  MARK_SIZE,
-  MAX_MARK_TEXT,
-  MAX_POINTS,
-  MAX_STROKES,
-  SIGNATURE_STYLES,
-} from '../../signatures/adoptedMarks';
+import { SIGNATURE_STYLES } from '../../signatures/adoptedMarks';
+import { MARK_SIZE, MAX_MARK_TEXT, MAX_POINTS, MAX_STROKES } from '../../../core/session/marks';
+import type { SignatureKind } from '../../../core/session/signing';
 
 const participantKey = Joi.string().description('`signer-<index>` or `witness-<index>`');
 
@@ -110,8 +106,9 @@ export const markText = () =>
       'printable characters',
     )
     .required();
-export const mark = Joi.alternatives()
-  .try(
+/** A mark of this kind: typed, or drawn within its own canvas. */
+export const markOf = (kind: SignatureKind) =>
+  Joi.alternatives().try(
     Joi.object({
       method: Joi.string().valid('typed').required(),
       style: Joi.string()
@@ -124,16 +121,20 @@ export const mark = Joi.alternatives()
       strokes: Joi.array()
         .items(
           Joi.array()
-            .items(Joi.array().ordered(Joi.number().min(0).max(600), Joi.number().min(0).max(150)).length(2))
+            .items(
+              Joi.array()
+                .ordered(
+                  Joi.number().min(0).max(MARK_SIZE[kind].width),
+                  Joi.number().min(0).max(MARK_SIZE[kind].height),
+                )
+                .length(2),
+            )
             .min(1)
             .max(MAX_POINTS),
         )
         .min(1)
         .max(MAX_STROKES)
         .required()
-        .description(
-          `Points [x, y] on a canvas of ${MARK_SIZE.signature.width} × ${MARK_SIZE.signature.height}`,
-        ),
+        .description(`Points [x, y] on a canvas of ${MARK_SIZE[kind].width} × ${MARK_SIZE[kind].height}`),
     }),
-  )
-  .label('AdoptedMark');
+  );
