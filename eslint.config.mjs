@@ -123,6 +123,23 @@ export default tseslint.config(
   },
   ...floorRules(),
   {
+    // The browser program reads the service's rules and wire shapes from core/, and nothing else of the server.
+    files: ['web/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(src|server|activities|workflows|worker|scripts|migrations)(/|$)',
+              message: 'web/ runs in the browser: share a shape or a rule through core/, never server code.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Small modules with one job: a file and a function a newcomer can read at once (tests and migrations aside).
     files: ['**/*.ts'],
     ignores: ['test/**', 'migrations/**'],

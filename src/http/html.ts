@@ -10,8 +10,8 @@ export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 
-/** A minimal, self-contained page: no external assets, strict CSP-friendly inline style only. */
-export function page(title: string, body: string, script = '', style = ''): string {
+/** A minimal page: its programs come from web/ as /assets bundles, its style inline (allowed by hash). */
+export function page(title: string, body: string, style = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -23,7 +23,6 @@ button{font-size:1rem;padding:.6rem 1.2rem}.muted{color:#595959}${style}</style>
 </head>
 <body>
 ${body}
-${script ? `<script>${script}</script>` : ''}
 </body>
 </html>`;
 }

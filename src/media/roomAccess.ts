@@ -29,7 +29,7 @@ export interface RoomPass {
 
 export const SIGNALING_PATH = '/media/janus';
 
-/** The states a participant's page reports of its room (src/http/pages/client/roomView.ts, and its controls). */
+/** The states a participant's page reports of its room (web/roomView.ts, and its controls). */
 export const PAGE_ROOM_STATES = [
   'checking',
   'ready',

@@ -3,6 +3,7 @@ import { queryRows } from '../db/query';
 import { judgeRequest } from '../../core/session/machine';
 import { recordedState } from '../sessions/sessionRules';
 import type { SessionRow } from '../../core/session/rows';
+import type { Evidence } from '../../core/wire/workList';
 
 /** An identity check as the notary sees it: how, with what outcome, on which attempt, and why. */
 interface LastCheck {
@@ -54,7 +55,7 @@ export function workParticipants(sequelize: Sequelize, sessionIds: string[]): Pr
 const METHOD = { kba: 'kba', biometrics: 'id_check', skip: 'waived', notary: 'notary' } as const;
 
 /** What the notary is shown of a participant's identity evidence; null before any check. */
-export function evidenceOf(check: LastCheck | null) {
+export function evidenceOf(check: LastCheck | null): Evidence | null {
   if (!check) return null;
   return {
     method: METHOD[check.method],

@@ -4,6 +4,7 @@ import { queryRows } from '../db/query';
 import type { SessionRow } from '../../core/session/rows';
 import { evidenceOf, startVerdict, workParticipants } from './workEvidence';
 import type { Worker } from '../auth/people';
+import type { WorkList } from '../../core/wire/workList';
 import { checkAskedOf } from '../../core/session/identityChecks';
 import { networkCommissionStanding } from './commissionHorizon';
 import { sessionEndedSql } from '../../core/session/statusSql';
@@ -62,7 +63,7 @@ function scopeOf(worker: Worker): { from: string; where: string; relation: strin
 }
 
 /** The sessions a notary (team or network) or network witness works on, unfinished first, newest first. */
-export async function workList(sequelize: Sequelize, worker: Worker) {
+export async function workList(sequelize: Sequelize, worker: Worker): Promise<WorkList> {
   const scope = scopeOf(worker);
   const sessions = await queryRows<WorkRow>(
     sequelize,
@@ -109,7 +110,10 @@ export async function workList(sequelize: Sequelize, worker: Worker) {
         identity: identityOf(p),
         identity_evidence: evidenceOf(p.last_check),
         ...(p.role === 'witness'
-          ? { source: p.network_witness_id ? 'network' : 'invited', you: p.network_witness_id === me }
+          ? {
+              source: p.network_witness_id ? ('network' as const) : ('invited' as const),
+              you: p.network_witness_id === me,
+            }
           : {}),
       });
       return {

@@ -1,9 +1,4 @@
-/** The late-notary modal (spec 2.5): a session's delay_threshold, else its account's, else this. */
-export interface DelayModal {
-  title: string;
-  message: string;
-  actions: Array<{ label: string; url: string }>;
-}
+import type { DelayModal } from '../../core/wire/journey';
 
 /** Shown when neither the session nor its account has a delay_threshold of its own. */
 export const DEFAULT_DELAY_MODAL: DelayModal = {

@@ -1,4 +1,4 @@
-import { DEFAULT_DELAY_MODAL, type DelayModal } from './delayModal';
+import { DEFAULT_DELAY_MODAL } from './delayModal';
 import { brandOfLink, brandOfSession, type AccountBrand } from '../accounts/brand';
 import type { Sequelize } from 'sequelize';
 import type { CompletionLinks, CompletionQuery } from './completionLinks';
@@ -10,10 +10,17 @@ import { throwIfRefused } from '../domain/refusals';
 import { joinUpdate, type Joiner, type SessionStatus } from '../../core/session/messages';
 import { judgeJoin, notaryLateAt } from '../../core/session/machine';
 import { isFinal } from '../../core/session/statuses';
-import type { IdentityProofing, IdentityState } from '../proofing/identityProofing';
+import type { IdentityProofing } from '../proofing/identityProofing';
 import { queryRows } from '../db/query';
 import { isUuid } from '../ids';
 import type { ParticipantLookup, ParticipantRecord } from '../reads/participantLookup';
+import type {
+  DelayModal,
+  IdentityState,
+  Journey,
+  JourneyStep,
+  ParticipantView,
+} from '../../core/wire/journey';
 
 const isSettled = (identity: IdentityState) =>
   identity.status === 'passed' || identity.status === 'waived' || identity.status === 'not_required';
@@ -30,17 +37,6 @@ function journeyStep(
   return participant.status === 'in_progress' ? 'in_session' : 'waiting';
 }
 
-export interface ParticipantView {
-  bn_session_id: string;
-  status: SessionStatus;
-  role: 'signer' | 'witness';
-  index: number;
-  first_name: string | null;
-  last_name: string | null;
-  session_timing: string | null;
-  joined_at: string | null;
-}
-
 function viewOf(p: ParticipantRecord): ParticipantView {
   return {
     bn_session_id: p.session_id,
@@ -52,25 +48,6 @@ function viewOf(p: ParticipantRecord): ParticipantView {
     session_timing: p.session_timing ? new Date(p.session_timing).toISOString() : null,
     joined_at: p.joined_at ? new Date(p.joined_at).toISOString() : null,
   };
-}
-
-/** Where the participant is on their way through the session, for the signing page. */
-export type JourneyStep = 'not_open' | 'join' | 'verify' | 'locked_out' | 'waiting' | 'in_session';
-
-export interface Journey extends ParticipantView {
-  step: JourneyStep;
-  account: { name: string; brand_color: string | null };
-  documents: Array<{ name: string; pages: number | null }>;
-  notary: { name: string } | null;
-  identity: IdentityState;
-  /** Same-device signing, for the host: each signer and their identity check, done on the host's device. */
-  same_device_signers: Array<{ index: number; name: string; identity: IdentityState }> | null;
-  notary_late: boolean;
-  /** While waiting and not late yet: when the late-notary modal shows if the notary has not started. */
-  notary_late_at: string | null;
-  delay_modal: DelayModal;
-  /** Set on a test-mode session: no live room, no notarial act. */
-  test?: true;
 }
 
 export interface CompletionFacts {

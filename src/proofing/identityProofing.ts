@@ -4,36 +4,14 @@ import type { IdentityPolicy } from '../config';
 import type { TemporalHandle } from '../temporal/client';
 import { conflict, invalid, notFound } from '../domain/errors';
 import { isFinal } from '../../core/session/statuses';
-import type { AskedCheck } from '../../core/session/identityChecks';
 import type { ParticipantLookup, ParticipantRecord } from '../reads/participantLookup';
 import { judgeAttempt, judgeKba, newQuestionsNeeded } from './attemptRules';
 import { AttemptStore, pastOf, type CheckRow } from './attemptStore';
 import { OutcomeReports } from './outcomeReports';
 import type { IdCheckImages } from './idCheckImages';
 import { identityParticipantOf, type IdentityParticipant } from './participant';
-import type { IdImageKind, IdentityProvider, KbaAnswer, KbaQuestion } from './providers';
-
-export interface IdentityState {
-  /** What the session asks: `kba`, `biometrics`, `skip` (waived), or `none` (nothing asked). */
-  method: AskedCheck;
-  /** `not_required`, `waived`, `pending` (may try), `in_progress` (a quiz is open), `passed`, `locked_out`. */
-  status: 'not_required' | 'waived' | 'pending' | 'in_progress' | 'passed' | 'locked_out';
-  attempts: number;
-  attempts_left: number | null;
-  locked_until: string | null;
-  /** The open KBA quiz, so a reload resumes it. */
-  open_check: { check_id: string; deadline: string } | null;
-  last_failure: { attempt: number; reasons: string[] } | null;
-  /** When the check passed (or was waived). */
-  verified_at: string | null;
-}
-
-export interface KbaQuiz {
-  check_id: string;
-  attempt: number;
-  deadline: string;
-  questions: KbaQuestion[];
-}
+import type { IdImageKind, IdentityProvider, KbaAnswer } from './providers';
+import type { CheckAnswer, IdentityState, KbaQuestion, KbaQuiz } from '../../core/wire/journey';
 
 export interface IdImages {
   id_front: Buffer;
@@ -246,11 +224,11 @@ export class IdentityProofing {
     };
   }
 
-  private answerOf(check: CheckRow) {
+  private answerOf(check: CheckRow): CheckAnswer {
     return {
       check_id: check.id,
       attempt: check.attempt,
-      outcome: check.outcome as 'passed' | 'failed',
+      outcome: check.outcome as CheckAnswer['outcome'],
       ...(check.correct !== null ? { correct: check.correct, total: check.total } : {}),
       reasons: check.reasons,
       locked_until: check.locked_until?.toISOString() ?? null,

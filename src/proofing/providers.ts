@@ -1,3 +1,5 @@
+import type { KbaQuestion } from '../../core/wire/journey';
+
 /**
  * Identity proofing providers, shaped the way KBA and ID-verification vendors work: a verification is
  * created for a subject, then questions are fetched and answers submitted (KBA), or the ID's images and a
@@ -16,12 +18,6 @@ export interface IdentitySubject {
   state: string | null;
   zip: string | null;
   phone: string | null;
-}
-
-export interface KbaQuestion {
-  id: string;
-  prompt: string;
-  choices: Array<{ id: string; text: string }>;
 }
 
 export interface KbaAnswer {

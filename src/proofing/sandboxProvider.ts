@@ -1,4 +1,4 @@
-import { PHOTO_MINIMUMS } from './photoRequirements';
+import { PHOTO_MINIMUMS } from '../../core/session/photos';
 import crypto from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { execute, queryRows } from '../db/query';
@@ -10,8 +10,8 @@ import type {
   IdentityProvider,
   IdentitySubject,
   KbaAnswer,
-  KbaQuestion,
 } from './providers';
+import type { KbaQuestion } from '../../core/wire/journey';
 
 /**
  * The sandbox provider of development and tests: deterministic, documented, no vendor behind it.

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import pLimit from 'p-limit';
 import { PDFDocument } from 'pdf-lib';
 import { DomainError, unavailable } from '../domain/errors';
+import type { PageSize } from '../../core/wire/signingView';
 
 /** Page images are as wide as a desktop viewer shows them; the pages scale them down on a phone. */
 export const PAGE_IMAGE_WIDTH = 1000;
@@ -14,11 +15,6 @@ const RENDER_DEADLINE_MS = 20_000;
 /** A page that failed to render fails again at once for this long, rather than taking a slot again. */
 const FAILED_RENDER_KEPT_MS = 10 * 60_000;
 const CACHED_DOCUMENTS = 256;
-
-export interface PageSize {
-  width: number;
-  height: number;
-}
 
 /** Page sizes of immutable documents, by document id, the most recently read kept. */
 const sizes = new Map<string, PageSize[]>();

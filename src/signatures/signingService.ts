@@ -16,7 +16,8 @@ import { presenceInRoom } from '../reads/presence';
 import { cameraOf, signingPause } from '../../core/session/presence';
 import type { SessionPlan } from '../../core/session/plan';
 import { sessionPlaces } from '../reads/sessionPlaces';
-import { signingView, type SigningView } from './signingView';
+import { signingView } from './signingView';
+import type { SigningView } from '../../core/wire/signingView';
 
 /** The plain-language ESIGN disclosure a participant consents to; its version is kept with the consent. */
 export const ESIGN_DISCLOSURE_VERSION = '2026-11-28';

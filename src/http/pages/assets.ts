@@ -8,7 +8,7 @@ function packageRoot(from = __dirname): string {
 }
 
 const ROOT = packageRoot();
-const CLIENT = path.join(ROOT, 'src', 'http', 'pages', 'client');
+const CLIENT = path.join(ROOT, 'web');
 /** Written by `npm run build` (scripts/bundle-browser.ts) into dist/; running from source, there are none. */
 export const PREBUILT_ASSETS = path.join(__dirname, '..', '..', '..', 'assets');
 
@@ -18,15 +18,18 @@ export interface Asset {
   etag: string;
 }
 
-/** The browser code of the live room (with janus.js and the WebRTC adapter), the signing and the console, and styles. */
+/** The browser program's bundles (the live room with janus.js and the WebRTC adapter, the signing, the participant's journey, the console, verification) and styles. */
 export async function bundleBrowserAssets(): Promise<Record<string, string>> {
   return {
     'live-room.js': await bundle('liveRoom.ts'),
     'live-room.css': fs.readFileSync(path.join(CLIENT, 'liveRoom.css'), 'utf8'),
     'signing.js': await bundle('signing.ts'),
     'signing.css': fs.readFileSync(path.join(CLIENT, 'signing.css'), 'utf8'),
+    'participant.js': await bundle('participant.ts'),
     'console.js': await bundle('console.ts'),
     'verify.js': await bundle('verify.ts'),
+    'auto-login.js': await bundle('autoLogin.ts'),
+    'commission-confirm.js': await bundle('commissionConfirm.ts'),
   };
 }
 

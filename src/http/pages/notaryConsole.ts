@@ -53,7 +53,6 @@ export function notaryConsolePage(): string {
 <script src="/assets/live-room.js"></script>
 <script src="/assets/signing.js"></script>
 <script src="/assets/console.js"></script>`,
-    '',
     STYLE,
   );
 }

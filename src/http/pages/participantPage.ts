@@ -1,6 +1,6 @@
-import { PARTICIPANT_SCRIPT as SCRIPT } from './participantPageScript';
 import type { SessionStatus } from '../../../core/session/messages';
-import type { CompletionFacts, Journey } from '../../participants/journey';
+import type { CompletionFacts } from '../../participants/journey';
+import type { Journey } from '../../../core/wire/journey';
 import { escapeHtml, page } from '../html';
 import type { AccountBrand } from '../../accounts/brand';
 
@@ -99,8 +99,8 @@ export function signingPage(journey: Journey, brand: AccountBrand): string {
 <link rel="stylesheet" href="/assets/live-room.css">
 <link rel="stylesheet" href="/assets/signing.css">
 <script src="/assets/live-room.js"></script>
-<script src="/assets/signing.js"></script>`,
-    SCRIPT,
+<script src="/assets/signing.js"></script>
+<script src="/assets/participant.js"></script>`,
     style,
   );
 }
@@ -133,7 +133,6 @@ export function endedPage(
   return page(
     known?.title ?? 'Signing link',
     `${look?.header ?? ''}<main><h1>${escapeHtml(known?.title ?? 'Signing link')}</h1><p>${escapeHtml(known?.text ?? ended.message)}</p>${summary}</main>`,
-    undefined,
     look?.style,
   );
 }
@@ -169,7 +168,6 @@ export function completionPage(
 <h2>What happens next</h2>
 <p>Keep the e-mail with your documents: each is digitally signed, so anyone can check it has not been changed. For questions about the transaction, contact ${escapeHtml(facts.account_name)}.</p>
 ${referenceLine}</main>`,
-    undefined,
     look?.style,
   );
 }

@@ -30,7 +30,6 @@ a copy changed in any way, even by one byte, is not recognised. The file is not 
 <div id="answer" role="status" aria-live="polite"></div>
 </main>
 <script src="/assets/verify.js"></script>`,
-    '',
     STYLE,
   );
 }

@@ -44,23 +44,8 @@ function confirmationPage(
       `<tr><th scope="row">${label}</th><td>${escapeHtml(change.before?.[field] ?? '—')}</td>` +
       `<td>${escapeHtml(change.after[field] ?? '—')}</td></tr>`,
   ).join('');
-  const script = `(() => {
-  const button = document.getElementById('confirm');
-  const status = document.getElementById('status');
-  button.addEventListener('click', async () => {
-    button.disabled = true;
-    const res = await fetch(${JSON.stringify(`${API_PREFIX}/notary/commission_changes/${changeId}/confirm`)}, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(${JSON.stringify({ key }).replace(/</g, '\\u003c')}),
-    });
-    const body = await res.json().catch(() => ({}));
-    status.textContent = res.ok ? 'Confirmed: your commission is recorded and your seal renewed.'
-      : 'Not confirmed: ' + (body.response_message || res.status);
-    status.dataset.state = res.ok ? 'confirmed' : 'failed';
-    if (!res.ok) button.disabled = false;
-  });
-})();`;
+  const confirmation = JSON.stringify({ key }).replace(/</g, '\\u003c');
+  const confirmPath = `${API_PREFIX}/notary/commission_changes/${changeId}/confirm`;
   return page(
     'Confirm your notary commission',
     `<main><h1>Confirm your notary commission</h1>
@@ -68,9 +53,10 @@ function confirmationPage(
 Every certificate you sign states it: confirm only if it is yours.</p>
 <table><thead><tr><th scope="col"></th><th scope="col">On file</th><th scope="col">Asked for</th></tr></thead>
 <tbody>${rows}</tbody></table>
-<p><button type="button" id="confirm">Confirm this commission</button></p>
-<p id="status" role="status" data-state="pending"></p></main>`,
-    script,
+<p><button type="button" id="confirm" data-path="${escapeHtml(confirmPath)}">Confirm this commission</button></p>
+<p id="status" role="status" data-state="pending"></p></main>
+<script type="application/json" id="confirmation">${confirmation}</script>
+<script src="/assets/commission-confirm.js"></script>`,
     'table{border-collapse:collapse;margin:1rem 0}th,td{text-align:left;padding:.3rem .8rem;border-bottom:1px solid #ddd}',
   );
 }

@@ -19,31 +19,14 @@ interface LoginBody {
 
 /** The auto-login page posts the link back to the API and shows who is signed in. */
 function autoLoginPage(linkId: string, key: string): string {
-  const script = `(async () => {
-  const status = document.getElementById('status');
-  const res = await fetch('${API_PREFIX}/auth/login_link', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(${JSON.stringify({ login_link_id: linkId, key }).replace(/</g, '\\u003c')}),
-  });
-  const body = await res.json();
-  if (!res.ok) { status.textContent = 'This login link is not valid: ' + body.response_message; status.dataset.state = 'failed'; return; }
-  sessionStorage.setItem('access_token', body.access_token);
-  sessionStorage.setItem('access_token_expires_at', String(Date.now() + body.expires_in * 1000));
-  const who = body.team_member ? { name: body.team_member.name, role: body.team_member.business_role } : body.network_member;
-  const signedInAs = 'Signed in as ' + who.name + ' (' + who.role + ')';
-  sessionStorage.setItem('signed_in_as', signedInAs);
-  status.textContent = signedInAs + '. Taking you to your sessions…';
-  status.dataset.state = 'signed-in';
-  document.getElementById('console').hidden = false;
-  // Long enough to read who is signed in; the link below goes at once.
-  setTimeout(() => location.replace('/notary'), 1500);
-})();`;
+  // `<` escaped so the JSON cannot close the script element it sits in.
+  const link = JSON.stringify({ login_link_id: linkId, key }).replace(/</g, '\\u003c');
   return page(
     'Signing in',
-    `<h1>Signing in</h1><p id="status" role="status" data-state="pending">Verifying your login link${escapeHtml('…')}</p>
-<p id="console" hidden><a href="/notary">Open your sessions now</a></p>`,
-    script,
+    `<h1>Signing in</h1><p id="status" role="status" data-state="pending" data-path="${API_PREFIX}/auth/login_link">Verifying your login link${escapeHtml('…')}</p>
+<p id="console" hidden><a href="/notary">Open your sessions now</a></p>
+<script type="application/json" id="login-link">${link}</script>
+<script src="/assets/auto-login.js"></script>`,
   );
 }
 

@@ -1,5 +1,6 @@
 import Joi from 'joi';
-import type { Journey, ParticipantJourneys } from '../../participants/journey';
+import type { ParticipantJourneys } from '../../participants/journey';
+import type { Journey } from '../../../core/wire/journey';
 import type { SessionStatusChanges } from '../../sessions/statusChanges';
 import { SESSION_STATUSES, type SessionStatus } from '../../../core/session/messages';
 import { completionPage, endedPage, signingPage } from '../pages/participantPage';
@@ -34,7 +35,7 @@ const identityStateSchema = Joi.object({
   verified_at: Joi.string().isoDate().allow(null),
 }).label('IdentityState');
 
-const journeySchema = participantSchema
+export const journeySchema = participantSchema
   .keys({
     step: Joi.string()
       .valid('not_open', 'join', 'verify', 'locked_out', 'waiting', 'in_session')

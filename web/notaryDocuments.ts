@@ -3,6 +3,7 @@
  * not, followed live; on a document that allows it, places tagged for a participant and removed.
  */
 import { el } from './dom';
+import { signerOfKey } from '../core/session/signing';
 import type { Place, View } from './signingModel';
 
 interface Options {
@@ -128,7 +129,7 @@ class NotaryDocuments {
   ) {
     const r = (e.currentTarget as HTMLElement).getBoundingClientRect();
     const { participant, kind } = this.tool;
-    const [role, index] = participant.split('-');
+    const { role, index } = signerOfKey(participant);
     const box = PLACE_SIZE[kind];
     const x = Math.max(0, ((e.clientX - r.left) / r.width) * size.width - box.width / 2);
     const y = Math.max(0, ((e.clientY - r.top) / r.height) * size.height - box.height / 2);
@@ -139,7 +140,7 @@ class NotaryDocuments {
       y: Math.round(y),
       ...box,
       role,
-      participant_index: Number(index),
+      participant_index: index,
     };
     if (await this.call('POST', `/documents/${documentId}/annotations`, body)) {
       this.options.say(

@@ -1,4 +1,6 @@
 import { el } from './dom';
+import { MARK_SIZE } from '../core/session/marks';
+import type { SignatureKind } from '../core/session/signing';
 
 const STYLES: Array<[string, string]> = [
   ['dancing-script', 'Flowing'],
@@ -6,8 +8,9 @@ const STYLES: Array<[string, string]> = [
   ['caveat', 'Casual'],
 ];
 
-/** A canvas to draw a mark on with a finger or a mouse; its strokes in the canvas's own units. */
-export function drawPad(width: number, height: number, label: string) {
+/** A canvas of the mark's own size (core's MARK_SIZE) to draw on with a finger or a mouse; strokes in its units. */
+export function drawPad(kind: SignatureKind, label: string) {
+  const { width, height } = MARK_SIZE[kind];
   const canvas = el('canvas', undefined, {
     width: `${width}`,
     height: `${height}`,

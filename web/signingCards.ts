@@ -57,8 +57,8 @@ export function adoptCard(ctx: SigningContext, person: Person): HTMLElement {
   initLabel.append(initials);
   const { styles, previews } = styleChoice();
   const pads = el('div', undefined, { class: 'pads', hidden: '' });
-  const sig = drawPad(600, 150, 'Draw your signature here');
-  const ini = drawPad(300, 150, 'Draw your initials here');
+  const sig = drawPad('signature', 'Draw your signature here');
+  const ini = drawPad('initials', 'Draw your initials here');
   pads.append(
     el('p', 'Draw your signature'),
     sig.canvas,

@@ -173,6 +173,8 @@ async function refresh(): Promise<void> {
   const next = (await res.json()) as WorkList;
   showCommission(document.getElementById('commission')!, next.commission);
   await followSigning(next.sessions);
+  // Held while the signing views were read (the notary began choosing): a redraw now would drop the choice.
+  if (holding) return;
   alerts.notice(next.sessions);
   render(next);
   list.dataset.loaded = 'true';

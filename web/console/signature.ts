@@ -42,7 +42,7 @@ async function adoptDialog(root: HTMLElement, ctx: ConsoleContext): Promise<void
     value: sessionStorage.getItem('signed_in_as') ?? '',
   });
   const { styles, previews } = styleChoice();
-  const pad = drawPad(600, 150, 'Draw your signature here');
+  const pad = drawPad('signature', 'Draw your signature here');
   const pads = el('div', undefined, { class: 'pads', hidden: '' });
   pads.append(el('p', 'Draw your signature'), pad.canvas, pad.clear);
   const showPreviews = async () => {
