@@ -1,4 +1,5 @@
 import type { Commission } from './model';
+import { whenWithZone } from '../time';
 
 const RENEWAL_NOTICE_MS = 31 * 24 * 3600 * 1000;
 
@@ -8,14 +9,7 @@ export function showCommission(standing: HTMLElement, c: Commission | undefined)
   standing.hidden = left > RENEWAL_NOTICE_MS;
   if (standing.hidden || !c) return;
   const yours = `Your commission ${c.commission_number}`;
-  const endsAt = new Date(c.ends_at).toLocaleString(undefined, {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
+  const endsAt = whenWithZone(c.ends_at);
   standing.textContent =
     left <= 0
       ? `${yours} expired on ${c.commission_expires_on}: no sessions are offered to you until it is renewed.`

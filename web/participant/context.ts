@@ -6,6 +6,7 @@ import type { IdentityState, Journey } from '../../core/wire/journey';
 import { byId, el } from '../dom';
 
 export { byId, el } from '../dom';
+export { whenWithZone } from '../time';
 
 export interface Answer<Body> {
   ok: boolean;
@@ -71,17 +72,6 @@ export const heading = (text: string): HTMLHeadingElement =>
 
 export const when = (iso: string): string =>
   new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
-
-/** A time a person acts on names its zone: "Nov 29, 2026, 11:11 PM CST". */
-export const whenWithZone = (iso: string): string =>
-  new Date(iso).toLocaleString([], {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
 
 /** The identity check of the participant, or with `index` of a signer on a same-device host's device. */
 export function identityFor(journey: Journey, index?: number): IdentityState {
