@@ -50,8 +50,8 @@ describe('operations endpoints', () => {
     const bundle = await request('/docs/assets/swagger-ui-bundle.js');
     assert.equal(bundle.status, 200);
     assert.ok(bundle.text.length > 100_000);
-    const init = await request('/docs/assets/docs-init.js');
-    assert.match(init.text, /\/api\/integrationsv2\/openapi\.json/);
+    assert.match(page.text, /data-spec="\/api\/integrationsv2\/openapi\.json"/);
+    assert.equal((await request('/assets/docs.js')).status, 200);
     assert.equal((await request('/docs/assets/..%2Fpackage.json')).status, 404);
   });
 });

@@ -28,6 +28,8 @@ export async function bundleBrowserAssets(): Promise<Record<string, string>> {
     'participant.js': await bundle('participant.ts'),
     'console.js': await bundle('console.ts'),
     'verify.js': await bundle('verify.ts'),
+    'docs.js': await bundle('docs.ts'),
+    'docs.css': fs.readFileSync(path.join(CLIENT, 'docs.css'), 'utf8'),
     'auto-login.js': await bundle('autoLogin.ts'),
     'commission-confirm.js': await bundle('commissionConfirm.ts'),
   };

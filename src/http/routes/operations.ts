@@ -162,15 +162,14 @@ const DOCS_PAGE = `<!doctype html>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Notarization integration API</title>
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+  <link rel="stylesheet" href="/assets/docs.css">
 </head>
 <body>
-  <div id="swagger-ui"></div>
+  <div id="swagger-ui" data-spec="${API_PREFIX}/openapi.json"></div>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
-  <script src="/docs/assets/docs-init.js"></script>
+  <script src="/assets/docs.js"></script>
 </body>
 </html>`;
-
-const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '${API_PREFIX}/openapi.json', dom_id: '#swagger-ui' });`;
 
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css',
@@ -186,11 +185,6 @@ export function registerDocsAssets(router: Router<AppState>): void {
   const root = path.dirname(require.resolve('swagger-ui-dist/package.json'));
   router.get('/docs/assets/:file', async (ctx) => {
     const file = ctx.params.file;
-    if (file === 'docs-init.js') {
-      ctx.type = 'application/javascript';
-      ctx.body = DOCS_INIT;
-      return;
-    }
     const type = ASSETS[file];
     if (!type) return;
     ctx.type = type;
