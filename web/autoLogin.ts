@@ -29,6 +29,7 @@ async function signIn(): Promise<void> {
     : body.network_member!;
   const signedInAs = `Signed in as ${who.name} (${who.role})`;
   sessionStorage.setItem('signed_in_as', signedInAs);
+  sessionStorage.setItem('signed_in_name', who.name);
   status.textContent = `${signedInAs}. Taking you to your sessions…`;
   status.dataset.state = 'signed-in';
   byId('console').hidden = false;

@@ -66,7 +66,7 @@ const ctx: ConsoleContext = {
     root.setAttribute('aria-label', `Live room: ${title}`);
     const handle = window.NotarizationRoom.enter({
       root,
-      selfLabel: sessionStorage.getItem('signed_in_as') || 'Notary',
+      selfLabel: sessionStorage.getItem('signed_in_name') || 'Notary',
       lobbyMessage: lobby ? 'Starting the session…' : undefined,
       liveMessage:
         s.relation === 'assigned'

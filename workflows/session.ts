@@ -89,8 +89,11 @@ async function session(
 /** A session that stopped before completion: cancelled, or expired; its last events published. */
 async function finish(run: SessionRun, room?: Promise<void>): Promise<SessionOutcome> {
   if (run.requested.cancel) {
-    const reason = run.requested.cancelReason;
-    await run.enter('cancelled', 'session_cancelled', reason ? { reason } : {});
+    const { cancelReason: reason, cancelledBy } = run.requested;
+    await run.enter('cancelled', 'session_cancelled', {
+      ...(reason ? { reason } : {}),
+      cancelled_by: cancelledBy ?? 'operator',
+    });
   } else if (run.expired() && run.status !== 'completed') {
     await run.enter('expired', 'session_expired');
   }

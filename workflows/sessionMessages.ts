@@ -27,6 +27,7 @@ import {
   type ParticipantRef,
   type PlacesChange,
   type SignatureApplied,
+  type CancelledBy,
 } from '../core/session/messages';
 import {
   judgeOfferAnswer,
@@ -99,7 +100,9 @@ export class SessionMessages {
     );
     setHandler(
       cancelUpdate,
-      steadfast((request: { reason?: string }) => this.cancel(request?.reason)),
+      steadfast((request: { reason?: string; by?: CancelledBy }) =>
+        this.cancel(request?.reason, request?.by),
+      ),
       {
         validator: this.judged('cancel'),
       },
@@ -133,7 +136,7 @@ export class SessionMessages {
   /** Temporal's cancellation of the workflow is taken as the integrator's cancel, under the same rule. */
   cancelRequested(): void {
     const verdict = judgeRequest(this.run.state(), this.plan, 'cancel', Date.now());
-    if (verdict.outcome === 'allowed') this.run.requested.cancel = true;
+    if (verdict.outcome === 'allowed') this.run.requestCancel('operator');
     if (verdict.outcome === 'refused')
       log.warn('Cancellation request declined: the session cannot be cancelled now', {
         status: this.run.status,
@@ -255,9 +258,8 @@ export class SessionMessages {
     return this.resultOnce(() => this.run.documentsStatus !== 'held');
   }
 
-  private async cancel(reason?: string): Promise<ActionResult> {
-    this.run.requested.cancel = true;
-    this.run.requested.cancelReason ??= reason;
+  private async cancel(reason?: string, by: CancelledBy = 'account'): Promise<ActionResult> {
+    this.run.requestCancel(by, reason);
     return this.resultOnce(() => this.run.status === 'cancelled');
   }
 

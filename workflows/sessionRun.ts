@@ -9,6 +9,7 @@ import type {
   ParticipantRef,
   SessionSnapshot,
   SessionStatus,
+  CancelledBy,
 } from '../core/session/messages';
 import type { ResumedSession } from '../core/session/workflowInput';
 import { type SessionState } from '../core/session/machine';
@@ -52,6 +53,7 @@ export class SessionRun {
     release: false,
     cancel: false,
     cancelReason: undefined as string | undefined,
+    cancelledBy: undefined as CancelledBy | undefined,
     /** The network notary who declined the open offer. */
     declinedBy: undefined as string | undefined,
     retryFinalization: false,
@@ -192,6 +194,13 @@ export class SessionRun {
     }
     await this.record();
     if (event) await this.events.deliver(event, dataOf(data));
+  }
+
+  /** A cancel asked for: the first asker's name and reason are the ones the session keeps. */
+  requestCancel(by: CancelledBy, reason?: string): void {
+    this.requested.cancel = true;
+    this.requested.cancelReason ??= reason;
+    this.requested.cancelledBy ??= by;
   }
 
   async setDocuments(next: DocumentsStatus): Promise<void> {

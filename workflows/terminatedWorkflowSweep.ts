@@ -31,7 +31,7 @@ export async function terminatedWorkflowSweepWorkflow(): Promise<{
       sessionId,
       status: 'cancelled',
       event: 'session_cancelled',
-      data: {},
+      data: { cancelled_by: 'operator' },
       // Published once in a session's life: its id is the session's and the event's alone.
       occurrence: { generation: 0, nth: 1 },
     });

@@ -1,4 +1,4 @@
-import type { BouncedMail, IdentityOutcome, ParticipantRef } from './messages';
+import type { BouncedMail, CancelledBy, IdentityOutcome, ParticipantRef } from './messages';
 import type { SignatureKind } from './signing';
 
 /** Session events delivered to webhooks (contract §5). */
@@ -62,7 +62,7 @@ export interface EventData {
   documents_released: NoData;
   session_expired: NoData;
   /** `reason`: the one the notary or integrator gave, if any. */
-  session_cancelled: { reason?: string };
+  session_cancelled: { reason?: string; cancelled_by: CancelledBy };
   document_added: { document_ids: string[] };
   email_bounced: BouncedMail;
   documents_failed: { documents: Array<{ document_id: string; reason: string }> };

@@ -176,8 +176,7 @@ export function judgeRequest(
       // A live act without its recording, or before its signers signed, would be void; a test-mode
       // session has no media, and its unsigned places are stamped as test signatures.
       if (plan.testMode) return ALLOWED;
-      if (!state.recordingRunning)
-        return refuse('not_now', 'Session cannot be completed without a recording of the act');
+      if (!state.recordingRunning) return refuse('not_now', unrecordedAct(state));
       return signingRefusal(state) ?? ALLOWED;
     case 'release_documents':
       if (documentsStatus === 'released') return ALREADY_DONE;
@@ -200,6 +199,15 @@ export function judgeRequest(
         ? ALLOWED
         : refuse('not_now', `Documents cannot be retried while ${documentsStatus}`);
   }
+}
+
+/** Why a live act is not being recorded now, and what brings its recording back. */
+function unrecordedAct(state: SessionState): string {
+  const onCamera = state.onCamera ?? [];
+  const missing = !onCamera.includes('notary')
+    ? 'enter the live room with your camera and microphone on (in the console: Enter the live room)'
+    : 'a signer must be on camera in the room';
+  return `Session cannot be completed without a recording of the act: ${missing}`;
 }
 
 export const ONLY_THE_HOST_SIGNS =

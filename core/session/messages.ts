@@ -153,7 +153,9 @@ export interface CompleteRequest {
 }
 export const completeUpdate = defineUpdate<ActionResult, [CompleteRequest]>('complete');
 export const releaseDocumentsUpdate = defineUpdate<ActionResult>('releaseDocuments');
-export const cancelUpdate = defineUpdate<ActionResult, [{ reason?: string }]>('cancel');
+/** Who cancelled a session: its account (API key or a vendor admin), its notary, or an operator (Temporal). */
+export type CancelledBy = 'account' | 'notary' | 'operator';
+export const cancelUpdate = defineUpdate<ActionResult, [{ reason?: string; by?: CancelledBy }]>('cancel');
 /** The API adds documents only while this accepts: the workflow is the judge of the session's state. */
 export const addDocumentsUpdate = defineUpdate<ActionResult, [{ documentIds: string[] }]>('addDocuments');
 

@@ -19,7 +19,7 @@ export function page(title: string, body: string, style = ''): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#222}
-button{font-size:1rem;padding:.6rem 1.2rem}.muted{color:#595959}${style}</style>
+button{font-size:1rem;padding:.6rem 1.2rem}.muted{color:#595959}[hidden]{display:none!important}${style}</style>
 </head>
 <body>
 ${body}

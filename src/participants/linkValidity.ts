@@ -15,13 +15,14 @@ export class LinkValidity {
 
   /** Throws for a session that has ended: its pages show the rest (a scheduled session's, say). */
   assertNotEnded(participant: ParticipantRecord): void {
-    const { status, session_id: sessionId, notarization_id: reference } = participant;
+    const { status, session_id: sessionId, notarization_id: reference, cancelled_by: by } = participant;
     if (!isFinal(status)) return;
     throw gone(`This signing link is no longer valid: the session is ${status}`, {
       status,
       ...(status === 'completed'
         ? { completion_url: this.completionLinks.create(sessionId, reference) }
         : {}),
+      ...(by ? { cancelled_by: by } : {}),
     });
   }
 

@@ -4,7 +4,7 @@ import { SIGNING_TOKEN_SHAPE } from '../auth/authenticator';
 import { notFound } from '../domain/errors';
 import { queryRows } from '../db/query';
 import { isUuid } from '../ids';
-import type { SessionStatus } from '../../core/session/messages';
+import type { CancelledBy, SessionStatus } from '../../core/session/messages';
 
 /** A participant and where their session is: what every use case of a participant reads. */
 export interface ParticipantRecord {
@@ -28,6 +28,8 @@ export interface ParticipantRecord {
   witness_auth: boolean;
   /** Same-device signing: the host has joined, which brings the others in with them. */
   host_joined: boolean;
+  /** A cancelled session's `session_cancelled` says who cancelled it; null before it is published. */
+  cancelled_by: CancelledBy | null;
 }
 
 const SELECT = `
@@ -37,7 +39,11 @@ const SELECT = `
          s.options -> 'session_configurations' ->> 'same_device_signing_mode' AS same_device_signing_mode,
          coalesce((s.options -> 'witnesses' ->> 'service_witness_id_auth_required')::boolean, false) AS witness_auth,
          EXISTS (SELECT 1 FROM participants h WHERE h.session_id = s.id AND h.role = 'signer' AND h.is_host
-                 AND h.joined_at IS NOT NULL) AS host_joined
+                 AND h.joined_at IS NOT NULL) AS host_joined,
+         CASE WHEN s.status = 'cancelled' THEN
+           (SELECT e.payload -> 'data' ->> 'cancelled_by' FROM events e
+             WHERE e.session_id = s.id AND e.event = 'session_cancelled' ORDER BY e.created_at DESC LIMIT 1)
+         END AS cancelled_by
     FROM participants p JOIN sessions s ON s.id = p.session_id`;
 
 /** The one way to find a participant: by their signing link, their id, or as a network witness. */

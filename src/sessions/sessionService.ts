@@ -5,8 +5,8 @@ import { signingSummary } from '../reads/signingSummary';
 import { presenceInRoom } from '../reads/presence';
 import type { TemporalHandle } from '../temporal/client';
 import { conflict } from '../domain/errors';
-import type { CompleteRequest, NotaryActionName } from '../../core/session/messages';
-import { judgeRequest } from '../../core/session/machine';
+import type { CancelledBy, CompleteRequest, NotaryActionName } from '../../core/session/messages';
+import { judgeRequest, type Actor } from '../../core/session/machine';
 import { commissionLapse, commissionOutsideRequest } from '../../core/session/commission';
 import type { SessionRow } from '../../core/session/rows';
 import { assignedNetworkSession } from '../reads/networkSessions';
@@ -63,6 +63,7 @@ export class SessionService {
     session: SessionRow,
     action: NotaryActionName,
     body: { time_zone?: string; reason?: string } = {},
+    actor?: Actor,
   ): Promise<unknown[]> {
     if (action === 'complete') {
       const { expiresOn, endsAt, notary } = await sessionNotaryCommission(this.sequelize, session.id);
@@ -74,7 +75,13 @@ export class SessionService {
       return [request];
     }
     if (action === 'start') await this.assertNotaryMayStart(session);
-    if (action === 'cancel') return [body.reason ? { reason: body.reason } : {}];
+    if (action === 'cancel') {
+      const by: CancelledBy =
+        actor?.kind === 'network_notary' || (actor?.kind === 'member' && actor.role === 'notary')
+          ? 'notary'
+          : 'account';
+      return [{ ...(body.reason ? { reason: body.reason } : {}), by }];
+    }
     return [];
   }
 

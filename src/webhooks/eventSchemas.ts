@@ -66,6 +66,13 @@ export const EVENT_DOCUMENTATION: Record<EventName, EventDocumentation> = {
       reason: Joi.string()
         .max(500)
         .description('Why, when the notary or integrator gave a reason (POST …/cancel)'),
+      cancelled_by: Joi.string()
+        .valid('account', 'notary', 'operator')
+        .required()
+        .description(
+          'Who cancelled it: the account (its API key or a vendor admin), the session’s notary, or an operator ' +
+            '(a cancellation in Temporal, or a workflow an operator terminated)',
+        ),
     }),
   },
   document_added: {

@@ -93,6 +93,9 @@ describe('test mode: an integrator runs the whole lifecycle through the API, wit
     assert.equal((await action(made.json.api_key, id, 'start')).status, 200);
     const refused = await action(made.json.api_key, id, 'complete');
     assert.equal(refused.status, 409);
-    assert.equal(refused.body.response_message, 'Session cannot be completed without a recording of the act');
+    assert.equal(
+      refused.body.response_message,
+      'Session cannot be completed without a recording of the act: enter the live room with your camera and microphone on (in the console: Enter the live room)',
+    );
   });
 });

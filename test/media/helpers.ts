@@ -59,7 +59,8 @@ export async function notaryInRoom(
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.addInitScript(
     `sessionStorage.setItem('access_token', ${JSON.stringify(token)});` +
-      `sessionStorage.setItem('signed_in_as', ${JSON.stringify(name)});`,
+      `sessionStorage.setItem('signed_in_as', ${JSON.stringify(`Signed in as ${name} (notary)`)});` +
+      `sessionStorage.setItem('signed_in_name', ${JSON.stringify(name)});`,
   );
   const page = await context.newPage();
   await page.goto(base ? `${base}/notary` : onTestServer('https://notary.test/notary'));

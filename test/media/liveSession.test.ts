@@ -94,7 +94,10 @@ describe('the live session: a real media server, the room in the pages, the reco
     const startedAt = Date.now();
     const alone = await notaryAction(live.notaryToken, live.id, 'complete');
     assert.equal(alone.status, 409, 'nobody on camera yet');
-    assert.equal(alone.body.response_message, 'Session cannot be completed without a recording of the act');
+    assert.equal(
+      alone.body.response_message,
+      'Session cannot be completed without a recording of the act: enter the live room with your camera and microphone on (in the console: Enter the live room)',
+    );
 
     const signer = await signerPage(browser, live.signingUrl);
     const notary = await notaryInRoom(browser, live.notaryToken, live.id);

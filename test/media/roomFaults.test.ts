@@ -47,7 +47,7 @@ describe('the live room keeps the act: refusals and a media server restart (issu
       assert.equal(refused.status, 409);
       assert.equal(
         refused.body.response_message,
-        'Session cannot be completed without a recording of the act',
+        'Session cannot be completed without a recording of the act: a signer must be on camera in the room',
       );
     } finally {
       await signer.context.close();

@@ -67,6 +67,8 @@ describe('the notary console in a real browser (issue 11)', function () {
       // The sign-in page takes them to their sessions by itself.
       await page.waitForURL(/\/notary$/, { timeout: 15_000 });
       assert.equal(await page.locator('#who').textContent(), 'Signed in as Connie Console (notary)');
+      // Issue 70: the notary's own name, not the header's words, is what their signature starts from.
+      assert.equal(await page.evaluate('sessionStorage.getItem("signed_in_name")'), 'Connie Console');
       await page.locator('#sessions[data-loaded="true"]').waitFor({ timeout: 15_000 });
       assert.equal(await page.locator('#commission').isHidden(), true, 'a commission with years left');
 

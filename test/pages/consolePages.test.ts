@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { Page } from 'playwright-core';
+import { assertAccessible } from '../support/accessibility';
 import { browserAndWebhooks, onTestServer } from '../support/browser';
 import { admin } from '../support/adminCli';
 import { testEnvironment } from '../support/environment';
@@ -81,7 +82,19 @@ describe('the notary console, worked in all day (issue 62)', function () {
       assert.match(await page.locator('#notice').innerText(), /You have signed out/);
       assert.equal(await page.locator('#sessions > *').count(), 0, 'nothing left to press');
       assert.equal(await page.evaluate('sessionStorage.getItem("access_token")'), null);
+      // Issue 70: nobody is named as signed in, and there is no Sign out to press, once signed out.
+      assert.equal(await page.locator('#account').isVisible(), false, 'the header names nobody');
+      assert.equal(await page.getByRole('button', { name: 'Sign out' }).count(), 0);
       await lookAt(page, 'console-2-signed-out');
+      const fresh = await (await suite.browser.newContext({ viewport: PHONE })).newPage();
+      await fresh.goto(`${app.url}/notary`);
+      await fresh.locator('#notice[data-state="signed-out"]').waitFor();
+      assert.equal(
+        await fresh.locator('#account').isVisible(),
+        false,
+        'a fresh browser is signed in as nobody',
+      );
+      await fresh.context().close();
       for (const token of [held, first]) {
         const res = await fetch(`${app.url}/api/integrationsv2/me/sessions`, {
           headers: { authorization: `Bearer ${token}` },
@@ -230,7 +243,10 @@ describe('the notary console, worked in all day (issue 62)', function () {
     const [hook] = (
       await suite.receiver.waitFor((r) => r.some((h) => h.json.bn_session_id === notJoined.bn_session_id))
     ).filter((h) => h.json.bn_session_id === notJoined.bn_session_id);
-    assert.deepEqual(hook.json.data, { reason: 'The signer asked to reschedule by phone.' });
+    assert.deepEqual(hook.json.data, {
+      reason: 'The signer asked to reschedule by phone.',
+      cancelled_by: 'notary',
+    });
     await recordHistory('session-cancelled-with-reason', `session-${notJoined.bn_session_id}`);
     await page.context().close();
   });
@@ -325,6 +341,17 @@ describe('the notary console, worked in all day (issue 62)', function () {
       .first()
       .waitFor();
     await page.screenshot({ path: `${__dirname}/../../.data/screenshots/pages/docs-phone.png` });
+    await assertAccessible(page, '/docs on a phone');
     await page.context().close();
+
+    // Issue 70: at a desk too, with an operation open (its parameters, responses and media type).
+    const desk = await (await suite.browser.newContext({ viewport: DESKTOP })).newPage();
+    await desk.goto(`${testEnvironment().apiUrl}/docs`);
+    await desk.locator('.opblock').first().waitFor({ timeout: 30_000 });
+    await desk.locator('.opblock-summary').first().click();
+    await desk.locator('.responses-wrapper').first().waitFor();
+    await assertAccessible(desk, '/docs at a desk, an operation open');
+    await desk.screenshot({ path: `${__dirname}/../../.data/screenshots/pages/docs-desktop.png` });
+    await desk.context().close();
   });
 });

@@ -83,7 +83,8 @@ describe('the notary adopts a signature and signs with it (issue 69)', function 
       const context = await browser.newContext({ viewport: { width, height } });
       await context.addInitScript(
         `sessionStorage.setItem('access_token', ${JSON.stringify(token)});` +
-          `sessionStorage.setItem('signed_in_as', 'Nora Notary');`,
+          `sessionStorage.setItem('signed_in_as', 'Signed in as Nora Notary (notary)');` +
+          `sessionStorage.setItem('signed_in_name', 'Nora Notary');`,
       );
       const page = await context.newPage();
       await page.goto(onTestServer('https://notary.test/notary'));

@@ -31,6 +31,6 @@ describe('event ids', () => {
     assert.notEqual(eventId(session, 'join_session', signer, { generation: 1, nth: 1 }), joined);
     assert.notEqual(eventId(crypto.randomUUID(), 'join_session', signer, first), joined);
     assert.notEqual(eventId(session, 'document_added', { document_ids: ['d1'] }, first), joined);
-    assert.notEqual(eventId(session, 'session_cancelled', {}, first), joined);
+    assert.notEqual(eventId(session, 'session_cancelled', { cancelled_by: 'operator' }, first), joined);
   });
 });

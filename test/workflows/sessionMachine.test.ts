@@ -318,8 +318,18 @@ describe('session machine (pure rules)', () => {
     const inProgress = { ...state('in_progress'), recordingRunning: false };
     assert.deepEqual(judgeRequest(inProgress, live, 'complete', NOW), {
       outcome: 'refused',
-      refusal: { kind: 'not_now', reason: 'Session cannot be completed without a recording of the act' },
+      refusal: {
+        kind: 'not_now',
+        reason:
+          'Session cannot be completed without a recording of the act: enter the live room with your camera and microphone on (in the console: Enter the live room)',
+      },
     });
+    // The notary is on camera and no signer is: the refusal says so (issue 70).
+    const notaryAlone = judgeRequest({ ...inProgress, onCamera: ['notary'] }, live, 'complete', NOW);
+    assert.equal(
+      notaryAlone.outcome === 'refused' && notaryAlone.refusal.reason,
+      'Session cannot be completed without a recording of the act: a signer must be on camera in the room',
+    );
     const signed = { places: [], applied: [] };
     assert.equal(
       judgeRequest({ ...inProgress, recordingRunning: true, signing: signed }, live, 'complete', NOW).outcome,
@@ -347,7 +357,7 @@ describe('session machine (pure rules)', () => {
     const unrecorded = judgeCompletion({ ...ready, recordingRunning: false }, live, onFile, NOW, false);
     assert.equal(
       unrecorded.outcome === 'refused' && unrecorded.refusal.reason,
-      'Session cannot be completed without a recording of the act',
+      'Session cannot be completed without a recording of the act: enter the live room with your camera and microphone on (in the console: Enter the live room)',
     );
   });
 

@@ -58,7 +58,7 @@ export class ConsoleAuth {
   end(message: string): void {
     clearTimeout(this.timer);
     this.current = null;
-    for (const key of ['access_token', 'access_token_expires_at', 'signed_in_as'])
+    for (const key of ['access_token', 'access_token_expires_at', 'signed_in_as', 'signed_in_name'])
       sessionStorage.removeItem(key);
     this.onSignedOut(message);
   }

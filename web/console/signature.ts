@@ -39,7 +39,7 @@ async function adoptDialog(root: HTMLElement, ctx: ConsoleContext): Promise<void
     id: 'signature-name',
     autocomplete: 'name',
     maxlength: '64',
-    value: sessionStorage.getItem('signed_in_as') ?? '',
+    value: sessionStorage.getItem('signed_in_name') ?? '',
   });
   const { styles, previews } = styleChoice();
   const pad = drawPad('signature', 'Draw your signature here');

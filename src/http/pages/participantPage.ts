@@ -1,4 +1,4 @@
-import type { SessionStatus } from '../../../core/session/messages';
+import type { CancelledBy, SessionStatus } from '../../../core/session/messages';
 import type { CompletionFacts } from '../../participants/journey';
 import type { Journey } from '../../../core/wire/journey';
 import { escapeHtml, page } from '../html';
@@ -120,19 +120,29 @@ const ENDED: Record<string, { title: string; text: string }> = {
   },
 };
 
+/** Who ended a cancelled session, in the words its participants read. */
+const CANCELLED_BY: Record<CancelledBy, string> = {
+  account: ENDED.cancelled.text,
+  notary:
+    'Your notary cancelled it. Contact the company that invited you if you still need documents notarized.',
+  operator:
+    'The notarization service cancelled it. Contact the company that invited you if you still need documents notarized.',
+};
+
 /** The page of a link whose session has ended, or that does not exist. */
 export function endedPage(
-  ended: { status?: SessionStatus; message: string; completionUrl?: string },
+  ended: { status?: SessionStatus; message: string; completionUrl?: string; cancelledBy?: CancelledBy },
   brand: AccountBrand | undefined,
 ): string {
   const known = ended.status ? ENDED[ended.status] : undefined;
+  const text = (ended.cancelledBy && CANCELLED_BY[ended.cancelledBy]) ?? known?.text ?? ended.message;
   const summary = ended.completionUrl
     ? `<p><a class="action" href="${escapeHtml(ended.completionUrl)}">See your session summary and documents</a></p>`
     : '';
   const look = brand ? branded(brand) : undefined;
   return page(
     known?.title ?? 'Signing link',
-    `${look?.header ?? ''}<main><h1>${escapeHtml(known?.title ?? 'Signing link')}</h1><p>${escapeHtml(known?.text ?? ended.message)}</p>${summary}</main>`,
+    `${look?.header ?? ''}<main><h1>${escapeHtml(known?.title ?? 'Signing link')}</h1><p>${escapeHtml(text)}</p>${summary}</main>`,
     look?.style,
   );
 }

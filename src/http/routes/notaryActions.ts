@@ -70,7 +70,7 @@ function actionRoute(
           : sessions.findRow(principalOf(ctx).accountId, params.id);
       const session = await find();
       const result = await runNotaryAction(temporal, session, action, actor, {
-        prepare: () => sessions.notaryActionArguments(session, action, body),
+        prepare: () => sessions.notaryActionArguments(session, action, body, actor),
         reread: find,
       });
       ctx.body = actionAnswer(session.id, result);

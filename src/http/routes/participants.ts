@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { ParticipantJourneys } from '../../participants/journey';
 import type { Journey } from '../../../core/wire/journey';
 import type { SessionStatusChanges } from '../../sessions/statusChanges';
-import { SESSION_STATUSES, type SessionStatus } from '../../../core/session/messages';
+import { SESSION_STATUSES, type CancelledBy, type SessionStatus } from '../../../core/session/messages';
 import { completionPage, endedPage, signingPage } from '../pages/participantPage';
 import { failBodySchema } from '../openapi/document';
 import { DomainError } from '../../domain/errors';
@@ -83,6 +83,9 @@ export const endedLinkResponse = {
     completion_url: Joi.string()
       .uri()
       .description('A completed session’s completion page, signed for this participant'),
+    cancelled_by: Joi.string()
+      .valid('account', 'notary', 'operator')
+      .description('Who cancelled a cancelled session, as its `session_cancelled` event says'),
   }),
 };
 
@@ -163,6 +166,7 @@ function signingPageRoute(
             status: err.details.status as SessionStatus | undefined,
             message: err.message,
             completionUrl: err.details.completion_url as string | undefined,
+            cancelledBy: err.details.cancelled_by as CancelledBy | undefined,
           },
           await signing.brandOfLink(params.token),
         );
