@@ -49,7 +49,9 @@ export async function applyAllInPage(page: Page, timeoutMs = 60_000) {
     const next = signing.locator('button.place.mine:not([disabled])').first();
     await next.or(done).waitFor({ timeout: Math.max(1, deadline - Date.now()) });
     if (await done.isVisible()) return;
-    await next.click();
+    // A place redrawn under the tap (a pause while someone's video drops, the others' progress) is
+    // tapped again once the page is still, within the whole signing's deadline rather than a tap's own.
+    await next.click({ timeout: Math.max(1, deadline - Date.now()) });
     await signing.locator('button.place.mine[disabled]').waitFor({ state: 'detached', timeout: timeoutMs });
   }
 }
