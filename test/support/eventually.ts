@@ -1,5 +1,24 @@
 import { inspect } from 'node:util';
 
+/** How long one probe may take past the deadline (a slow request on a loaded machine) before it is stuck. */
+const PROBE_GRACE_MS = 30_000;
+
+/** A probe that never answers (a browser's getStats, a request to a stuck process) fails by name. */
+async function answered<T>(value: Promise<T> | T, by: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const stuck = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`a probe for ${what} had not answered ${PROBE_GRACE_MS} ms past its deadline`)),
+      Math.max(0, by - Date.now()),
+    );
+  });
+  try {
+    return await Promise.race([value, stuck]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * The one way tests wait for asynchronous state: `probe` is asked until `accept` holds for what it
  * returns, or the deadline passes and the test fails naming what it waited for and the last answer.
@@ -12,7 +31,7 @@ export async function eventually<T>(
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = await probe();
+    const value = await answered(probe(), Math.max(deadline, Date.now()) + PROBE_GRACE_MS, what);
     if (accept(value)) return value;
     if (Date.now() >= deadline)
       throw new Error(
