@@ -62,8 +62,8 @@ export class SessionService {
   async notaryActionArguments(
     session: SessionRow,
     action: NotaryActionName,
-    body: { time_zone?: string; reason?: string } = {},
-    actor?: Actor,
+    body: { time_zone?: string; reason?: string },
+    actor: Actor,
   ): Promise<unknown[]> {
     if (action === 'complete') {
       const { expiresOn, endsAt, notary } = await sessionNotaryCommission(this.sequelize, session.id);
@@ -77,7 +77,7 @@ export class SessionService {
     if (action === 'start') await this.assertNotaryMayStart(session);
     if (action === 'cancel') {
       const by: CancelledBy =
-        actor?.kind === 'network_notary' || (actor?.kind === 'member' && actor.role === 'notary')
+        actor.kind === 'network_notary' || (actor.kind === 'member' && actor.role === 'notary')
           ? 'notary'
           : 'account';
       return [{ ...(body.reason ? { reason: body.reason } : {}), by }];
