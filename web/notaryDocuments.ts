@@ -44,17 +44,18 @@ class NotaryDocuments {
     this.root.replaceChildren();
   }
 
-  /** Page images need the notary's token: fetched, then shown from a blob the page's policy allows. */
-  private imageOf(documentId: string, page: number): Promise<string> {
-    const key = `${documentId}/${page}`;
-    if (!this.images.has(key))
+  /** Images need the notary's token: fetched, then shown from a blob the page's policy allows. */
+  private imageOf(path: string): Promise<string> {
+    if (!this.images.has(path))
       this.images.set(
-        key,
-        fetch(`${this.base}/documents/${documentId}/pages/${page}`, { headers: this.auth() })
-          .then((r) => r.blob())
-          .then((b) => URL.createObjectURL(b)),
+        path,
+        fetch(this.base + path, { headers: this.auth() }).then(async (r) => {
+          // A miss is not kept: the next redraw asks again.
+          if (!r.ok) this.images.delete(path);
+          return URL.createObjectURL(await r.blob());
+        }),
       );
-    return this.images.get(key)!;
+    return this.images.get(path)!;
   }
 
   private async call(method: string, path: string, body?: object): Promise<boolean> {
@@ -87,7 +88,14 @@ class NotaryDocuments {
       height: `${(p.height / size.height) * 100}%`,
     });
     const who = this.nameOf(p.participant);
-    box.append(el('span', `${who}: ${p.kind}${p.applied_at ? ' ✓' : ''}`));
+    if (p.applied_at) {
+      // The mark as the document now carries it, drawn where it was applied.
+      const mark = el('img', undefined, { alt: `${who}’s ${p.kind}, applied`, 'data-mark': p.id });
+      void this.imageOf(`/documents/${documentId}/places/${encodeURIComponent(p.id)}/mark`).then(
+        (url) => (mark.src = url),
+      );
+      box.append(mark);
+    } else box.append(el('span', `${who}: ${p.kind}`));
     if (editable && !p.applied_at && !p.id.startsWith('default-')) {
       const remove = el('button', 'Remove', {
         type: 'button',
@@ -159,8 +167,10 @@ class NotaryDocuments {
       if (editable) parts.push(this.toolbar());
       d.pages.forEach((size, i) => {
         const page = el('div', undefined, { class: `doc-page${editable ? ' taggable' : ''}` });
+        // Its size held while a redraw's image decodes: the page neither flickers nor moves under a click.
+        page.style.aspectRatio = `${size.width} / ${size.height}`;
         const img = el('img', undefined, { alt: `${d.name}, page ${i + 1}` });
-        void this.imageOf(d.id, i + 1).then((url) => (img.src = url));
+        void this.imageOf(`/documents/${d.id}/pages/${i + 1}`).then((url) => (img.src = url));
         page.append(img);
         for (const p of d.places.filter((x) => x.page === i + 1))
           page.append(this.placeNode(d.id, p, size, editable));

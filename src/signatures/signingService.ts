@@ -151,6 +151,17 @@ export class SigningService {
     return row.png;
   }
 
+  /** The mark as it was applied at one place of a session's document: what the document now carries there. */
+  async appliedMark(sessionId: string, documentId: string, placeId: string): Promise<Buffer> {
+    const [row] = await queryRows<{ png: Buffer }>(
+      this.sequelize,
+      'SELECT png FROM signature_applications WHERE session_id = $1 AND document_id = $2 AND place_id = $3',
+      { bind: [sessionId, documentId, placeId] },
+    );
+    if (!row) throw notFound('No mark applied at that place');
+    return row.png;
+  }
+
   /** A page for a link: each page it has rendered (rather than found made) counts against its budget. */
   async pageImage(token: string, documentId: string, pageNum: number): Promise<Buffer> {
     return this.pages.image((await this.present(token)).session_id, documentId, pageNum, token);

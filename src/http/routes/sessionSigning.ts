@@ -82,6 +82,28 @@ export function registerSessionSigningRoutes(
       ctx.body = await signing.sessionPage(session.id, params.document_id, params.page);
     },
   });
+  api.add<unknown, unknown, { id: string; document_id: string; annotation_id: string }>({
+    ...common,
+    method: 'get',
+    path: '/sessions/{id}/documents/{document_id}/places/{annotation_id}/mark',
+    operationId: 'sessionAppliedMark',
+    summary: 'The signature or initials applied at one place, as an image',
+    description:
+      'The mark as the signer applied it there (their adopted mark at that moment), for the notary to see ' +
+      'on the page what the notarized document will carry.',
+    params: placeIds,
+    responses: {
+      200: { description: 'The applied mark', contentType: 'image/png' },
+      403: failure('Not the session’s notary, an admin or the account'),
+      404: failure('Unknown session, or `No mark applied at that place`'),
+    },
+    handler: async (ctx, { params }) => {
+      const session = await sessionFor(ctx, sessions, params.id);
+      ctx.type = 'image/png';
+      ctx.set('Cache-Control', 'private, max-age=300');
+      ctx.body = await signing.appliedMark(session.id, params.document_id, params.annotation_id);
+    },
+  });
   registerTaggingRoutes(api, uses);
   registerIdentificationRoute(api, uses);
 }
