@@ -76,30 +76,23 @@ const ctx: ConsoleContext = {
       onEnded: (message) => {
         say(message, 'done');
         room = null;
+        if (work) render(work);
       },
     });
     room = { id: s.bn_session_id, handle };
+    if (work) render(work);
     return handle;
   },
   leaveRoom() {
     room?.handle.leave();
     room = null;
     document.getElementById('room')!.hidden = true;
+    if (work) render(work);
   },
   roomOf: () => room?.id ?? null,
   showDocuments(id) {
-    documents?.close();
-    documents = id
-      ? {
-          id,
-          close: window.NotarizationSigning.notaryDocuments(document.getElementById('documents-view')!, {
-            api: API,
-            token: auth.token,
-            sessionId: id,
-            say,
-          }),
-        }
-      : null;
+    if (!id && documents) dismissed = documents.id;
+    openDocuments(id);
     if (work) render(work);
   },
   documentsShown: () => documents?.id ?? null,
@@ -108,6 +101,24 @@ const ctx: ConsoleContext = {
   confirm: (options: ConfirmOptions) =>
     confirmDialog(document.getElementById('confirm') as HTMLDialogElement, options),
 };
+
+/** The session whose documents the notary hid: its act goes on without them until they are shown again. */
+let dismissed: string | null = null;
+
+function openDocuments(id: string | null): void {
+  documents?.close();
+  documents = id
+    ? {
+        id,
+        close: window.NotarizationSigning.notaryDocuments(document.getElementById('documents-view')!, {
+          api: API,
+          token: auth.token,
+          sessionId: id,
+          say,
+        }),
+      }
+    : null;
+}
 
 const GROUPS = [
   { key: 'offers', title: 'Offers', empty: 'No offers right now. New ones appear here, with a chime.' },
@@ -132,11 +143,24 @@ function render(next: WorkList): void {
     documents.close();
     documents = null;
   }
+  const act = next.sessions.find((s) => s.bn_session_id === room?.id);
+  // The notary's act is run beside its documents; a witness sees the room alone.
+  if (
+    act?.relation === 'assigned' &&
+    act.status === 'in_progress' &&
+    !documents &&
+    dismissed !== act.bn_session_id
+  )
+    openDocuments(act.bn_session_id);
+  const actCard = document.getElementById('act-card')!;
+  actCard.replaceChildren(...(act ? [sessionCard(ctx, act)] : []));
+  actCard.hidden = !act;
+  document.body.classList.toggle('in-act', Boolean(act));
   const groups = GROUPS.filter(
     (g) => g.key !== 'offers' || (next.you.kind === 'network' && next.you.role === 'notary'),
   ).map((g) => {
     const sessions = next.sessions
-      .filter((s) => groupOf(s) === g.key)
+      .filter((s) => groupOf(s) === g.key && s !== act)
       .sort((a, b) => urgency(a) - urgency(b));
     const section = el('section', undefined, {
       class: 'group',

@@ -52,6 +52,8 @@ export function sessionCard(ctx: ConsoleContext, s: WorkSession): HTMLElement {
   card.append(actFacts(s));
   card.append(peopleList(ctx, 'Signers', s.signers, s));
   if (s.witnesses.length) card.append(peopleList(ctx, 'Witnesses', s.witnesses, s));
+  // What can be done now, in one bar: in the act at a desk it stays in view while the card scrolls.
+  const bar = el('div', undefined, { class: 'card-actions' });
   const view = ctx.signingOf(s.bn_session_id);
   if (view && s.status === 'in_progress') {
     card.append(signingProgress(ctx, s.bn_session_id, view));
@@ -62,7 +64,7 @@ export function sessionCard(ctx: ConsoleContext, s: WorkSession): HTMLElement {
       'aria-label': `${shown ? 'Hide' : 'Show'} the documents: ${title}`,
     });
     toggle.addEventListener('click', () => ctx.showDocuments(shown ? null : s.bn_session_id));
-    card.append(toggle);
+    bar.append(toggle);
   }
   const me = s.relation === 'witness' ? s.witnesses.find((w) => w.you) : undefined;
   if (me?.joined && me.identity === 'not_verified') card.append(witnessIdCheck(ctx, s.bn_session_id, title));
@@ -76,9 +78,10 @@ export function sessionCard(ctx: ConsoleContext, s: WorkSession): HTMLElement {
       enter.remove();
       ctx.enterRoom(s, title);
     });
-    card.append(enter);
+    bar.append(enter);
   }
-  card.append(...actionButtons(ctx, s));
+  bar.append(...actionButtons(ctx, s));
+  if (bar.childElementCount) card.append(bar);
   const note = ctx.noteOf(s.bn_session_id);
   if (note) card.append(el('p', note.text, { class: 'card-note', 'data-state': note.state }));
   return card;

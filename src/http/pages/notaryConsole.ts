@@ -29,6 +29,20 @@ dialog textarea{display:block;width:100%;box-sizing:border-box;margin:.3rem 0}.d
 #notary-signature{border:1px solid #bbb;border-radius:.5rem;padding:0 1rem 1rem;margin:1rem 0}#notary-signature h2{font-size:1.15rem}
 .notary-mark{display:block;max-width:100%;width:300px;border-bottom:1px solid #595959}#signature-dialog input:not([type]){display:block;width:100%;box-sizing:border-box;min-height:2.4rem}
 #signature-dialog .preview{max-width:200px;display:block}#signature-dialog .draw-pad{width:100%;border:1px solid #595959;touch-action:none}
+#side{display:contents}#workspace{display:flex;flex-direction:column}#room{order:1}#act-card{order:2}#documents-view{order:3}#sessions{order:4}
+/* In the act, what is not the act steps aside: the videos small enough to see everyone with the card. */
+body.in-act .intro,body.in-act #notary-signature,body.in-act .room-people{display:none}body.in-act .room-grid{grid-template-columns:repeat(auto-fill,minmax(7rem,1fr))}
+/* At a desk, in the act: the room, the people and the actions on the left, the documents beside, no page scroll. */
+@media (min-width:64rem){body.in-act{max-width:none;margin:0;padding:0 1rem;height:100vh;box-sizing:border-box;display:flex;flex-direction:column;overflow:hidden}
+body.in-act>header{padding-top:.5rem}body.in-act>header h1{font-size:1.3rem}
+body.in-act #notice{margin:.3rem 0}
+body.in-act #workspace{flex:1;min-height:0;display:grid;grid-template-columns:minmax(26rem,36rem) minmax(0,1fr);gap:1rem}
+body.in-act #workspace:has(#documents-view[hidden]){grid-template-columns:minmax(26rem,48rem)}
+body.in-act #side{display:block;overflow-y:auto;min-height:0;padding-right:.3rem}
+body.in-act #documents-view{overflow:auto;min-height:0;margin:0}
+body.in-act .room-grid{grid-template-columns:repeat(auto-fill,minmax(8.5rem,1fr))}
+body.in-act #act-card .session{margin-top:.5rem}
+body.in-act #act-card .card-actions{position:sticky;bottom:0;background:#fff;border-top:1px solid #bbb;padding-bottom:.6rem;margin:0 -1rem;padding-left:1rem}}
 @media (max-width:30rem){.facts{grid-template-columns:1fr}.facts dd{margin-bottom:.3rem}}`;
 
 /** The notary console's page; its browser code is assets/console.js (client/console.ts). */
@@ -38,14 +52,19 @@ export function notaryConsolePage(): string {
     `<header><h1>Your sessions</h1>
 <div id="account"><p id="who"></p><button type="button" id="sign-out" class="secondary">Sign out</button></div>
 </header>
-<p class="muted">Offers to accept, sessions to run, documents to release. The list refreshes by itself.</p>
+<p class="muted intro">Offers to accept, sessions to run, documents to release. The list refreshes by itself.</p>
 <p id="commission" hidden></p>
 <section id="notary-signature" aria-labelledby="your-signature" hidden></section>
 <p id="offer-alert" role="alert" hidden></p>
 <p id="notice" role="status" aria-live="polite"></p>
+<div id="workspace">
+<div id="side">
 <section id="room" hidden></section>
-<section id="documents-view" class="signing notary-documents" aria-label="The session’s documents" hidden></section>
+<section id="act-card" aria-label="The act in the room" hidden></section>
 <main id="sessions" data-api="${escapeHtml(API_PREFIX)}"></main>
+</div>
+<section id="documents-view" class="signing notary-documents" aria-label="The session’s documents" tabindex="0" hidden></section>
+</div>
 <dialog id="confirm"></dialog>
 <dialog id="signature-dialog"></dialog>
 <link rel="stylesheet" href="/assets/live-room.css">
