@@ -22,7 +22,7 @@ export async function signInPage(
   {
     timeoutMs = 60_000,
     shown,
-  }: { timeoutMs?: number; shown?: (step: 'consent' | 'adoption') => Promise<void> } = {},
+  }: { timeoutMs?: number; shown?: (step: 'consent' | 'adoption' | 'document') => Promise<void> } = {},
 ) {
   const signing = page.locator('#signing');
   const agree = signing.getByRole('button', { name: 'I agree to sign electronically' });
@@ -37,6 +37,10 @@ export async function signInPage(
   }
   await shown?.('adoption');
   await signing.getByRole('button', { name: 'Adopt and continue' }).click();
+  if (shown) {
+    await signing.locator('.place-nav').waitFor({ timeout: timeoutMs });
+    await shown('document');
+  }
   await applyAllInPage(page, timeoutMs);
 }
 

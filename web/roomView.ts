@@ -4,6 +4,30 @@ import { NOTARY_SEEN } from './pageEvents';
 
 export type RoomState = 'checking' | 'ready' | 'connecting' | 'live' | 'reconnecting' | 'blocked' | 'ended';
 
+/** Where the docked videos sit over the document (a page with documents docks them; the CSS says how). */
+const CORNERS = ['bottom-right', 'top-right', 'top-left', 'bottom-left'] as const;
+
+/** Docked videos follow a finger or the mouse from their tiles, so they can be put off the place to sign. */
+function draggable(root: HTMLElement): void {
+  let from: { x: number; y: number; left: number; top: number } | null = null;
+  root.addEventListener('pointerdown', (e) => {
+    if (!document.body.classList.contains('room-docked') || !(e.target as Element).closest('.tile')) return;
+    const r = root.getBoundingClientRect();
+    from = { x: e.clientX, y: e.clientY, left: r.left, top: r.top };
+    root.setPointerCapture(e.pointerId);
+  });
+  root.addEventListener('pointermove', (e) => {
+    if (!from) return;
+    const r = root.getBoundingClientRect();
+    const left = Math.min(Math.max(0, from.left + e.clientX - from.x), innerWidth - r.width);
+    const top = Math.min(Math.max(0, from.top + e.clientY - from.y), innerHeight - r.height);
+    root.dataset.dock = 'free';
+    Object.assign(root.style, { left: `${left}px`, top: `${top}px` });
+  });
+  root.addEventListener('pointerup', () => (from = null));
+  root.addEventListener('pointercancel', () => (from = null));
+}
+
 export class RoomView {
   private readonly status: HTMLElement;
   private readonly grid: HTMLElement;
@@ -30,7 +54,15 @@ export class RoomView {
     this.mute = el('button', 'Mute microphone', { type: 'button', 'aria-pressed': 'false' });
     this.camera = el('button', 'Turn camera off', { type: 'button', 'aria-pressed': 'false' });
     this.retry = el('button', 'Try again', { type: 'button', hidden: '' });
-    this.controls.append(this.mute, this.camera, this.retry);
+    const move = el('button', 'Move', { type: 'button', class: 'move', 'aria-label': 'Move videos' });
+    move.addEventListener('click', () => {
+      // Undocked so far, or dragged: it sits where the first corner is.
+      const at = Math.max(0, CORNERS.indexOf(root.dataset.dock as (typeof CORNERS)[number]));
+      Object.assign(root.style, { left: '', top: '' });
+      root.dataset.dock = CORNERS[(at + 1) % CORNERS.length];
+    });
+    this.controls.append(this.mute, this.camera, this.retry, move);
+    draggable(root);
     const who = el('div', undefined, { class: 'room-people' });
     who.append(el('h3', 'In the room'));
     this.people = el('ul');

@@ -58,6 +58,8 @@ export function mountSigning(root: HTMLElement, base: string): void {
     const waiting = people.find((p) => !p.consented_at);
     const adopting = people.find((p) => p.consented_at && p.adopted.length < 2);
     onDocuments = !waiting && !adopting;
+    // What the signer does now comes first: the room docks as small movable videos over it (live-room.css).
+    document.body.classList.add('room-docked');
     const body = waiting
       ? consentCard(ctx, waiting)
       : adopting

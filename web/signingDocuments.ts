@@ -8,15 +8,25 @@ const mine = (ctx: SigningContext) =>
       d.places.filter((p) => ctx.view().signing_as.includes(p.participant)).map((p) => ({ d, p })),
     );
 
-/** The documents, page by page, with everyone's places and the participant's own to tap. */
-export function documentsView(ctx: SigningContext): HTMLElement {
-  const wrap = el('section', undefined, { class: 'documents', 'aria-label': 'Your documents' });
-  const places = mine(ctx);
+/** Zoom levels, as PDF viewers count them: 100 % draws one CSS pixel per point, so 12 pt text reads at 12 px. */
+const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2];
+let zoom = 1;
+/** The place last brought into view: a redraw that leaves the same place current does not scroll again. */
+let current = '';
+
+/** Brings a place into view, both ways (a document wider than the screen pans), and gives it the focus. */
+function show(target: HTMLElement | null): void {
+  target?.scrollIntoView({ block: 'center', inline: 'center' });
+  target?.focus({ preventScroll: true });
+}
+
+/** Previous and next of the participant's places, and how many are left; the notary follows the focus. */
+function placeNav(ctx: SigningContext, wrap: HTMLElement, places: ReturnType<typeof mine>): HTMLElement {
   let focus = -1;
   const left = places.filter((x) => !x.p.applied_at).length;
   const nav = el('div', undefined, { class: 'place-nav' });
-  const prev = el('button', 'Previous place', { type: 'button' });
-  const next = el('button', 'Next place', { type: 'button' });
+  const prev = el('button', '‹ Previous', { type: 'button', 'aria-label': 'Previous place' });
+  const next = el('button', 'Next ›', { type: 'button', 'aria-label': 'Next place' });
   nav.append(
     prev,
     el(
@@ -29,9 +39,7 @@ export function documentsView(ctx: SigningContext): HTMLElement {
     if (!places.length) return;
     focus = (focus + step + places.length) % places.length;
     const { d, p } = places[focus];
-    const target = wrap.querySelector<HTMLElement>(`[data-place="${d.id}/${p.id}"]`);
-    target?.scrollIntoView({ block: 'center' });
-    target?.focus();
+    show(wrap.querySelector<HTMLElement>(`[data-place="${d.id}/${p.id}"]`));
     void fetch(`${ctx.base}/signing_focus`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -40,7 +48,14 @@ export function documentsView(ctx: SigningContext): HTMLElement {
   };
   prev.addEventListener('click', () => go(-1));
   next.addEventListener('click', () => go(1));
-  wrap.append(nav);
+  return nav;
+}
+
+/** The documents, page by page, with everyone's places and the participant's own to tap. */
+export function documentsView(ctx: SigningContext): HTMLElement {
+  const wrap = el('section', undefined, { class: 'documents', 'aria-label': 'Your documents' });
+  const places = mine(ctx);
+  wrap.append(placeNav(ctx, wrap, places), zoomBar(ctx, wrap));
   const unconfirmed = ctx
     .view()
     .signing_as.map(ctx.me)
@@ -56,8 +71,18 @@ export function documentsView(ctx: SigningContext): HTMLElement {
     );
   for (const d of ctx.view().documents) {
     wrap.append(el('h2', d.name));
+    // Wider than a phone at 100 %: each document pans sideways in its own region, the page scrolls down.
+    const pages = el('div', undefined, {
+      class: 'doc-scroll',
+      role: 'region',
+      tabindex: '0',
+      'aria-label': `${d.name}, its pages`,
+    });
     d.pages.forEach((size, i) => {
       const page = el('div', undefined, { class: 'doc-page' });
+      page.style.width = `${Math.round(size.width * zoom)}px`;
+      // Laid out at its size before its image arrives: the place brought into view stays there.
+      page.style.aspectRatio = `${size.width} / ${size.height}`;
       page.append(
         el('img', undefined, {
           src: `${ctx.base}/documents/${d.id}/pages/${i + 1}`,
@@ -66,10 +91,43 @@ export function documentsView(ctx: SigningContext): HTMLElement {
         }),
       );
       for (const p of d.places.filter((x) => x.page === i + 1)) page.append(placeNode(ctx, d.id, p, size));
-      wrap.append(page);
+      pages.append(page);
     });
+    wrap.append(pages);
   }
+  // The next place to sign comes into view by itself: on arrival, and after each mark applied.
+  const todo = places.find((x) => !x.p.applied_at);
+  const key = todo ? `${todo.d.id}/${todo.p.id}` : '';
+  if (key && key !== current)
+    requestAnimationFrame(() => show(wrap.querySelector<HTMLElement>(`[data-place="${key}"]`)));
+  current = key;
   return wrap;
+}
+
+/** Zoom out, in, or to the width of the screen; pinch zoom works as well. */
+function zoomBar(ctx: SigningContext, wrap: HTMLElement): HTMLElement {
+  const bar = el('div', undefined, { class: 'zoom', role: 'group', 'aria-label': 'Zoom the documents' });
+  const level = el('span', `${Math.round(zoom * 100)} %`, { class: 'zoom-level', 'aria-live': 'polite' });
+  const set = (value: number) => {
+    zoom = Math.min(2, Math.max(0.25, value));
+    level.textContent = `${Math.round(zoom * 100)} %`;
+    wrap.querySelectorAll<HTMLElement>('.doc-page').forEach((page, i) => {
+      const size = ctx.view().documents.flatMap((d) => d.pages)[i];
+      page.style.width = `${Math.round(size.width * zoom)}px`;
+    });
+  };
+  const out = el('button', '−', { type: 'button', 'aria-label': 'Zoom out' });
+  const into = el('button', '+', { type: 'button', 'aria-label': 'Zoom in' });
+  const fit = el('button', 'Fit width', { type: 'button' });
+  out.addEventListener('click', () => set([...ZOOMS].reverse().find((z) => z < zoom - 0.01) ?? zoom));
+  into.addEventListener('click', () => set(ZOOMS.find((z) => z > zoom + 0.01) ?? zoom));
+  fit.addEventListener('click', () => {
+    const region = wrap.querySelector<HTMLElement>('.doc-scroll');
+    const widest = Math.max(...ctx.view().documents.flatMap((d) => d.pages.map((p) => p.width)));
+    if (region) set((region.clientWidth - 2) / widest);
+  });
+  bar.append(out, level, into, fit);
+  return bar;
 }
 
 function placeNode(

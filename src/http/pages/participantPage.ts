@@ -4,7 +4,8 @@ import type { Journey } from '../../../core/wire/journey';
 import { escapeHtml, page } from '../html';
 import type { AccountBrand } from '../../accounts/brand';
 
-const STYLE = `header{padding:1rem;border-radius:.5rem;margin-bottom:1rem}
+const STYLE = `body{margin-top:1rem}
+header{padding:1rem;border-radius:.5rem;margin-bottom:1rem}
 header p{margin:.2rem 0 0}
 header.brand{display:flex;align-items:center;gap:.8rem}
 header.brand img{max-height:48px;max-width:160px;background:#fff;border-radius:.3rem;padding:.2rem}
