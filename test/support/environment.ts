@@ -82,10 +82,13 @@ export async function startTestEnvironment(): Promise<TestEnvironment> {
   const smtpUrl = await smtp.start();
   const bundling = bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger(log) });
   let settings: Record<string, string> = {};
-  let baseConfig!: Config;
-  let services: BackingServices | undefined;
-  // A free port can be taken by another process (a parallel run) before our server binds it: try again.
-  for (let attempt = 1; !services; attempt++) {
+  let started:
+    | { config: Config; services: BackingServices; runtime: Awaited<ReturnType<typeof startRuntime>> }
+    | undefined;
+  const workflowBundle = await bundling;
+  // A free port can be taken by another process (a parallel run, or a backing service's own ephemeral
+  // port) before our server binds it: start everything again on other ports.
+  for (let attempt = 1; !started; attempt++) {
     settings = {
       ...testSettings(dataDir),
       SMTP_URL: smtpUrl,
@@ -95,33 +98,36 @@ export async function startTestEnvironment(): Promise<TestEnvironment> {
       EMBEDDED_MEDIA_PORT: String(await freePort()),
     };
     // A port of its own rather than any: the media server posts its events to the API there.
-    baseConfig = loadConfig({
+    const baseConfig = loadConfig({
       ...process.env,
       ...settings,
       PORT: String(await freePort()),
       HOST: '127.0.0.1',
     });
+    let services: BackingServices | undefined;
     try {
       services = await provideBackingServices(baseConfig, { persistentTemporal: false, log });
+      const config = withEmbeddedMedia(
+        { ...baseConfig, databaseUrl: services.databaseUrl, temporalAddress: services.temporalAddress },
+        services.media,
+      );
+      const runtime = await startRuntime(config, {
+        api: createApp,
+        worker: startWorker,
+        embedded: false,
+        workflowBundle,
+        logger: createLogger(config.logLevel),
+      });
+      started = { config, services, runtime };
     } catch (err) {
+      await services?.stop();
       if (attempt >= 3) throw err;
       log(
-        `backing services did not start (${(err as Error).message.split('\n')[0]}); retrying on other ports`,
+        `the test environment did not start (${(err as Error).message.split('\n')[0]}); retrying on other ports`,
       );
     }
   }
-  const workflowBundle = await bundling;
-  const config: Config = withEmbeddedMedia(
-    { ...baseConfig, databaseUrl: services.databaseUrl, temporalAddress: services.temporalAddress },
-    services.media,
-  );
-  const runtime = await startRuntime(config, {
-    api: createApp,
-    worker: startWorker,
-    embedded: false,
-    workflowBundle,
-    logger: createLogger(config.logLevel),
-  });
+  const { config, services, runtime } = started;
   current = {
     processEnv: {
       ...process.env,
