@@ -1,0 +1,180 @@
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../src/config';
+import { loadDigitalId } from '../src/notarizedPdf/digitalId';
+import { findTemporalCli } from '../server/embedded/temporalCli';
+import { freePort } from '../test/support/freePort';
+import { removeAfterPass, scratchDirectory } from '../faults/scratchDirectory';
+import { ensureTemporalServer } from './temporalServer';
+import { ensureBaseImages, ensureEngine } from './compose/engine';
+import { ComposeStack } from './compose/stack';
+
+/**
+ * `npm run verify:compose`, as root on a fresh machine: docker-compose.yml as production runs it, on a real
+ * Docker engine (installed and started if none runs), with images built here where no registry serves them.
+ * What it proved is printed as a table ending in PASS or FAIL; everything it started is torn down.
+ */
+const ROOT = path.join(__dirname, '..');
+const started = Date.now();
+const log = (line: string) =>
+  process.stdout.write(`[compose ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}\n`);
+
+interface Row {
+  check: string;
+  measured: string;
+  ok: boolean;
+}
+const rows: Row[] = [];
+async function step<T>(check: string, run: () => Promise<T> | T, measured: (value: T) => string): Promise<T> {
+  const at = Date.now();
+  try {
+    const value = await run();
+    rows.push({
+      check,
+      measured: `${measured(value)} (${((Date.now() - at) / 1000).toFixed(0)} s)`,
+      ok: true,
+    });
+    return value;
+  } catch (err) {
+    rows.push({ check, measured: (err as Error).message.split('\n')[0], ok: false });
+    throw err;
+  }
+}
+
+/** The images no registry here serves, built from Debian packages and the projects' Go modules. */
+function buildImages(scratch: string): string {
+  const tools = ensureTemporalServer(log);
+  const cli = findTemporalCli();
+  if (!cli) throw new Error('no temporal CLI: run npm run setup:temporal');
+  const override = path.join(scratch, 'compose.local-images.yml');
+  execFileSync('bash', [path.join(ROOT, 'deploy', 'local-images', 'build.sh'), override], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      TEMPORAL_SERVER_BIN: tools.server,
+      TEMPORAL_SQL_BIN: tools.sql,
+      TEMPORAL_SERVER_SRC: path.resolve(tools.schemaDir, '..', '..', '..'),
+      TEMPORAL_CLI: cli,
+    },
+  });
+  return override;
+}
+
+/** One run's settings: fresh secrets, the host's ports, the locally made base images, the signing identity. */
+async function envFile(scratch: string): Promise<{ file: string; apiPorts: number[] }> {
+  const secret = () => crypto.randomBytes(24).toString('hex');
+  const identity = loadDigitalId(loadConfig({ DATA_DIR: scratch, NODE_ENV: 'development' }));
+  const first = await freePort();
+  const apiPorts = [first, first + 1];
+  const settings: Record<string, string> = {
+    NODE_IMAGE: 'local/node:20-bookworm',
+    DEBIAN_IMAGE: 'local/debian:bookworm',
+    POSTGRES_PASSWORD: secret(),
+    JWT_SECRET: secret(),
+    API_PORTS: `${apiPorts[0]}-${apiPorts[1]}`,
+    PUBLIC_BASE_URL: `http://127.0.0.1:${apiPorts[0]}`,
+    TEMPORAL_UI_PORT: String(await freePort()),
+    ALLOW_SANDBOX_IDENTITY: 'true',
+    MEDIA_ADMIN_KEY: secret(),
+    MEDIA_EVENTS_SECRET: secret(),
+    MEDIA_PUBLIC_IP: '127.0.0.1',
+    S3_BUCKET: 'notarization-recordings',
+    S3_ENDPOINT: 'http://s3:7070',
+    AWS_ACCESS_KEY_ID: `verify${secret().slice(0, 8)}`,
+    AWS_SECRET_ACCESS_KEY: secret(),
+    TURN_SECRET: secret(),
+    TURN_URLS: 'turn:127.0.0.1:3478?transport=udp,turn:127.0.0.1:3478?transport=tcp',
+    TURN_EXTERNAL_IP: '127.0.0.1',
+    SIGNING_P12_FILE: path.join(scratch, 'signing', 'signer.p12'),
+    SIGNING_P12_PASSPHRASE: identity.passphrase,
+  };
+  const file = path.join(scratch, '.env');
+  fs.writeFileSync(
+    file,
+    Object.entries(settings)
+      .map(([k, v]) => `${k}=${v}\n`)
+      .join(''),
+    { mode: 0o600 },
+  );
+  return { file, apiPorts };
+}
+
+async function main(): Promise<void> {
+  const scratch = scratchDirectory('compose');
+  let stack: ComposeStack | undefined;
+  let passed = false;
+  try {
+    await step(
+      'engine',
+      () => ensureEngine(log, scratch),
+      () => 'docker.io running, Compose v2',
+    );
+    await step(
+      'base images',
+      () => ensureBaseImages(log, ROOT),
+      () => 'local/debian:bookworm, local/node:20-bookworm',
+    );
+    const override = await step(
+      'service images',
+      () => buildImages(scratch),
+      () => 'PostgreSQL, Temporal server, admin tools, UI, versitygw',
+    );
+    const { file, apiPorts } = await envFile(scratch);
+    stack = new ComposeStack(ROOT, { override, env: file }, ['s3', 'turn']);
+    const composeStack = stack;
+    await step(
+      'app images',
+      () => composeStack.compose(['build']),
+      () => 'app, Janus, coturn',
+    );
+    await step(
+      'up: 2 APIs, 2 workers',
+      async () => {
+        await composeStack.compose(['up', '--detach', '--scale', 'api=2', '--scale', 'worker=2']);
+        return composeStack.waitHealthy(10 * 60_000, log);
+      },
+      (all) =>
+        `${all.filter((c) => c.State === 'running').length} containers running, every health check passing`,
+    );
+    const ports = await composeStack.published('api', 3000);
+    await step(
+      'APIs through the published ports',
+      async () => {
+        for (const port of apiPorts) {
+          const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+          if (!res.ok) throw new Error(`/readyz on ${port} answered ${res.status}: ${await res.text()}`);
+        }
+        return ports;
+      },
+      (p) => `/readyz 200 on ${p.join(' and ')}`,
+    );
+    passed = rows.every((r) => r.ok);
+  } catch (err) {
+    log(`stopped: ${(err as Error).stack}`);
+  } finally {
+    if (stack) {
+      log('tearing down');
+      await stack.compose(['logs', '--no-color', '--timestamps']).then(
+        (logs) => fs.writeFileSync(path.join(scratch, 'compose.log'), logs),
+        () => undefined,
+      );
+      await stack.down().catch((err: Error) => log(`teardown: ${err.message}`));
+    }
+    printTable(passed);
+    if (passed) removeAfterPass(scratch, false, log);
+    else log(`data and logs kept in ${scratch}`);
+  }
+  process.exitCode = passed ? 0 : 1;
+}
+
+function printTable(passed: boolean): void {
+  const width = Math.max(...rows.map((r) => r.check.length));
+  process.stdout.write('\n');
+  for (const r of rows)
+    process.stdout.write(`${r.ok ? 'ok  ' : 'FAIL'}  ${r.check.padEnd(width)}  ${r.measured}\n`);
+  process.stdout.write(`\n${passed ? 'PASS' : 'FAIL'}\n`);
+}
+
+void main();
