@@ -133,8 +133,15 @@ export function roomStats(page: Page): Promise<RoomStats> {
 export async function signerInRoom(
   browser: Browser,
   link: string,
+  { relayOnly = false } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  // A network that lets nothing through but a TURN relay: every connection the page opens takes only relayed
+  // candidates, whatever the room pass says.
+  if (relayOnly)
+    await context.addInitScript(
+      `(() => { const Native = RTCPeerConnection; window.RTCPeerConnection = function (config) { const pc = new Native({ ...(config || {}), iceTransportPolicy: 'relay' }); (window.relayedConnections = window.relayedConnections || []).push(pc); return pc; }; window.RTCPeerConnection.prototype = Native.prototype; })();`,
+    );
   const page = await context.newPage();
   await page.goto(link);
   return { context, page };
@@ -184,10 +191,13 @@ export async function beginLiveAct(
   party: LiveParty,
   pdf: Buffer,
   signers = 1,
+  { firstSignerRelayOnly = false } = {},
 ): Promise<LiveAct> {
   const notaryToken = await notaryAccessToken(party);
   const { id, links } = await openLiveSession(party, pdf, signers);
-  const signerPages = await Promise.all(links.map((link) => signerInRoom(browser, link)));
+  const signerPages = await Promise.all(
+    links.map((link, i) => signerInRoom(browser, link, { relayOnly: firstSignerRelayOnly && i === 0 })),
+  );
   await Promise.all(
     signerPages.map(({ page }) =>
       page.getByRole('heading', { name: 'Waiting for your notary' }).waitFor({ timeout: 30_000 }),

@@ -92,5 +92,8 @@ export async function adoptInConsole(page: Page, name = 'Nora Notary', timeoutMs
   await dialog.getByLabel('Your name as you sign it').fill(name);
   await dialog.getByText('Formal').click();
   await dialog.getByRole('button', { name: 'Adopt this signature' }).click();
-  await section.getByRole('img', { name: 'Your adopted signature' }).waitFor({ timeout: timeoutMs });
+  // In the act the section steps aside once adopted: the console's status line says it is done.
+  await page
+    .getByText('Your signature is adopted: your acts are signed with it.')
+    .waitFor({ timeout: timeoutMs });
 }

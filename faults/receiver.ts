@@ -26,7 +26,11 @@ export class SignatureCheckingReceiver {
     this.secrets.push(new Webhook(secret));
   }
 
-  async start(): Promise<string> {
+  /** Listens on loopback, or on `listen` and answers the URL at `advertise` (a host containers reach). */
+  async start({
+    listen = '127.0.0.1',
+    advertise,
+  }: { listen?: string; advertise?: string } = {}): Promise<string> {
     this.server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -61,9 +65,9 @@ export class SignatureCheckingReceiver {
         res.end();
       });
     });
-    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(this.port, listen, resolve));
     this.port = (this.server.address() as AddressInfo).port;
-    return `http://127.0.0.1:${this.port}/hooks`;
+    return `http://${advertise ?? listen}:${this.port}/hooks`;
   }
 
   async stop(): Promise<void> {

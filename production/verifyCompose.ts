@@ -10,6 +10,7 @@ import { removeAfterPass, scratchDirectory } from '../faults/scratchDirectory';
 import { ensureTemporalServer } from './temporalServer';
 import { ensureBaseImages, ensureEngine } from './compose/engine';
 import { ComposeStack } from './compose/stack';
+import { liveActThroughCompose, sessionsUnderFaults } from './compose/drive';
 
 /**
  * `npm run verify:compose`, as root on a fresh machine: docker-compose.yml as production runs it, on a real
@@ -63,7 +64,15 @@ function buildImages(scratch: string): string {
 }
 
 /** One run's settings: fresh secrets, the host's ports, the locally made base images, the signing identity. */
-async function envFile(scratch: string): Promise<{ file: string; apiPorts: number[] }> {
+/** The address browsers and containers both reach this host at: its default route's source address. */
+function hostAddress(): string {
+  const route = execFileSync('ip', ['-4', 'route', 'get', '1.1.1.1']).toString();
+  const src = /\bsrc (\S+)/.exec(route)?.[1];
+  if (!src) throw new Error(`no source address in: ${route}`);
+  return src;
+}
+
+async function envFile(scratch: string, hostIp: string): Promise<{ file: string; apiPorts: number[] }> {
   const secret = () => crypto.randomBytes(24).toString('hex');
   const identity = loadDigitalId(loadConfig({ DATA_DIR: scratch, NODE_ENV: 'development' }));
   const first = await freePort();
@@ -79,14 +88,15 @@ async function envFile(scratch: string): Promise<{ file: string; apiPorts: numbe
     ALLOW_SANDBOX_IDENTITY: 'true',
     MEDIA_ADMIN_KEY: secret(),
     MEDIA_EVENTS_SECRET: secret(),
-    MEDIA_PUBLIC_IP: '127.0.0.1',
+    MEDIA_PUBLIC_IP: hostIp,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     S3_BUCKET: 'notarization-recordings',
     S3_ENDPOINT: 'http://s3:7070',
     AWS_ACCESS_KEY_ID: `verify${secret().slice(0, 8)}`,
     AWS_SECRET_ACCESS_KEY: secret(),
     TURN_SECRET: secret(),
-    TURN_URLS: 'turn:127.0.0.1:3478?transport=udp,turn:127.0.0.1:3478?transport=tcp',
-    TURN_EXTERNAL_IP: '127.0.0.1',
+    TURN_URLS: `turn:${hostIp}:3478?transport=udp,turn:${hostIp}:3478?transport=tcp`,
+    TURN_EXTERNAL_IP: hostIp,
     SIGNING_P12_FILE: path.join(scratch, 'signing', 'signer.p12'),
     SIGNING_P12_PASSPHRASE: identity.passphrase,
   };
@@ -101,72 +111,137 @@ async function envFile(scratch: string): Promise<{ file: string; apiPorts: numbe
   return { file, apiPorts };
 }
 
+/** The size of each image the run uses, once per image. */
+function imageSizes(project: string): string {
+  const lines = execFileSync('docker', ['images', '--format', '{{.ID}} {{.Repository}}:{{.Tag}} {{.Size}}'])
+    .toString()
+    .trim()
+    .split('\n')
+    .filter((l) => / (local\/|[^ ]*notarization-verify-)/.test(l) && !l.includes(`${project}-worker`));
+  const seen = new Set<string>();
+  return lines
+    .filter((l) => !seen.has(l.split(' ')[0]) && seen.add(l.split(' ')[0]))
+    .map((l) => l.split(' ').slice(1).join(' '))
+    .join('; ');
+}
+
+/** The engine, every image, and the stack up with 2 APIs and 2 workers, each health check passing. */
+async function bringUp(scratch: string, made: (stack: ComposeStack) => void) {
+  await step(
+    'engine',
+    () => ensureEngine(log, scratch),
+    () => 'docker.io running, Compose v2',
+  );
+  await step(
+    'base images',
+    () => ensureBaseImages(log, ROOT),
+    () => 'local/debian:bookworm, local/node:20-bookworm',
+  );
+  const override = await step(
+    'service images',
+    () => buildImages(scratch),
+    () => 'PostgreSQL, Temporal server, admin tools, UI, versitygw',
+  );
+  const hostIp = hostAddress();
+  const { file, apiPorts } = await envFile(scratch, hostIp);
+  const stack = new ComposeStack(ROOT, { override, env: file }, ['s3', 'turn']);
+  made(stack);
+  await step(
+    'app images',
+    () => stack.compose(['build']),
+    () => imageSizes(stack.project),
+  );
+  await step(
+    'up: 2 APIs, 2 workers',
+    async () => {
+      await stack.compose(['up', '--detach', '--scale', 'api=2', '--scale', 'worker=2']);
+      return stack.waitHealthy(10 * 60_000, log);
+    },
+    (all) =>
+      `${all.filter((c) => c.State === 'running').length} containers running, every health check passing`,
+  );
+  return { stack, apiPorts, hostIp };
+}
+
+/** Through the published ports: both APIs, sessions under faults, and a live act with a relay-only signer. */
+async function prove(stack: ComposeStack, apiPorts: number[], hostIp: string): Promise<void> {
+  const urls = apiPorts.map((port) => `http://127.0.0.1:${port}`);
+  await step(
+    'APIs through the published ports',
+    async () => {
+      for (const url of urls) {
+        const res = await fetch(`${url}/readyz`);
+        if (!res.ok) throw new Error(`/readyz at ${url} answered ${res.status}: ${await res.text()}`);
+      }
+      return stack.published('api', 3000);
+    },
+    (p) => `/readyz 200 on ${p.join(' and ')}`,
+  );
+  const run = await step(
+    'sessions through both APIs',
+    () => sessionsUnderFaults(stack, urls, hostIp, log),
+    (r) =>
+      `${r.sessions} completed; ${r.webhooks} webhooks, ${r.badSignatures} with a bad signature; ` +
+      `${r.pdfsigValid} PDFs valid by pdfsig; ${r.serverErrors} 5xx`,
+  );
+  // Reached only once every session completed and each delivered its four webhooks: nothing was lost.
+  for (const [fault, ms] of Object.entries(run.faults))
+    rows.push({ check: fault, measured: `back in ${(ms / 1000).toFixed(1)} s; lost: nothing`, ok: true });
+  if (run.badSignatures || run.pdfsigValid !== run.sessions || run.serverErrors)
+    throw new Error('sessions: a bad signature, an invalid PDF or a 5xx (see the row above)');
+  await step(
+    'live act: 2 signers and the notary',
+    () => liveActThroughCompose(stack, urls[1], log),
+    (a) =>
+      `first frame ${a.firstFrameMs} ms after Start; the relay-only signer's ${a.relayed.length} connections ` +
+      `relayed by coturn (${[...new Set(a.relayed)].join(', ')}); Janus restarted mid-act, media back in ` +
+      `${(a.janusBackMs / 1000).toFixed(1)} s; recording ${a.recording.segments.length} segments, ` +
+      `${a.recording.size_bytes} bytes, its sha256 as stored in S3`,
+  );
+}
+
 async function main(): Promise<void> {
   const scratch = scratchDirectory('compose');
   let stack: ComposeStack | undefined;
   let passed = false;
   try {
-    await step(
-      'engine',
-      () => ensureEngine(log, scratch),
-      () => 'docker.io running, Compose v2',
-    );
-    await step(
-      'base images',
-      () => ensureBaseImages(log, ROOT),
-      () => 'local/debian:bookworm, local/node:20-bookworm',
-    );
-    const override = await step(
-      'service images',
-      () => buildImages(scratch),
-      () => 'PostgreSQL, Temporal server, admin tools, UI, versitygw',
-    );
-    const { file, apiPorts } = await envFile(scratch);
-    stack = new ComposeStack(ROOT, { override, env: file }, ['s3', 'turn']);
-    const composeStack = stack;
-    await step(
-      'app images',
-      () => composeStack.compose(['build']),
-      () => 'app, Janus, coturn',
-    );
-    await step(
-      'up: 2 APIs, 2 workers',
-      async () => {
-        await composeStack.compose(['up', '--detach', '--scale', 'api=2', '--scale', 'worker=2']);
-        return composeStack.waitHealthy(10 * 60_000, log);
-      },
-      (all) =>
-        `${all.filter((c) => c.State === 'running').length} containers running, every health check passing`,
-    );
-    const ports = await composeStack.published('api', 3000);
-    await step(
-      'APIs through the published ports',
-      async () => {
-        for (const port of apiPorts) {
-          const res = await fetch(`http://127.0.0.1:${port}/readyz`);
-          if (!res.ok) throw new Error(`/readyz on ${port} answered ${res.status}: ${await res.text()}`);
-        }
-        return ports;
-      },
-      (p) => `/readyz 200 on ${p.join(' and ')}`,
-    );
+    const up = await bringUp(scratch, (made) => (stack = made));
+    await prove(up.stack, up.apiPorts, up.hostIp);
     passed = rows.every((r) => r.ok);
   } catch (err) {
     log(`stopped: ${(err as Error).stack}`);
   } finally {
-    if (stack) {
-      log('tearing down');
-      await stack.compose(['logs', '--no-color', '--timestamps']).then(
-        (logs) => fs.writeFileSync(path.join(scratch, 'compose.log'), logs),
-        () => undefined,
-      );
-      await stack.down().catch((err: Error) => log(`teardown: ${err.message}`));
-    }
+    if (stack) await tearDown(stack, scratch);
+    passed &&= rows.every((r) => r.ok);
     printTable(passed);
     if (passed) removeAfterPass(scratch, false, log);
     else log(`data and logs kept in ${scratch}`);
   }
   process.exitCode = passed ? 0 : 1;
+}
+
+/** The stack's logs kept beside the run's data, then every container, network and volume removed. */
+async function tearDown(stack: ComposeStack, scratch: string): Promise<void> {
+  log('tearing down');
+  await stack.compose(['logs', '--no-color', '--timestamps']).then(
+    (logs) => fs.writeFileSync(path.join(scratch, 'compose.log'), logs),
+    () => undefined,
+  );
+  await step(
+    'teardown',
+    async () => {
+      await stack.down();
+      const label = `label=com.docker.compose.project=${stack.project}`;
+      const left = ['ps', 'volume', 'network'].flatMap((kind) =>
+        execFileSync('docker', [...(kind === 'ps' ? ['ps', '-a'] : [kind, 'ls']), '-q', '--filter', label])
+          .toString()
+          .split('\n')
+          .filter(Boolean),
+      );
+      if (left.length) throw new Error(`left behind: ${left.join(', ')}`);
+    },
+    () => 'no container, volume or network of the project left',
+  ).catch((err: Error) => log(`teardown: ${err.message}`));
 }
 
 function printTable(passed: boolean): void {

@@ -15,7 +15,9 @@ mkdir -p "$CONF" "$RECORDINGS"
 # The worker (another user) makes each room's folder here, and Janus writes into it.
 chmod 1777 "$RECORDINGS"
 NAT=""
-[ -n "${MEDIA_PUBLIC_IP:-}" ] && NAT="nat_1_1_mapping = \"$MEDIA_PUBLIC_IP\""
+# The private address stays a candidate beside the public one: coturn, on the same network, relays to Janus
+# there, and Janus's answers come from that address, which the relay's permission is for.
+[ -n "${MEDIA_PUBLIC_IP:-}" ] && NAT="nat_1_1_mapping = \"$MEDIA_PUBLIC_IP\" keep_private_host = true"
 cat > "$CONF/janus.jcfg" <<JCFG
 general: {
   configs_folder = "$CONF"

@@ -17,6 +17,8 @@ export async function showNotarySignature(root: HTMLElement, ctx: ConsoleContext
   if (res.status === 403) return;
   root.hidden = false;
   const adopted = res.ok ? URL.createObjectURL(await res.blob()) : null;
+  // In the act it steps aside once adopted; without one, the act cannot be completed, so it stays.
+  root.toggleAttribute('data-adopted', Boolean(adopted));
   const heading = el('h2', 'Your signature', { id: 'your-signature' });
   const state = adopted
     ? el('img', undefined, { src: adopted, alt: 'Your adopted signature', class: 'notary-mark' })

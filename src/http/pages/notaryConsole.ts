@@ -31,7 +31,7 @@ dialog textarea{display:block;width:100%;box-sizing:border-box;margin:.3rem 0}.d
 #signature-dialog .preview{max-width:200px;display:block}#signature-dialog .draw-pad{width:100%;border:1px solid #595959;touch-action:none}
 #side{display:contents}#workspace{display:flex;flex-direction:column}#room{order:1}#act-card{order:2}#documents-view{order:3}#sessions{order:4}
 /* In the act, what is not the act steps aside: the videos small enough to see everyone with the card. */
-body.in-act .intro,body.in-act #notary-signature,body.in-act .room-people{display:none}body.in-act .room-grid{grid-template-columns:repeat(auto-fill,minmax(7rem,1fr))}
+body.in-act .intro,body.in-act #notary-signature[data-adopted],body.in-act .room-people{display:none}body.in-act .room-grid{grid-template-columns:repeat(auto-fill,minmax(7rem,1fr))}
 /* At a desk, in the act: the room, the people and the actions on the left, the documents beside, no page scroll. */
 @media (min-width:64rem){body.in-act{max-width:none;margin:0;padding:0 1rem;height:100vh;box-sizing:border-box;display:flex;flex-direction:column;overflow:hidden}
 body.in-act>header{padding-top:.5rem}body.in-act>header h1{font-size:1.3rem}

@@ -1,0 +1,241 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { CallLog, Integrator, inviteCommissionedNotary, runIdOf, useDocument } from '../../faults/driver';
+import { SignatureCheckingReceiver } from '../../faults/receiver';
+import { beginLiveAct, receiving, recordingOf, type LiveParty } from '../../demo/liveAct';
+import { launchParticipantsBrowser } from '../../demo/participantsBrowser';
+import { pdfBytes } from '../../test/support/documents';
+import type { ComposeStack } from './stack';
+
+type Log = (line: string) => void;
+const SESSIONS_PER_ROUND = 6;
+const EVENTS = ['session_created', 'session_started', 'session_completed', 'documents_released'];
+
+async function waitUntil(what: string, ok: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ok().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** The admin CLI in the first API container, as an operator runs it: its JSON answer. */
+export async function adminCli(stack: ComposeStack, args: string[]): Promise<Record<string, string>> {
+  const out = await stack.compose([
+    'exec',
+    '-T',
+    '--index',
+    '1',
+    'api',
+    'node',
+    'dist/scripts/admin.js',
+    ...args,
+  ]);
+  return JSON.parse(out) as Record<string, string>;
+}
+
+/** A process crash: the container's main process SIGKILLed from the host; Docker's restart policy brings it back. */
+export async function crash(stack: ComposeStack, service: string, index: number, log: Log): Promise<number> {
+  const name = `${stack.project}-${service}-${index}`;
+  const inspect = () =>
+    execFileSync('docker', [
+      'inspect',
+      '-f',
+      '{{.State.Pid}} {{.State.StartedAt}} {{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}',
+      name,
+    ])
+      .toString()
+      .trim()
+      .split(' ');
+  const [pid, startedAt] = inspect();
+  const at = Date.now();
+  process.kill(Number(pid), 'SIGKILL');
+  log(`${name}: main process ${pid} SIGKILLed`);
+  await waitUntil(
+    `${name} restarted and healthy`,
+    async () => {
+      const [, since, status, health] = inspect();
+      return since !== startedAt && status === 'running' && ['healthy', 'none'].includes(health);
+    },
+    180_000,
+  );
+  return Date.now() - at;
+}
+
+/** Every session's notarized PDF, fetched through the API that did not create it, checked by pdfsig. */
+async function pdfsigValid(sessions: string[], integrators: Integrator[], urls: string[]): Promise<number> {
+  let valid = 0;
+  for (const [i, id] of sessions.entries()) {
+    const documents = await integrators[i % 2].call('GET', `/api/integrationsv2/sessions/${id}/documents`);
+    const download = (documents.body as unknown as { documents: Array<{ download_url: string }> })
+      .documents[0].download_url;
+    const pdf = Buffer.from(
+      await (await fetch(download.replace(/^https?:\/\/[^/]+/, urls[i % 2]))).arrayBuffer(),
+    );
+    // pdfsig reads a file, not standard input; it exits non-zero for an untrusted certificate, which the
+    // development identity is: its verdict on the signature itself is what counts.
+    const file = path.join(os.tmpdir(), `verify-compose-${id}.pdf`);
+    fs.writeFileSync(file, pdf);
+    const out = spawnSync('pdfsig', [file]).stdout.toString();
+    fs.rmSync(file, { force: true });
+    if (/Signature Validation: Signature is Valid\./.test(out)) valid++;
+  }
+  return valid;
+}
+
+/**
+ * Sessions of a test-mode account through both APIs, with a webhook receiver on the host that checks every
+ * signature: a round undisturbed; one while an API and a worker crash; one while PostgreSQL restarts.
+ */
+export async function sessionsUnderFaults(stack: ComposeStack, urls: string[], hostIp: string, log: Log) {
+  const account = await adminCli(stack, [
+    'create-account',
+    '--name',
+    'Verify compose',
+    '--auto-onboarding',
+    '--test-mode',
+  ]);
+  const notaryEmail = `notary-${runIdOf()}@example.com`;
+  await inviteCommissionedNotary(urls[0], account.vendor_api_key, {
+    email: notaryEmail,
+    firstName: 'Vera',
+    lastName: 'Fy',
+    commissionNumber: 'TX-777001',
+  });
+  const receiver = new SignatureCheckingReceiver();
+  const callLog = new CallLog();
+  const integrators = urls.map((url) => new Integrator(url, account.api_key, callLog));
+  try {
+    const hook = await integrators[1].call('POST', '/api/integrationsv2/webhooks', {
+      url: await receiver.start({ listen: '0.0.0.0', advertise: hostIp }),
+    });
+    receiver.trust(hook.body.secret!);
+    useDocument(await pdfBytes(1));
+    const runId = runIdOf();
+    const round = (from: number) =>
+      Promise.all(
+        Array.from({ length: SESSIONS_PER_ROUND }, (_, k) =>
+          integrators[(from + k) % 2].runSession(from + k, runId, notaryEmail),
+        ),
+      );
+    const faults: Record<string, number> = {};
+    const sessions = await round(0);
+    log(`round 1: ${sessions.length} sessions through both APIs`);
+    const second = round(SESSIONS_PER_ROUND);
+    faults['API container crashed mid-round'] = await crash(stack, 'api', 1, log);
+    faults['worker container crashed mid-round'] = await crash(stack, 'worker', 1, log);
+    sessions.push(...(await second));
+    log(`round 2: ${SESSIONS_PER_ROUND} sessions through an API and a worker crash`);
+    const third = round(2 * SESSIONS_PER_ROUND);
+    const restartAt = Date.now();
+    await stack.compose(['restart', 'postgresql']);
+    faults['PostgreSQL restarted mid-round'] = Date.now() - restartAt;
+    sessions.push(...(await third));
+    log(`round 3: ${SESSIONS_PER_ROUND} sessions through a PostgreSQL restart`);
+    await waitUntil(
+      'every session’s webhooks',
+      async () =>
+        sessions.every((id) =>
+          EVENTS.every((e) => receiver.receipts.some((r) => r.sessionId === id && r.event === e)),
+        ),
+      180_000,
+    );
+    return {
+      sessions: sessions.length,
+      webhooks: receiver.receipts.length,
+      badSignatures: receiver.badSignatures,
+      pdfsigValid: await pdfsigValid(sessions, integrators, urls),
+      serverErrors: callLog.serverErrors.length,
+      faults,
+    };
+  } finally {
+    await receiver.stop();
+  }
+}
+
+/**
+ * Each connected connection of a relay-only page: its ICE policy and the local address its selected pair uses.
+ * A relayed pair's local address is the TURN server's relay (seen by Janus as peer-reflexive when coturn
+ * reaches it on the compose network), never one of this host's own interfaces.
+ */
+function selectedPairs(page: Page): Promise<Array<{ policy: string; type: string; address: string }>> {
+  return page.evaluate(`Promise.all((window.relayedConnections || []).filter((pc) => pc.connectionState === 'connected').map((pc) => pc.getStats().then((r) => {
+    let pair;
+    r.forEach((s) => { if (s.type === 'transport' && s.selectedCandidatePairId) pair = r.get(s.selectedCandidatePairId); });
+    const local = pair ? r.get(pair.localCandidateId) : undefined;
+    return { policy: pc.getConfiguration().iceTransportPolicy, type: local ? local.candidateType : 'none', address: local ? local.address : '' };
+  })))`) as Promise<Array<{ policy: string; type: string; address: string }>>;
+}
+
+/** The addresses of this host's own interfaces: a pair using one of them is not relayed. */
+function hostAddresses(): string[] {
+  return Object.values(os.networkInterfaces())
+    .flat()
+    .map((i) => i?.address ?? '');
+}
+
+/**
+ * A live act of two signers and the notary in headless Chromium on the host, through the published media
+ * ports; the first signer relay-only through coturn. Janus restarts mid-act; the act completes, and its
+ * recording (two segments) is in the S3 store with the hash the API gives.
+ */
+export async function liveActThroughCompose(stack: ComposeStack, apiUrl: string, log: Log) {
+  const account = await adminCli(stack, [
+    'create-account',
+    '--name',
+    'Verify compose live',
+    '--auto-onboarding',
+  ]);
+  const party: LiveParty = {
+    apiUrl,
+    apiKey: account.api_key,
+    vendorKey: account.vendor_api_key,
+    notaryEmail: `live-${runIdOf()}@example.com`,
+  };
+  await inviteCommissionedNotary(apiUrl, party.vendorKey, {
+    email: party.notaryEmail,
+    firstName: 'Liv',
+    lastName: 'E',
+    commissionNumber: 'TX-777002',
+  });
+  const browser = await launchParticipantsBrowser();
+  try {
+    const act = await beginLiveAct(browser, party, await pdfBytes(1), 2, { firstSignerRelayOnly: true });
+    const pairs = await selectedPairs(act.pages[0].page);
+    const own = hostAddresses();
+    if (!pairs.length || pairs.some((p) => p.policy !== 'relay' || own.includes(p.address)))
+      throw new Error(`the relay-only signer's connections are not all relayed: ${JSON.stringify(pairs)}`);
+    const relayed = pairs.map((p) => `${p.type} ${p.address}`);
+    log(
+      `live act: first frame ${act.startToFirstFrameMs} ms after Start; relay-only signer's connections through ${relayed.join(', ')}`,
+    );
+    const restartAt = Date.now();
+    await stack.compose(['restart', 'janus']);
+    await Promise.all(act.pages.map(({ page }) => receiving(page, 2, 120_000)));
+    const janusBackMs = Date.now() - restartAt;
+    log(`Janus restarted mid-act: everyone sees and hears everyone again after ${janusBackMs} ms`);
+    await act.complete();
+    const recording = await recordingOf(party, act.id, 300_000);
+    const hash = await stack.compose([
+      'exec',
+      '-T',
+      '--index',
+      '1',
+      'api',
+      'node',
+      '-e',
+      `fetch(process.argv[1]).then((r) => r.arrayBuffer()).then((b) => console.log(require('crypto').createHash('sha256').update(Buffer.from(b)).digest('hex')))`,
+      recording.download_url,
+    ]);
+    if (hash.trim() !== recording.sha256)
+      throw new Error(`the stored recording hashes to ${hash.trim()}, not ${recording.sha256}`);
+    if (recording.segments.length < 2)
+      throw new Error(`the recording lists ${recording.segments.length} segment(s), not one per room`);
+    return { firstFrameMs: act.startToFirstFrameMs, relayed, janusBackMs, recording };
+  } finally {
+    await browser.close();
+  }
+}
