@@ -10,7 +10,10 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 # Everything .dockerignore leaves; what is compiled is tsconfig.build.json's `include`, the one folder list.
 COPY . .
-RUN npm run build && npm prune --omit=dev
+# What only development runs leaves with the dev dependencies: the embedded servers of `npm start`, its
+# entry point and the build's own tools (test/foundation/productionImage.test.ts holds the entry points to it).
+RUN npm run build && npm prune --omit=dev \
+  && rm -rf dist/server/embedded dist/scripts/start.js dist/scripts/setup-temporal.js dist/scripts/bundle-*.js
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
@@ -32,6 +35,5 @@ USER app
 # Two malloc arenas instead of one per thread: see PRODUCTION_PROCESS_ENV in src/process.ts.
 ENV MALLOC_ARENA_MAX=2
 EXPOSE 3000
-# Dev-only packages (embedded PostgreSQL, Temporal's test server, test tools) were pruned in the build stage.
 # docker-compose runs the worker with `node --max-old-space-size=256 dist/scripts/start-worker.js` (WORKER_NODE_ARGS in src/process.ts).
 CMD ["node", "dist/scripts/start-api.js"]

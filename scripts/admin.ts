@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, type Config } from '../src/config';
-import { runningApiFrontUrl } from '../server/embedded/runningApi';
+import { runningApiFrontUrl } from '../server/runningApi';
 import { addBrandingCommand } from './adminBranding';
 import {
   addNetworkNotary,

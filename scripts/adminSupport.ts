@@ -4,7 +4,7 @@ import { loadConfig } from '../src/config';
 import { stateCode } from '../core/usStates';
 import { createDatabase } from '../src/db/database';
 import { migrateExclusively } from '../src/db/migrator';
-import { provideDatabaseForTool } from '../server/embedded/services';
+import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import { databaseSetupError } from '../src/setupErrors';
 import { delayThresholdSchema } from '../src/sessions/createRequest';
@@ -70,9 +70,20 @@ export function uuid(value: string): string {
   return value;
 }
 
+/**
+ * DATABASE_URL, or else the embedded PostgreSQL of a development machine's `npm start`: loaded only then, by a
+ * path the production image (which has no embedded servers) is never asked for.
+ */
+async function databaseFor(config: ReturnType<typeof loadConfig>) {
+  if (config.databaseUrl) return { databaseUrl: config.databaseUrl, stop: async () => undefined };
+  const embedded = path.join(__dirname, '..', 'server', 'embedded', 'services');
+  const { provideDatabaseForTool } = (await import(embedded)) as typeof import('../server/embedded/services');
+  return provideDatabaseForTool(config, (line) => process.stderr.write(`${line}\n`));
+}
+
 export async function withDatabase<T>(fn: (sequelize: Sequelize) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const database = await provideDatabaseForTool(config, (line) => process.stderr.write(`${line}\n`));
+  const database = await databaseFor(config);
   const sequelize = createDatabase(database.databaseUrl);
   try {
     await migrateExclusively(sequelize).catch((err: unknown) => {

@@ -10,7 +10,7 @@ async function main() {
   const config = loadConfig();
   requireExternalServices(config);
   const logger = createLogger(config.logLevel);
-  const runtime = await startRuntime(config, { api: createApp, embedded: false, logger });
+  const runtime = await startRuntime(config, { api: createApp, logger });
   logger.info({ url: runtime.apiUrl }, 'API listening');
   stopOnSignals(logger, runtime.stop);
 }

@@ -14,7 +14,7 @@ async function main() {
   // The signing certificate is needed only at completions: check it now, not at the first one.
   loadDigitalId(config);
   const logger = createLogger(config.logLevel);
-  const runtime = await startRuntime(config, { worker: startWorker, embedded: false, logger });
+  const runtime = await startRuntime(config, { worker: startWorker, logger });
   logger.info({ taskQueue: config.taskQueue }, 'worker running');
   keepHealthFile(process.env.WORKER_HEALTH_FILE, () => runtime.worker?.worker.getState() === 'RUNNING');
   stopOnSignals(logger, runtime.stop, runtime.worker?.done);

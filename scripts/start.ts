@@ -1,6 +1,7 @@
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startRuntime } from '../server/runtime';
+import { embeddedBacking } from '../server/embedded/services';
 import { createApp } from '../src/http/app';
 import { startWorker } from '../worker/createWorker';
 import { runMain, stopOnSignals } from '../src/process';
@@ -10,7 +11,11 @@ async function main() {
   process.env.NODE_ENV ??= 'development';
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const runtime = await startRuntime(config, { api: createApp, worker: startWorker, embedded: true });
+  const runtime = await startRuntime(config, {
+    api: createApp,
+    worker: startWorker,
+    backing: embeddedBacking({ persistentTemporal: true }),
+  });
   stopOnSignals(logger, runtime.stop, runtime.worker?.done);
   const lines = [
     '',

@@ -1,4 +1,4 @@
-import { recordRunningApi } from './embedded/runningApi';
+import { recordRunningApi } from './runningApi';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Registry } from 'prom-client';
@@ -6,7 +6,6 @@ import type { Sequelize } from 'sequelize';
 import type { WorkflowBundleOption } from '@temporalio/worker';
 import type { Config } from '../src/config';
 import { createLogger, type Logger } from '../src/logger';
-import { provideBackingServices, withEmbeddedMedia, type BackingServices } from './embedded/services';
 import { createDatabase } from '../src/db/database';
 import { migrateExclusively } from '../src/db/migrator';
 import { exclusively } from '../src/db/exclusively';
@@ -25,12 +24,24 @@ export interface RuntimeOptions {
    */
   api?: typeof createApp;
   worker?: typeof startWorker;
-  /** Start embedded PostgreSQL / Temporal where DATABASE_URL / TEMPORAL_ADDRESS are unset. */
-  embedded: boolean;
-  persistentTemporal?: boolean;
+  /**
+   * Where the database and Temporal come from when the configuration names none: `npm start` hands in its
+   * embedded servers; the production entry points hand in nothing, so they never load them.
+   */
+  backing?: BackingProvider;
   workflowBundle?: WorkflowBundleOption;
   logger?: Logger;
 }
+
+/** Backing services a process starts for itself, and the configuration that reaches them. */
+export interface ProvidedServices {
+  config: Config;
+  databaseUrl: string;
+  temporalAddress: string;
+  temporalUiUrl?: string;
+  stop(): Promise<void>;
+}
+export type BackingProvider = (config: Config, log: (line: string) => void) => Promise<ProvidedServices>;
 
 export interface Runtime {
   config: Config;
@@ -117,15 +128,12 @@ export async function startRuntime(given: Config, opts: RuntimeOptions): Promise
     }
   };
   try {
-    let services: Pick<BackingServices, 'databaseUrl' | 'temporalAddress' | 'temporalUiUrl'>;
-    if (opts.embedded) {
-      const backing = await provideBackingServices(config, {
-        persistentTemporal: opts.persistentTemporal ?? true,
-        log: say,
-      });
+    let services: Pick<ProvidedServices, 'databaseUrl' | 'temporalAddress' | 'temporalUiUrl'>;
+    if (opts.backing) {
+      const backing = await opts.backing(config, say);
       stack.push(() => backing.stop());
       services = backing;
-      config = withEmbeddedMedia(config, backing.media);
+      config = backing.config;
     } else {
       services = { databaseUrl: config.databaseUrl!, temporalAddress: config.temporalAddress! };
     }

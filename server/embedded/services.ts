@@ -1,3 +1,4 @@
+import type { BackingProvider } from '../runtime';
 import type { Config } from '../../src/config';
 import {
   EMBEDDED_DATABASE,
@@ -99,4 +100,12 @@ export function withEmbeddedMedia(config: Config, media: EmbeddedJanus | undefin
   if (!media) return config;
   const { serverUrl, adminKey, eventsSecret } = media;
   return { ...config, media: { ...config.media, serverUrl, adminKey, eventsSecret } };
+}
+
+/** `npm start`'s backing: embedded PostgreSQL, Temporal and Janus for whatever the configuration leaves unset. */
+export function embeddedBacking({ persistentTemporal }: { persistentTemporal: boolean }): BackingProvider {
+  return async (config, log) => {
+    const services = await provideBackingServices(config, { persistentTemporal, log });
+    return { ...services, config: withEmbeddedMedia(config, services.media) };
+  };
 }

@@ -114,7 +114,6 @@ export async function startTestEnvironment(): Promise<TestEnvironment> {
       const runtime = await startRuntime(config, {
         api: createApp,
         worker: startWorker,
-        embedded: false,
         workflowBundle,
         logger: createLogger(config.logLevel),
       });
