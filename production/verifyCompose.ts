@@ -10,6 +10,7 @@ import { removeAfterPass, scratchDirectory } from '../faults/scratchDirectory';
 import { ensureTemporalServer } from './temporalServer';
 import { ensureBaseImages, ensureEngine } from './compose/engine';
 import { ComposeStack } from './compose/stack';
+import { allocateOverTls, turnCertificate } from './compose/turnTls';
 import { liveActThroughCompose, sessionsUnderFaults } from './compose/drive';
 
 /**
@@ -72,7 +73,7 @@ function hostAddress(): string {
   return src;
 }
 
-async function envFile(scratch: string, hostIp: string): Promise<{ file: string; apiPorts: number[] }> {
+async function envFile(scratch: string, hostIp: string) {
   const secret = () => crypto.randomBytes(24).toString('hex');
   const identity = loadDigitalId(loadConfig({ DATA_DIR: scratch, NODE_ENV: 'development' }));
   const first = await freePort();
@@ -97,9 +98,12 @@ async function envFile(scratch: string, hostIp: string): Promise<{ file: string;
     TURN_SECRET: secret(),
     TURN_URLS: `turn:${hostIp}:3478?transport=udp,turn:${hostIp}:3478?transport=tcp`,
     TURN_EXTERNAL_IP: hostIp,
+    TURN_TLS_DIR: path.join(scratch, 'turn-tls'),
+    TURN_TLS_HOST_PORT: String(await freePort()),
     SIGNING_P12_FILE: path.join(scratch, 'signing', 'signer.p12'),
     SIGNING_P12_PASSPHRASE: identity.passphrase,
   };
+  turnCertificate(settings.TURN_TLS_DIR, hostIp);
   const file = path.join(scratch, '.env');
   fs.writeFileSync(
     file,
@@ -108,7 +112,11 @@ async function envFile(scratch: string, hostIp: string): Promise<{ file: string;
       .join(''),
     { mode: 0o600 },
   );
-  return { file, apiPorts };
+  return {
+    file,
+    apiPorts,
+    turn: { secret: settings.TURN_SECRET, tlsPort: Number(settings.TURN_TLS_HOST_PORT) },
+  };
 }
 
 /** The size of each image the run uses, once per image. */
@@ -143,7 +151,7 @@ async function bringUp(scratch: string, made: (stack: ComposeStack) => void) {
     () => 'PostgreSQL, Temporal server, admin tools, UI, versitygw',
   );
   const hostIp = hostAddress();
-  const { file, apiPorts } = await envFile(scratch, hostIp);
+  const { file, apiPorts, turn } = await envFile(scratch, hostIp);
   const stack = new ComposeStack(ROOT, { override, env: file }, ['s3', 'turn']);
   made(stack);
   await step(
@@ -174,6 +182,11 @@ async function bringUp(scratch: string, made: (stack: ComposeStack) => void) {
     },
     (all) =>
       `${all.filter((c) => c.State === 'running').length} containers running, every health check passing`,
+  );
+  await step(
+    'TURN over TLS',
+    () => allocateOverTls(hostIp, turn.tlsPort, turn.secret),
+    (relayed) => `an allocation on ${hostIp}:${turn.tlsPort} with a minted credential; ${relayed}`,
   );
   return { stack, apiPorts, hostIp };
 }

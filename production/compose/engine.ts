@@ -21,10 +21,11 @@ const apt = (args: string[]) =>
 
 /**
  * Compose v2 is Debian trixie's (2.26); this machine may be bookworm, whose docker-compose is the old Python
- * one. Trixie is added at a priority below bookworm's, so nothing else is taken from it.
+ * one. Trixie is pinned below bookworm: the install takes docker-compose and the Docker packages it recommends
+ * (docker.io 26.1, docker-cli, buildx) from trixie, and nothing later comes from it unasked.
  */
 function installComposeV2(log: Log): void {
-  log('installing Compose v2 (Debian trixie’s docker-compose, pinned so nothing else comes from trixie)');
+  log('installing Compose v2 (Debian trixie’s docker-compose, with the Docker packages it recommends)');
   fs.writeFileSync('/etc/apt/sources.list.d/trixie.list', 'deb http://deb.debian.org/debian trixie main\n');
   fs.writeFileSync(
     '/etc/apt/preferences.d/trixie-low',
