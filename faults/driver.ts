@@ -127,6 +127,14 @@ export class Integrator {
     return id;
   }
 
+  /** A session's first notarized PDF, downloaded from this API whatever host its link names. */
+  async notarizedPdf(sessionId: string): Promise<Buffer> {
+    const documents = await this.call('GET', `/api/integrationsv2/sessions/${sessionId}/documents`);
+    const download = (documents.body as unknown as { documents: Array<{ download_url: string }> })
+      .documents[0].download_url;
+    return Buffer.from(await (await fetch(download.replace(/^https?:\/\/[^/]+/, this.apiUrl))).arrayBuffer());
+  }
+
   /** A session created and ready for its signer: its id and the signer's token. */
   async openSession(
     index: number,

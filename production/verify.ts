@@ -138,15 +138,10 @@ async function provision(env: NodeJS.ProcessEnv, apiUrl: string) {
 }
 
 /** Each session's notarized PDF, downloaded through the API that did not create it: how many are signed. */
-async function signedPdfsOf(sessions: string[], integrators: Integrator[], urls: string[]): Promise<number> {
+async function signedPdfsOf(sessions: string[], integrators: Integrator[]): Promise<number> {
   let signedPdfs = 0;
   for (const [i, id] of sessions.entries()) {
-    const documents = await integrators[i % 2].call('GET', `/api/integrationsv2/sessions/${id}/documents`);
-    const download = (documents.body as unknown as { documents: Array<{ download_url: string }> })
-      .documents[0].download_url;
-    const pdf = Buffer.from(
-      await (await fetch(download.replace(/^https?:\/\/[^/]+/, urls[i % 2]))).arrayBuffer(),
-    );
+    const pdf = await integrators[i % 2].notarizedPdf(id);
     if (pdf.subarray(0, 5).toString() === '%PDF-' && pdf.includes('/ByteRange')) signedPdfs++;
   }
   return signedPdfs;
@@ -197,7 +192,7 @@ async function drive(shape: Awaited<ReturnType<typeof startShape>>, stops: Array
       `${(endedInMs / 1000).toFixed(1)} s after the terminate`,
   );
   log(await verifyLiveAct(shape.env, shape.urls[1], shape.s3Endpoint));
-  return { sessions, receiver, callLog, signedPdfs: await signedPdfsOf(sessions, integrators, shape.urls) };
+  return { sessions, receiver, callLog, signedPdfs: await signedPdfsOf(sessions, integrators) };
 }
 
 async function main() {

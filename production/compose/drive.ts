@@ -22,19 +22,13 @@ async function waitUntil(what: string, ok: () => Promise<boolean>, timeoutMs: nu
   }
 }
 
+/** A command in the first API container (the app image, on the compose network): its output. */
+const inApi = (stack: ComposeStack, command: string[]) =>
+  stack.compose(['exec', '-T', '--index', '1', 'api', ...command]);
+
 /** The admin CLI in the first API container, as an operator runs it: its JSON answer. */
 export async function adminCli(stack: ComposeStack, args: string[]): Promise<Record<string, string>> {
-  const out = await stack.compose([
-    'exec',
-    '-T',
-    '--index',
-    '1',
-    'api',
-    'node',
-    'dist/scripts/admin.js',
-    ...args,
-  ]);
-  return JSON.parse(out) as Record<string, string>;
+  return JSON.parse(await inApi(stack, ['node', 'dist/scripts/admin.js', ...args])) as Record<string, string>;
 }
 
 /** A process crash: the container's main process SIGKILLed from the host; Docker's restart policy brings it back. */
@@ -66,15 +60,10 @@ export async function crash(stack: ComposeStack, service: string, index: number,
 }
 
 /** Every session's notarized PDF, fetched through the API that did not create it, checked by pdfsig. */
-async function pdfsigValid(sessions: string[], integrators: Integrator[], urls: string[]): Promise<number> {
+async function pdfsigValid(sessions: string[], integrators: Integrator[]): Promise<number> {
   let valid = 0;
   for (const [i, id] of sessions.entries()) {
-    const documents = await integrators[i % 2].call('GET', `/api/integrationsv2/sessions/${id}/documents`);
-    const download = (documents.body as unknown as { documents: Array<{ download_url: string }> })
-      .documents[0].download_url;
-    const pdf = Buffer.from(
-      await (await fetch(download.replace(/^https?:\/\/[^/]+/, urls[i % 2]))).arrayBuffer(),
-    );
+    const pdf = await integrators[i % 2].notarizedPdf(id);
     // pdfsig reads a file, not standard input; it exits non-zero for an untrusted certificate, which the
     // development identity is: its verdict on the signature itself is what counts.
     const file = path.join(os.tmpdir(), `verify-compose-${id}.pdf`);
@@ -147,7 +136,7 @@ export async function sessionsUnderFaults(stack: ComposeStack, urls: string[], h
       sessions: sessions.length,
       webhooks: receiver.receipts.length,
       badSignatures: receiver.badSignatures,
-      pdfsigValid: await pdfsigValid(sessions, integrators, urls),
+      pdfsigValid: await pdfsigValid(sessions, integrators),
       serverErrors: callLog.serverErrors.length,
       faults,
     };
@@ -219,12 +208,8 @@ export async function liveActThroughCompose(stack: ComposeStack, apiUrl: string,
     log(`Janus restarted mid-act: everyone sees and hears everyone again after ${janusBackMs} ms`);
     await act.complete();
     const recording = await recordingOf(party, act.id, 300_000);
-    const hash = await stack.compose([
-      'exec',
-      '-T',
-      '--index',
-      '1',
-      'api',
+    // Fetched from inside the compose network, where the S3 store's link points.
+    const hash = await inApi(stack, [
       'node',
       '-e',
       `fetch(process.argv[1]).then((r) => r.arrayBuffer()).then((b) => console.log(require('crypto').createHash('sha256').update(Buffer.from(b)).digest('hex')))`,
