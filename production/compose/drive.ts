@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { CallLog, Integrator, inviteCommissionedNotary, runIdOf, useDocument } from '../../faults/driver';
 import { SignatureCheckingReceiver } from '../../faults/receiver';
-import { beginLiveAct, receiving, recordingOf, type LiveParty } from '../../demo/liveAct';
+import { beginLiveAct, receiving, recordingOf } from '../../demo/liveAct';
+import { liveParty } from '../liveAct';
 import { launchParticipantsBrowser } from '../../demo/participantsBrowser';
 import { pdfBytes } from '../../test/support/documents';
 import type { ComposeStack } from './stack';
@@ -26,9 +27,11 @@ async function waitUntil(what: string, ok: () => Promise<boolean>, timeoutMs: nu
 const inApi = (stack: ComposeStack, command: string[]) =>
   stack.compose(['exec', '-T', '--index', '1', 'api', ...command]);
 
-/** The admin CLI in the first API container, as an operator runs it: its JSON answer. */
-export async function adminCli(stack: ComposeStack, args: string[]): Promise<Record<string, string>> {
-  return JSON.parse(await inApi(stack, ['node', 'dist/scripts/admin.js', ...args])) as Record<string, string>;
+/** An account made with the admin CLI in the first API container, as an operator makes one: its keys. */
+async function createAccount(stack: ComposeStack, name: string, testMode: boolean) {
+  const args = ['create-account', '--name', name, '--auto-onboarding', ...(testMode ? ['--test-mode'] : [])];
+  const out = await inApi(stack, ['node', 'dist/scripts/admin.js', ...args]);
+  return JSON.parse(out) as { api_key: string; vendor_api_key: string };
 }
 
 /** A process crash: the container's main process SIGKILLed from the host; Docker's restart policy brings it back. */
@@ -80,13 +83,7 @@ async function pdfsigValid(sessions: string[], integrators: Integrator[]): Promi
  * signature: a round undisturbed; one while an API and a worker crash; one while PostgreSQL restarts.
  */
 export async function sessionsUnderFaults(stack: ComposeStack, urls: string[], hostIp: string, log: Log) {
-  const account = await adminCli(stack, [
-    'create-account',
-    '--name',
-    'Verify compose',
-    '--auto-onboarding',
-    '--test-mode',
-  ]);
+  const account = await createAccount(stack, 'Verify compose', true);
   const notaryEmail = `notary-${runIdOf()}@example.com`;
   await inviteCommissionedNotary(urls[0], account.vendor_api_key, {
     email: notaryEmail,
@@ -172,24 +169,8 @@ function hostAddresses(): string[] {
  * recording (two segments) is in the S3 store with the hash the API gives.
  */
 export async function liveActThroughCompose(stack: ComposeStack, apiUrl: string, log: Log) {
-  const account = await adminCli(stack, [
-    'create-account',
-    '--name',
-    'Verify compose live',
-    '--auto-onboarding',
-  ]);
-  const party: LiveParty = {
-    apiUrl,
-    apiKey: account.api_key,
-    vendorKey: account.vendor_api_key,
-    notaryEmail: `live-${runIdOf()}@example.com`,
-  };
-  await inviteCommissionedNotary(apiUrl, party.vendorKey, {
-    email: party.notaryEmail,
-    firstName: 'Liv',
-    lastName: 'E',
-    commissionNumber: 'TX-777002',
-  });
+  const account = await createAccount(stack, 'Verify compose live', false);
+  const party = await liveParty(apiUrl, account);
   const browser = await launchParticipantsBrowser();
   try {
     const act = await beginLiveAct(browser, party, await pdfBytes(1), 2, { firstSignerRelayOnly: true });
