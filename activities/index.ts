@@ -38,3 +38,6 @@ export function createActivities(deps: ActivityDependencies) {
 }
 
 export type Activities = ReturnType<typeof createActivities>;
+
+export { mediaMakingActivities } from './mediaMaking';
+export type MediaMakingActivities = ReturnType<typeof import('./mediaMaking').mediaMakingActivities>;

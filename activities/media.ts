@@ -1,18 +1,13 @@
 import fs from 'node:fs';
-import { activityInfo, ApplicationFailure, Context, heartbeat } from '@temporalio/activity';
+import { activityInfo, Context, heartbeat } from '@temporalio/activity';
 import type { ActivityDependencies } from './dependencies';
-import { whileHeartbeating } from './heartbeat';
 import { JanusRequestError, NO_SUCH_ROOM, ROOM_EXISTS } from '../src/media/janusAdmin';
 import { markRoomClosed, roomOfSegment } from '../src/media/rooms';
-import { beginRecording, markFailed } from '../src/media/recordings';
-import { makeRecording, type MadeRecording } from '../src/media/recordingMaker';
-import { MediaToolError } from '../src/media/mediaTools';
+import { beginRecording } from '../src/media/recordings';
 
 /** How long the media server may not answer before its room counts as lost (it is restarting, or gone). */
 const UNREACHABLE_AFTER_MS = 3_000;
 const WATCH_EVERY_MS = 1_000;
-/** Attempts at making the recording's file that fail for a reason other than an outage. */
-const MAKE_ATTEMPTS = 3;
 
 /** Publishers in a room: as many as a session can have on camera (signers, witnesses, the notary). */
 const PUBLISHERS = 24;
@@ -37,8 +32,8 @@ const recordedRoom = (
   notify_joining: true,
 });
 
-/** The live act's room on the media server, and its recording: the workflow owns both through these. */
-export function mediaActivities({ sequelize, config, media, objectStore }: ActivityDependencies) {
+/** The live act's room on the media server: the workflow owns it through these. */
+export function mediaActivities({ sequelize, config, media }: ActivityDependencies) {
   return {
     /**
      * Opens segment `segment`'s room, recording every stream in it into the room's own directory; the
@@ -88,28 +83,6 @@ export function mediaActivities({ sequelize, config, media, objectStore }: Activ
         if (!gone && activityInfo().attempt < 5) throw err;
       }
       await markRoomClosed(sequelize, sessionId, segment);
-    },
-
-    /**
-     * The recording's file, made and stored (src/media/recordingMaker.ts). Outages are retried until they
-     * pass; a media tool that fails on the files, MAKE_ATTEMPTS times, then the recording is `failed` with
-     * the reason, its raw files kept where the media server wrote them, and `RecordingNotMade` says so.
-     */
-    async makeRecording({ sessionId }: { sessionId: string }): Promise<MadeRecording> {
-      try {
-        return await whileHeartbeating(() =>
-          makeRecording(
-            { sequelize, store: objectStore, retention: config.media.recordingRetention },
-            sessionId,
-          ),
-        );
-      } catch (err) {
-        // Only the media tools' failures are the recording's own; storage and database outages pass.
-        if (!(err instanceof MediaToolError) || activityInfo().attempt < MAKE_ATTEMPTS) throw err;
-        const reason = `the recording could not be made: ${(err as Error).message.split('\n')[0]}`;
-        await markFailed(sequelize, sessionId, reason);
-        throw ApplicationFailure.nonRetryable(reason, 'RecordingNotMade');
-      }
     },
   };
 }

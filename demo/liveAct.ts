@@ -29,6 +29,20 @@ export interface Recording {
   duration_seconds: number;
   segments: unknown[];
   download_url: string;
+  ended_at: string;
+  available_at: string;
+  renditions: Rendition[];
+}
+
+/** A view made from the recording after it is stored (the composed grid). */
+export interface Rendition {
+  kind: string;
+  status: string;
+  sha256: string;
+  size_bytes: number;
+  duration_seconds: number;
+  download_url: string;
+  available_at: string;
 }
 
 export async function until<T>(
@@ -251,4 +265,17 @@ export async function recordingOf(party: LiveParty, id: string, timeoutMs = 180_
   const recording = answer.body.recording as Recording & { failure_reason?: string };
   if (recording.status !== 'available') throw new Error(`the recording failed: ${JSON.stringify(recording)}`);
   return recording;
+}
+
+/** The recording's composed grid once it is stored (or the reason it could not be made). */
+export async function gridOf(party: LiveParty, id: string, timeoutMs = 600_000): Promise<Rendition> {
+  const answer = await until(
+    'the composed grid',
+    () => api(party.apiUrl, party.apiKey, 'GET', `/api/integrationsv2/sessions/${id}/recording`),
+    (r) => ['available', 'failed'].includes(r.body.recording?.renditions?.[0]?.status),
+    timeoutMs,
+  );
+  const grid = (answer.body.recording as Recording).renditions[0];
+  if (grid.status !== 'available') throw new Error(`the grid failed: ${JSON.stringify(grid)}`);
+  return grid;
 }

@@ -120,12 +120,12 @@ async function envFile(scratch: string, hostIp: string) {
 }
 
 /** The size of each image the run uses, once per image. */
-function imageSizes(project: string): string {
+function imageSizes(): string {
   const lines = execFileSync('docker', ['images', '--format', '{{.ID}} {{.Repository}}:{{.Tag}} {{.Size}}'])
     .toString()
     .trim()
     .split('\n')
-    .filter((l) => / (local\/|[^ ]*notarization-verify-)/.test(l) && !l.includes(`${project}-worker`));
+    .filter((l) => / (local\/|[^ ]*notarization-verify-)/.test(l) && !/-(media-)?worker:/.test(l));
   const seen = new Set<string>();
   return lines
     .filter((l) => !seen.has(l.split(' ')[0]) && seen.add(l.split(' ')[0]))
@@ -157,7 +157,7 @@ async function bringUp(scratch: string, made: (stack: ComposeStack) => void) {
   await step(
     'app images',
     () => stack.compose(['build']),
-    () => imageSizes(stack.project),
+    () => imageSizes(),
   );
   await step(
     'the app image holds production only',
@@ -223,10 +223,14 @@ async function prove(stack: ComposeStack, apiPorts: number[], hostIp: string): P
     (a) =>
       `first frame ${a.firstFrameMs} ms after Start; the relay-only signer's ${a.relayed.length} connections ` +
       `relayed by coturn (${[...new Set(a.relayed)].join(', ')}); Janus restarted mid-act, media back in ` +
-      `${(a.janusBackMs / 1000).toFixed(1)} s; recording ${a.recording.segments.length} segments, ` +
-      `${a.recording.size_bytes} bytes, its sha256 as stored in S3`,
+      `${(a.janusBackMs / 1000).toFixed(1)} s; evidence ${a.recording.segments.length} segments, ` +
+      `${a.recording.size_bytes} bytes, available ${secondsBetween(a.recording.ended_at, a.recording.available_at)} s ` +
+      `after the act; grid ${a.grid.size_bytes} bytes ${secondsBetween(a.recording.available_at, a.grid.available_at)} s ` +
+      `later (media-worker); both sha256 as stored in S3`,
   );
 }
+
+const secondsBetween = (from: string, to: string) => ((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1);
 
 async function main(): Promise<void> {
   const scratch = scratchDirectory('compose');

@@ -6,17 +6,19 @@ import { startRuntime } from '../server/runtime';
 import { startWorker } from '../worker/createWorker';
 import { runMain, stopOnSignals } from '../src/process';
 
-/** Production worker process: external PostgreSQL and Temporal only. */
+/** Production worker process (sessions, media or both: WORKER_ROLES): external PostgreSQL and Temporal only. */
 async function main() {
   process.env.NODE_ENV ??= 'production';
   const config = loadConfig();
   requireExternalServices(config);
   // The signing certificate is needed only at completions: check it now, not at the first one.
-  loadDigitalId(config);
+  if (config.workerRoles.includes('sessions')) loadDigitalId(config);
   const logger = createLogger(config.logLevel);
   const runtime = await startRuntime(config, { worker: startWorker, logger });
-  logger.info({ taskQueue: config.taskQueue }, 'worker running');
-  keepHealthFile(process.env.WORKER_HEALTH_FILE, () => runtime.worker?.worker.getState() === 'RUNNING');
+  logger.info({ taskQueue: config.taskQueue, roles: config.workerRoles }, 'worker running');
+  keepHealthFile(process.env.WORKER_HEALTH_FILE, () =>
+    Boolean(runtime.worker?.workers.every((w) => w.getState() === 'RUNNING')),
+  );
   stopOnSignals(logger, runtime.stop, runtime.worker?.done);
 }
 

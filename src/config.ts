@@ -24,6 +24,9 @@ export interface Config {
   taskQueue: string;
   /** Sessions a worker keeps in memory between their steps (about 1 MB each); others are replayed when they wake. */
   workerCachedWorkflows: number;
+  /** What a worker process runs (sessions, media work or both), and how many media jobs of each kind at once. */
+  workerRoles: WorkerRole[];
+  mediaWork: { evidenceSlots: number; composingSlots: number };
   temporalCliPath?: string;
   temporalDevPort: number;
   temporalUiPort: number;
@@ -168,6 +171,7 @@ export function loadConfig(env: Env = process.env): Config {
     temporalNamespace: optional(env, 'TEMPORAL_NAMESPACE') ?? 'default',
     taskQueue: optional(env, 'TEMPORAL_TASK_QUEUE') ?? 'notarization-sessions',
     workerCachedWorkflows: integer(env, 'WORKER_CACHED_WORKFLOWS', 150),
+    ...workerConfig(env),
     temporalCliPath: optional(env, 'TEMPORAL_CLI_PATH'),
     temporalDevPort: integer(env, 'TEMPORAL_DEV_PORT', 7233),
     temporalUiPort: integer(env, 'TEMPORAL_UI_PORT', 8233),
@@ -215,6 +219,19 @@ export function loadConfig(env: Env = process.env): Config {
     media: mediaConfig(env, dataDir, port),
     objectStore: objectStoreConfig(env, dataDir),
   };
+}
+
+export type WorkerRole = 'sessions' | 'media';
+
+function workerConfig(env: Env): Pick<Config, 'workerRoles' | 'mediaWork'> {
+  const roles = (optional(env, 'WORKER_ROLES') ?? 'sessions,media').split(',').map((r) => r.trim());
+  if (roles.some((r) => r !== 'sessions' && r !== 'media'))
+    throw new ConfigError('WORKER_ROLES must list sessions, media or both (sessions,media)');
+  const mediaWork = {
+    evidenceSlots: integer(env, 'MEDIA_EVIDENCE_SLOTS', 2),
+    composingSlots: integer(env, 'MEDIA_COMPOSING_SLOTS', 1),
+  };
+  return { workerRoles: [...new Set(roles)] as WorkerRole[], mediaWork };
 }
 
 function documentWorkConfig(env: Env): Pick<Config, 'documentWork' | 'finalizationWork'> {

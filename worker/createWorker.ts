@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions, type WorkflowBundleOption } from '@temporalio/worker';
 import type { Sequelize } from 'sequelize';
 import type { Config } from '../src/config';
 import type { Logger } from '../src/logger';
-import { createActivities } from '../activities';
+import { createActivities, mediaMakingActivities } from '../activities';
+import { mediaQueuesOf } from '../core/temporal/mediaQueues';
 import { NotarizationThreads } from '../src/notarizedPdf/notarizationThreads';
 import { installTemporalRuntime } from './temporalRuntime';
 import { createMailTransport } from '../src/mail/transport';
@@ -23,8 +24,9 @@ export interface WorkerDependencies {
 }
 
 export interface RunningWorker {
-  worker: Worker;
-  /** Resolves when the worker has stopped (after shutdown() or a fatal error). */
+  /** One per task queue the process serves: the sessions', and the media queues'. */
+  workers: Worker[];
+  /** Resolves when every worker has stopped (after shutdown() or a fatal error in one). */
   done: Promise<void>;
   shutdown(): Promise<void>;
 }
@@ -43,41 +45,79 @@ function workflowCode(
   return { workflowsPath };
 }
 
+/**
+ * The process's workers, by its roles (WORKER_ROLES): the sessions' (their workflows and activities) and
+ * the media workers (the evidence queue, and the composing queue whose long jobs run in the background),
+ * each with its own slots, so that they scale apart.
+ */
 export async function startWorker(deps: WorkerDependencies): Promise<RunningWorker> {
   installTemporalRuntime(deps.logger);
+  const { config } = deps;
   const connection = await NativeConnection.connect({ address: deps.temporalAddress });
-  const finalization = new NotarizationThreads(deps.config.finalizationWork);
-  const mail = createMailTransport(deps.config.smtpUrl);
-  const worker = await Worker.create({
-    connection,
-    namespace: deps.config.temporalNamespace,
-    taskQueue: deps.config.taskQueue,
-    ...workflowCode(deps.workflowBundle),
-    activities: createActivities({
-      config: deps.config,
-      logger: deps.logger,
-      sequelize: deps.sequelize,
-      temporal: new Client({ connection, namespace: deps.config.temporalNamespace }),
-      finalization,
-      mail,
-      media: new JanusAdmin(mediaServerUrl(deps.config.media), deps.config.media.adminKey),
-      objectStore: createObjectStore(deps.config.objectStore),
-    }),
-    // Bounded memory per worker: a session spends most of its life waiting for people or a timer, so
-    // one evicted is rebuilt from its history when it next wakes rather than held in memory meanwhile.
-    maxCachedWorkflows: deps.config.workerCachedWorkflows,
-    // Activities get this long to finish on shutdown before they are cancelled.
-    shutdownGraceTime: '10s',
-    shutdownForceTime: '30s',
-  });
-  const done = worker
-    .run()
+  const finalization = new NotarizationThreads(config.finalizationWork);
+  const mail = createMailTransport(config.smtpUrl);
+  const activityDeps = {
+    config,
+    logger: deps.logger,
+    sequelize: deps.sequelize,
+    temporal: new Client({ connection, namespace: config.temporalNamespace }),
+    finalization,
+    mail,
+    media: new JanusAdmin(mediaServerUrl(config.media), config.media.adminKey),
+    objectStore: createObjectStore(config.objectStore),
+  };
+  const common: Pick<WorkerOptions, 'connection' | 'namespace' | 'shutdownGraceTime' | 'shutdownForceTime'> =
+    {
+      connection,
+      namespace: config.temporalNamespace,
+      // Activities get this long to finish on shutdown before they are cancelled.
+      shutdownGraceTime: '10s',
+      shutdownForceTime: '30s',
+    };
+  const workers: Worker[] = [];
+  try {
+    if (config.workerRoles.includes('sessions'))
+      workers.push(
+        await Worker.create({
+          ...common,
+          taskQueue: config.taskQueue,
+          ...workflowCode(deps.workflowBundle),
+          activities: createActivities(activityDeps),
+          // Bounded memory per worker: a session spends most of its life waiting for people or a timer, so
+          // one evicted is rebuilt from its history when it next wakes rather than held in memory meanwhile.
+          maxCachedWorkflows: config.workerCachedWorkflows,
+        }),
+      );
+    if (config.workerRoles.includes('media')) {
+      const queues = mediaQueuesOf(config.taskQueue);
+      const { makeEvidence, composeGrid } = mediaMakingActivities(activityDeps);
+      workers.push(
+        await Worker.create({
+          ...common,
+          taskQueue: queues.evidence,
+          activities: { makeEvidence },
+          maxConcurrentActivityTaskExecutions: config.mediaWork.evidenceSlots,
+        }),
+        await Worker.create({
+          ...common,
+          taskQueue: queues.composing,
+          activities: { composeGrid },
+          maxConcurrentActivityTaskExecutions: config.mediaWork.composingSlots,
+        }),
+      );
+    }
+  } catch (err) {
+    await Promise.all([connection.close(), finalization.close(), mail?.close()]);
+    throw err;
+  }
+  const done = Promise.all(workers.map((w) => w.run()))
+    .then(() => undefined)
     .finally(() => Promise.all([connection.close(), finalization.close(), mail?.close()]));
   return {
-    worker,
+    workers,
     done,
     async shutdown() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
       await done;
     },
   };

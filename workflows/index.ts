@@ -4,3 +4,4 @@ export { loginLinkCleanupWorkflow } from './loginLinkCleanup';
 export { housekeepingWorkflow } from './housekeeping';
 export { terminatedWorkflowSweepWorkflow } from './terminatedWorkflowSweep';
 export { mailDeliveryWorkflow } from './mailDelivery';
+export { recordingCompositionWorkflow } from './recordingComposition';

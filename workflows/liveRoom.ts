@@ -2,10 +2,17 @@ import {
   CancellationScope,
   condition,
   isCancellation,
+  ParentClosePolicy,
   proxyActivities,
+  startChild,
+  workflowInfo,
   type ActivityFailure,
 } from '@temporalio/workflow';
-import type { Activities } from '../activities';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { Activities, MediaMakingActivities } from '../activities';
+import { mediaQueuesOf } from '../core/temporal/mediaQueues';
+import { compositionWorkflowIdOf } from '../core/temporal/workflows';
+import { recordingCompositionWorkflow } from './recordingComposition';
 import { failureType, RETRY_UNTIL_IT_PASSES } from './sessionActivities';
 import type { SessionRun } from './sessionRun';
 import { emptyPresence } from '../core/session/media';
@@ -20,12 +27,14 @@ const watch = proxyActivities<Activities>({
   retry: RETRY_UNTIL_IT_PASSES,
 });
 
-/** Composing an hour of video takes minutes; heartbeats tell a dead worker's attempt from a slow one. */
-const making = proxyActivities<Activities>({
-  startToCloseTimeout: '6h',
-  heartbeatTimeout: '30s',
-  retry: RETRY_UNTIL_IT_PASSES,
-});
+/** The evidence is a copy of the streams, seconds per hour of act; heartbeats tell a dead worker's attempt. */
+const evidence = () =>
+  proxyActivities<MediaMakingActivities>({
+    taskQueue: mediaQueuesOf(workflowInfo().taskQueue).evidence,
+    startToCloseTimeout: '1h',
+    heartbeatTimeout: '30s',
+    retry: RETRY_UNTIL_IT_PASSES,
+  });
 
 /**
  * The live act's room, from the notary's start until the act ends: the room is open and records every
@@ -60,20 +69,36 @@ export async function holdLiveRoom(
 }
 
 /**
- * The recording of the act made into its file and stored; its outcome published. One that cannot be
- * made is `failed` with its reason, never a silent gap: the certificate then states no recording.
+ * The recording of the act made into its evidence file and stored; its outcome published; its composed
+ * grid handed to a workflow of its own, which the session does not wait for. One that cannot be made is
+ * `failed` with its reason, never a silent gap: the certificate then states no recording.
  */
 export async function keepRecording(run: SessionRun, sessionId: string): Promise<void> {
   if (run.media.segment === 0) return;
   try {
-    const made = await making.makeRecording({ sessionId });
+    const made = await evidence().makeEvidence({ sessionId });
     await run.events.publish('recording_available', {
       sha256: made.sha256,
       duration_seconds: made.durationSeconds,
       size_bytes: made.sizeBytes,
     });
+    await composeLater(sessionId, made.recordingId);
   } catch (err) {
     if (failureType(err) !== 'RecordingNotMade') throw err;
     await run.events.publish('recording_failed', { reason: (err as ActivityFailure).cause!.message });
+  }
+}
+
+async function composeLater(sessionId: string, recordingId: string): Promise<void> {
+  try {
+    await startChild(recordingCompositionWorkflow, {
+      workflowId: compositionWorkflowIdOf(sessionId),
+      args: [{ sessionId, recordingId }],
+      // The view is made on its own time: it must never hold the session back, nor die with it.
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
+  } catch (err) {
+    // Started before, by a run an operator has since reset: that one carries the composing on.
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
 }

@@ -14,6 +14,7 @@ export const WORKFLOW_TYPES = {
   loginLinkCleanup: 'loginLinkCleanupWorkflow',
   housekeeping: 'housekeepingWorkflow',
   terminatedWorkflowSweep: 'terminatedWorkflowSweepWorkflow',
+  recordingComposition: 'recordingCompositionWorkflow',
 } as const;
 
 /** `abandoned`: the workflow found no session row (its creation was rolled back) and ended. */
@@ -25,3 +26,6 @@ export type MailDeliveryWorkflow = (input: { outboxId: string }) => Promise<stri
 
 /** The one workflow an outbox e-mail that belongs to no session is sent by. */
 export const mailWorkflowIdOf = (outboxId: string): string => `mail-${outboxId}`;
+
+/** The one workflow that composes a session's recording into its grid. */
+export const compositionWorkflowIdOf = (sessionId: string): string => `recording-grid-${sessionId}`;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { CallLog, Integrator, inviteCommissionedNotary, runIdOf, useDocument } from '../../faults/driver';
 import { SignatureCheckingReceiver } from '../../faults/receiver';
-import { beginLiveAct, receiving, recordingOf } from '../../demo/liveAct';
+import { beginLiveAct, gridOf, receiving, recordingOf } from '../../demo/liveAct';
 import { liveParty } from '../liveAct';
 import { launchParticipantsBrowser } from '../../demo/participantsBrowser';
 import { pdfBytes } from '../../test/support/documents';
@@ -163,10 +163,21 @@ function hostAddresses(): string[] {
     .map((i) => i?.address ?? '');
 }
 
+/** Fetched from inside the compose network, where the S3 store's link points. */
+async function storedHash(stack: ComposeStack, url: string): Promise<string> {
+  const hash = await inApi(stack, [
+    'node',
+    '-e',
+    `fetch(process.argv[1]).then((r) => r.arrayBuffer()).then((b) => console.log(require('crypto').createHash('sha256').update(Buffer.from(b)).digest('hex')))`,
+    url,
+  ]);
+  return hash.trim();
+}
+
 /**
  * A live act of two signers and the notary in headless Chromium on the host, through the published media
  * ports; the first signer relay-only through coturn. Janus restarts mid-act; the act completes, and its
- * recording (two segments) is in the S3 store with the hash the API gives.
+ * evidence (two segments) and then its composed grid are in the S3 store with the hashes the API gives.
  */
 export async function liveActThroughCompose(stack: ComposeStack, apiUrl: string, log: Log) {
   const account = await createAccount(stack, 'Verify compose live', false);
@@ -189,18 +200,15 @@ export async function liveActThroughCompose(stack: ComposeStack, apiUrl: string,
     log(`Janus restarted mid-act: everyone sees and hears everyone again after ${janusBackMs} ms`);
     await act.complete();
     const recording = await recordingOf(party, act.id, 300_000);
-    // Fetched from inside the compose network, where the S3 store's link points.
-    const hash = await inApi(stack, [
-      'node',
-      '-e',
-      `fetch(process.argv[1]).then((r) => r.arrayBuffer()).then((b) => console.log(require('crypto').createHash('sha256').update(Buffer.from(b)).digest('hex')))`,
-      recording.download_url,
-    ]);
-    if (hash.trim() !== recording.sha256)
-      throw new Error(`the stored recording hashes to ${hash.trim()}, not ${recording.sha256}`);
     if (recording.segments.length < 2)
       throw new Error(`the recording lists ${recording.segments.length} segment(s), not one per room`);
-    return { firstFrameMs: act.startToFirstFrameMs, relayed, janusBackMs, recording };
+    const grid = await gridOf(party, act.id);
+    // The evidence and its composed grid, each as the media worker stored it in S3 with the hash the API gives.
+    for (const file of [recording, grid]) {
+      const hash = await storedHash(stack, file.download_url);
+      if (hash !== file.sha256) throw new Error(`${file.download_url} hashes to ${hash}, not ${file.sha256}`);
+    }
+    return { firstFrameMs: act.startToFirstFrameMs, relayed, janusBackMs, recording, grid };
   } finally {
     await browser.close();
   }

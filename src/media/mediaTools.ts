@@ -1,22 +1,32 @@
 import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-
-const execFileAsync = promisify(execFile);
+import os from 'node:os';
 
 /** A media tool (ffmpeg, ffprobe, janus-pp-rec) that could not do its work on these files. */
 export class MediaToolError extends Error {}
 
-/** Runs a media tool; its failure is a MediaToolError with the tool's own last words. */
-export async function runTool(command: string, args: string[], timeoutMs = 30 * 60_000): Promise<string> {
-  try {
-    const { stdout } = await execFileAsync(command, args, {
-      timeout: timeoutMs,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    return stdout;
-  } catch (err) {
-    const { stderr, code } = err as { stderr?: string; code?: unknown };
-    const said = (stderr ?? '').trim().split('\n').slice(-3).join(' ').slice(0, 500);
-    throw new MediaToolError(`${command} failed (${String(code)}): ${said || (err as Error).message}`);
-  }
+/** The OS's lowest scheduling priority: work that may wait gives the CPU to everything else. */
+const BACKGROUND_PRIORITY = 19;
+
+/**
+ * Runs a media tool; its failure is a MediaToolError with the tool's own last words. `background` runs it
+ * at the lowest priority, so composing yields the CPU to the acts and requests beside it.
+ */
+export function runTool(
+  command: string,
+  args: string[],
+  { timeoutMs = 30 * 60_000, background = false } = {},
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      command,
+      args,
+      { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (!err) return resolve(stdout);
+        const said = (stderr ?? '').trim().split('\n').slice(-3).join(' ').slice(0, 500);
+        reject(new MediaToolError(`${command} failed (${String(err.code)}): ${said || err.message}`));
+      },
+    );
+    if (background && child.pid) os.setPriority(child.pid, BACKGROUND_PRIORITY);
+  });
 }

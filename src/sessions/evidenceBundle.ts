@@ -86,7 +86,10 @@ export class EvidenceBundles {
         expires_at: _expires,
         ...recording
       } = await this.recordings.ofSession(session.id);
-      await add('recording.json', json(recording));
+      const renditions = recording.renditions.map(
+        ({ download_url: _u, expires_at: _e, ...rendition }) => rendition,
+      );
+      await add('recording.json', json({ ...recording, renditions }));
       await add('journal.json', json({ entries: await this.signed.journal(session.id) }));
     }
     await add(

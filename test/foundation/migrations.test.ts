@@ -745,7 +745,10 @@ describe('migrations', () => {
         INSERT INTO users (id, email) VALUES ('00000000-0000-4000-8000-0000000000b1', 'n@example.com');
         INSERT INTO network_notaries (id, email, first_name, last_name, state, commission_number, commission_expires_on)
         VALUES ('00000000-0000-4000-8000-0000000000b2', 'w@example.com', 'Wes', 'Network', 'TX', '1', '2030-01-01');`);
-      assert.deepEqual(await migrate(db), ['0020-notaries-adopt-signatures']);
+      assert.deepEqual(
+        (await createMigrator(db).up({ to: '0020-notaries-adopt-signatures' })).map((m) => m.name),
+        ['0020-notaries-adopt-signatures'],
+      );
       await db.query(`
         INSERT INTO notary_signatures (user_id, method, style, text, png)
         VALUES ('00000000-0000-4000-8000-0000000000b1', 'typed', 'caveat', 'Nora Notary', '\\x89');
@@ -769,6 +772,51 @@ describe('migrations', () => {
       );
       const indexes = await rows(`SELECT indexname FROM pg_indexes WHERE tablename = 'signed_documents'`);
       assert.ok(indexes.some((i: { indexname: string }) => i.indexname === 'signed_documents_sha256'));
+    });
+  });
+
+  it('0021 lists renditions beside each recording, final once stored, from the 0020 schema with rows', async () => {
+    await withScratchDatabase('migrate_0021', async (db) => {
+      const rows = rowsOf(db);
+      await createMigrator(db).up({ to: '0020-notaries-adopt-signatures' });
+      await db.query(`
+        INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A');
+        INSERT INTO sessions (id, account_id, status, signing_type, session_type, notarization_timing_type, options,
+                              workflow_id, plan)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-00000000000a', 'completed', 'ron',
+                'gnw', 'notarize_now', '{}', 'session-1', '{}');
+        INSERT INTO recordings (id, session_id, status, started_at, ended_at, sha256, object_key, size_bytes,
+                                content_type, duration_seconds, segments, retain_until)
+        VALUES ('00000000-0000-4000-8000-0000000000f1', '00000000-0000-4000-8000-0000000000c1', 'available', now(),
+                now(), 'h', 'k', 10, 'video/webm', 1, '[{"segment": 1}]', now() + interval '10 years');`);
+      assert.deepEqual(await migrate(db), ['0021-recordings-have-renditions']);
+      assert.equal((await rows('SELECT count(*)::int AS n FROM recordings'))[0].n, 1, 'recordings kept');
+      const id = `'00000000-0000-4000-8000-0000000000f1'`;
+      await db.query(
+        `INSERT INTO recording_renditions (recording_id, kind, status) VALUES (${id}, 'grid', 'pending')`,
+      );
+      await assert.rejects(
+        db.query(
+          `INSERT INTO recording_renditions (recording_id, kind, status) VALUES (${id}, 'slides', 'pending')`,
+        ),
+        /check constraint/,
+      );
+      await db.query(`UPDATE recording_renditions SET status = 'processing'`);
+      await db.query(`UPDATE recording_renditions SET status = 'available', sha256 = 'g', object_key = 'k-grid',
+                      size_bytes = 5, content_type = 'video/webm', duration_seconds = 1`);
+      for (const change of [
+        `sha256 = 'x'`,
+        `status = 'failed'`,
+        `object_key = 'y'`,
+        `updated_at = now() + interval '1 day'`,
+      ])
+        await assert.rejects(
+          db.query(`UPDATE recording_renditions SET ${change}`),
+          /is stored: what describes it is final/,
+          change,
+        );
+      await assert.rejects(db.query('TRUNCATE recording_renditions'), /never truncated/);
+      assert.equal((await rows('SELECT sha256 FROM recording_renditions'))[0].sha256, 'g');
     });
   });
 });

@@ -7,17 +7,9 @@ import { eventually } from '../support/eventually';
 import { notaryIdentifiesSigners, signEverything } from '../support/signing';
 import { WebhookReceiver, subscribe } from '../support/webhookReceiver';
 import { tokenOf, waitForSession } from '../support/sessions';
-import {
-  download,
-  downloadAll,
-  pdftotext,
-  removeTempFiles,
-  runTool,
-  sha256,
-  squash,
-  tempFile,
-} from '../documents/helpers';
+import { download, downloadAll, pdftotext, removeTempFiles, sha256, squash } from '../documents/helpers';
 import { recordHistory } from '../support/histories';
+import { probe } from './mediaProbe';
 import { testEnvironment } from '../support/environment';
 import { unzipSync } from 'fflate';
 import { assertAccessible } from '../support/accessibility';
@@ -25,29 +17,6 @@ import { liveTeamSession, notaryAction, notaryInRoom, receivingMedia, signerPage
 
 const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots');
 const API = '/api/integrationsv2';
-
-/** ffprobe's view of a media file: its streams' kinds and its duration in seconds. */
-async function probe(bytes: Buffer) {
-  const file = tempFile(bytes, 'recording.webm');
-  const result = await runTool('ffprobe', [
-    '-v',
-    'error',
-    '-show_entries',
-    'stream=codec_type,codec_name:format=duration',
-    '-of',
-    'json',
-    file,
-  ]);
-  assert.equal(result.code, 0, result.stderr);
-  const json = JSON.parse(result.stdout) as {
-    streams: Array<{ codec_type: string; codec_name: string }>;
-    format: { duration: string };
-  };
-  return {
-    streams: json.streams.map((s) => `${s.codec_type}/${s.codec_name}`).sort(),
-    duration: Number(json.format.duration),
-  };
-}
 
 /** The same instant ten years on in UTC; a 29 February falls back to the 28th, as PostgreSQL's calendar does. */
 function tenYearsAfter(iso: string): string {
@@ -163,8 +132,19 @@ describe('the live session: a real media server, the room in the pages, the reco
     assert.equal(file.status, 200);
     assert.equal(sha256(file.bytes), recording.sha256);
     assert.equal(file.bytes.length, recording.size_bytes);
+    // The evidence: each participant's audio and video as received (no re-encoding), titled with who it is.
     const probed = await probe(file.bytes);
-    assert.deepEqual(probed.streams, ['audio/opus', 'video/vp8']);
+    assert.deepEqual(probed.streams, [
+      'audio/opus notary',
+      'audio/opus signer-0',
+      'video/vp8 notary',
+      'video/vp8 signer-0',
+    ]);
+    assert.ok(Date.parse(recording.available_at) - Date.parse(recording.ended_at) <= 60_000);
+    assert.deepEqual(
+      recording.renditions.map((r: any) => r.kind),
+      ['grid'],
+    );
     assert.ok(
       Math.abs(probed.duration - actSeconds) <= actSeconds * 0.1,
       `${probed.duration} s of an act of ${actSeconds} s`,

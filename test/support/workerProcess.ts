@@ -12,13 +12,13 @@ export interface WorkerProcess {
   exited: Promise<void>;
 }
 
-/** The production worker entry point as a process of its own, polling the suite's task queue. */
-export async function startWorkerProcess(): Promise<WorkerProcess> {
+/** The production worker entry point as a process of its own, polling the suite's task queue(s). */
+export async function startWorkerProcess(settings: Record<string, string> = {}): Promise<WorkerProcess> {
   // Node itself with tsx's loader, not tsx's CLI: that runs Node as a child of its own, which a SIGKILL
   // of the CLI would leave running.
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start-worker.ts'], {
     cwd: ROOT,
-    env: { ...testEnvironment().processEnv, LOG_LEVEL: 'info' },
+    env: { ...testEnvironment().processEnv, LOG_LEVEL: 'info', ...settings },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

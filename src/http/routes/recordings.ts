@@ -13,6 +13,27 @@ const track = Joi.object({
   kind: Joi.string().valid('audio', 'video'),
   size_bytes: Joi.number().integer(),
 });
+const rendition = Joi.object({
+  kind: Joi.string()
+    .valid('grid')
+    .description('`grid`: everyone’s video side by side, labelled, voices mixed'),
+  status: Joi.string()
+    .valid('pending', 'processing', 'available', 'failed')
+    .description(
+      '`pending` from when the evidence is stored, `processing` while composed, then `available` or `failed`',
+    ),
+  content_type: Joi.string().allow(null).description('video/webm: one VP8 video, one Opus audio'),
+  duration_seconds: Joi.number().allow(null),
+  size_bytes: Joi.number().integer().allow(null),
+  sha256: Joi.string()
+    .allow(null)
+    .description('Of this file: a view made from the evidence, not the evidence'),
+  download_url: Joi.string().uri().allow(null).description('Absolute, signed, short-lived; once available'),
+  expires_at: Joi.string().isoDate().allow(null),
+  available_at: Joi.string().isoDate().allow(null),
+  failure_reason: Joi.string(),
+}).label('RecordingRendition');
+
 const recording = Joi.object({
   recording_id: Joi.string().guid(),
   status: Joi.string()
@@ -22,7 +43,10 @@ const recording = Joi.object({
     ),
   content_type: Joi.string()
     .allow(null)
-    .description('video/webm: VP8 video of everyone, Opus audio of everyone'),
+    .description(
+      'video/webm: every participant’s VP8 video and Opus audio as the media server received them (not ' +
+        're-encoded), a track each, titled with who it is and placed on the act’s clock',
+    ),
   duration_seconds: Joi.number().allow(null),
   size_bytes: Joi.number().integer().allow(null),
   sha256: Joi.string().allow(null).description('Of the file; also in the audit chain and the journal'),
@@ -57,6 +81,9 @@ const recording = Joi.object({
     .description('Kept at least until then (RECORDING_RETENTION)'),
   available_at: Joi.string().isoDate().allow(null).description('When it became `available`'),
   failure_reason: Joi.string(),
+  renditions: Joi.array()
+    .items(rendition)
+    .description('Views made from the evidence after it is stored, each with its own hash; never before it'),
 }).label('Recording');
 
 const sessionFor = (ctx: AppContext, sessions: SessionService, id: string) =>
@@ -73,8 +100,9 @@ function getRecordingRoute(
     summary: 'The audio-video recording of the act',
     description:
       'A live act is recorded from the notary’s start to completion: every participant’s audio and video, ' +
-      'composed into one file, hashed, and kept for RECORDING_RETENTION (10 years by default). Event ' +
-      '`recording_available` when it is stored.',
+      'copied as received into one file (the evidence), hashed, and kept for RECORDING_RETENTION (10 years by ' +
+      'default); `available` within a minute of the act’s end. Event `recording_available` when it is stored. ' +
+      'The composed grid (`renditions`) is made from it afterwards, in the background.',
     tags: ['Signed documents'],
     auth: 'session_actor',
     params: sessionIdParams,
@@ -124,6 +152,34 @@ function downloadRecordingRoute(
   };
 }
 
+function downloadRenditionRoute(
+  views: RecordingViews,
+): RouteDefinition<unknown, { expires: string; signature: string }, { id: string; kind: 'grid' }> {
+  return {
+    method: 'get',
+    path: '/recordings/{id}/renditions/{kind}/download',
+    operationId: 'downloadRecordingRendition',
+    summary: 'Download a view made from a recording (the grid) through its signed, expiring URL (no key)',
+    description: 'As the recording’s own download: from S3 the URL is the bucket’s own, presigned.',
+    tags: ['Signed documents'],
+    ...SIGNED_DOWNLOAD,
+    params: Joi.object({ id: Joi.string().max(100), kind: Joi.string().valid('grid') }),
+    responses: {
+      200: { description: 'The rendition', contentType: 'video/webm' },
+      403: { description: 'Expired, altered or incomplete link', schema: failBodySchema },
+      404: { description: 'Recording not found', schema: failBodySchema },
+    },
+    handler: async (ctx, { params, query }) => {
+      const file = await views.download(params.id, query, params.kind);
+      ctx.type = file.contentType;
+      ctx.length = file.size;
+      ctx.set('Content-Disposition', `attachment; filename="${file.fileName}"`);
+      ctx.set('Cache-Control', 'private, no-store');
+      ctx.body = file.stream;
+    },
+  };
+}
+
 export function registerRecordingRoutes(
   api: ApiRoutes,
   sessions: SessionService,
@@ -131,4 +187,5 @@ export function registerRecordingRoutes(
 ): void {
   api.add(getRecordingRoute(sessions, views));
   api.add(downloadRecordingRoute(views));
+  api.add(downloadRenditionRoute(views));
 }

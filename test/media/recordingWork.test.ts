@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { startWorker } from '../../worker/createWorker';
+import { testEnvironment } from '../support/environment';
+import { eventually } from '../support/eventually';
+import { request } from '../support/http';
+import { waitForSession } from '../support/sessions';
+import { startWorkerProcess, type WorkerProcess } from '../support/workerProcess';
+import { download, removeTempFiles, sha256 } from '../documents/helpers';
+import { completeRecordedAct, liveTeamSession, mediaBrowsers, notaryAction } from './helpers';
+import { probe } from './mediaProbe';
+import type { Config } from '../../src/config';
+
+const API = '/api/integrationsv2';
+
+/** This process's worker, with the roles given; the environment's own (every role) is put back after. */
+async function restartWorker(roles: Config['workerRoles']) {
+  const env = testEnvironment();
+  await env.runtime.worker!.shutdown();
+  env.runtime.worker = await startWorker({
+    config: { ...env.config, workerRoles: roles },
+    logger: env.runtime.logger,
+    sequelize: env.runtime.sequelize,
+    temporalAddress: env.config.temporalAddress!,
+    workflowBundle: env.workflowBundle,
+  });
+}
+
+describe('the recording: the evidence at once, the grid composed apart on media workers (issue 72)', function () {
+  this.timeout(240_000);
+  const browsers = mediaBrowsers();
+  let media: WorkerProcess | undefined;
+  after(async () => {
+    media?.kill();
+    await restartWorker(['sessions', 'media']);
+    removeTempFiles();
+  });
+
+  it('media work runs on its own workers; a composing worker killed mid-grid is replaced and the grid made again from the stored evidence', async () => {
+    // Sessions here; media work in a worker process of its own, as docker-compose runs it.
+    await restartWorker(['sessions']);
+    media = await startWorkerProcess({ WORKER_ROLES: 'media' });
+    const live = await liveTeamSession();
+    const recordingOf = async () =>
+      (await request(`${API}/sessions/${live.id}/recording`, { auth: live.account.api_key })).body.recording;
+    assert.equal((await notaryAction(live.notaryToken, live.id, 'start')).status, 200);
+    await completeRecordedAct(browsers.granted, {
+      id: live.id,
+      notaryToken: live.notaryToken,
+      signingUrl: live.signingUrl,
+      complete: () => notaryAction(live.notaryToken, live.id, 'complete'),
+    });
+
+    const evidence = await eventually(recordingOf, (r) => r.status === 'available', 'the evidence', {
+      timeoutMs: 60_000,
+    });
+    assert.ok(
+      Date.parse(evidence.available_at) - Date.parse(evidence.ended_at) <= 60_000,
+      JSON.stringify(evidence),
+    );
+    // The grid is composed while it is `processing`: the media worker dies there, inside the composing.
+    await eventually(recordingOf, (r) => r.renditions[0]?.status === 'processing', 'the composing', {
+      timeoutMs: 60_000,
+      intervalMs: 20,
+    });
+    media.kill();
+    await media.exited;
+    // Nothing of the session waits for the view: its documents go out while no media worker runs.
+    await waitForSession(live.account.api_key, live.id, (s) => s.documents_status === 'released', 60_000);
+    assert.equal((await recordingOf()).renditions[0].status, 'processing');
+
+    media = await startWorkerProcess({ WORKER_ROLES: 'media' });
+    const made = await eventually(recordingOf, (r) => r.renditions[0]?.status === 'available', 'the grid', {
+      timeoutMs: 120_000,
+    });
+    const [grid] = made.renditions;
+    assert.equal(made.sha256, evidence.sha256, 'the evidence is unchanged by its view');
+    assert.notEqual(grid.sha256, evidence.sha256);
+    const bytes = (await download(grid.download_url)).bytes;
+    assert.equal(sha256(bytes), grid.sha256);
+    assert.equal(bytes.length, grid.size_bytes);
+    const probed = await probe(bytes);
+    assert.deepEqual(probed.streams, ['audio/opus', 'video/vp8'], 'one composed picture, the voices mixed');
+    assert.ok(
+      Math.abs(probed.duration - evidence.duration_seconds) <= 1,
+      `${probed.duration} s of ${evidence.duration_seconds}`,
+    );
+    const evidenceStreams = (await probe((await download(made.download_url)).bytes)).streams;
+    assert.deepEqual(evidenceStreams, [
+      'audio/opus notary',
+      'audio/opus signer-0',
+      'video/vp8 notary',
+      'video/vp8 signer-0',
+    ]);
+  });
+});
