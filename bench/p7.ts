@@ -77,7 +77,7 @@ export async function p7LiveRooms(stack: Stack, deed: Buffer) {
     });
     record({
       id: 'P7',
-      measure: 'recording bytes per minute of act (composed WebM, VP8 + Opus)',
+      measure: 'recording bytes per minute of act (the evidence: each participant’s VP8 + Opus as received)',
       value: `${(percentile(perMinute, 50) / 2 ** 20).toFixed(2)} MiB/min (p50 of ${recordings.length})`,
       target: 'reported',
       pass: null,

@@ -18,6 +18,7 @@ import { p4EventToReceiver } from './p4';
 import { p6TimeToNotary } from './p6';
 import { p5Parked } from './p5';
 import { p7LiveRooms } from './p7';
+import { p8LongAct } from './p8';
 import { inviteCommissionedNotary } from '../faults/driver';
 /** Production settings for every stack the bench starts, with a development digital ID passed in. */
 function benchSettings(mainDir: string) {
@@ -107,6 +108,7 @@ async function runSections(
   await section('P6', () => quiet().then(() => p6TimeToNotary(apiUrl, sequelize, auth, bodyWith, deed)));
   await section('P5', () => p5Parked(stack, bodyWith, deed));
   await section('P7', () => quiet().then(async () => p7LiveRooms(main, await deedPdf())));
+  await section('P8', () => quiet().then(async () => p8LongAct(main, await deedPdf())));
 }
 
 /** The table beside its targets, on stdout and in .data/bench/latest.json. */

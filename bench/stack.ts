@@ -28,7 +28,7 @@ export const stackQuietFor = (stacks: Stack[], seconds: number) =>
     () =>
       stacks.reduce((sum, s) => {
         const { postgres, temporal } = s.serverCpu();
-        return sum + cpuSeconds(s.worker.pid!) + postgres + temporal;
+        return sum + cpuSeconds(s.worker.pid!) + cpuSeconds(s.mediaWorker.pid!) + postgres + temporal;
       }, 0),
     seconds,
     0.1,
@@ -77,7 +77,9 @@ export async function realServices(config: Config): Promise<BackingServices> {
 export interface Stack {
   apiUrl: string;
   api: ChildProcess;
+  /** The sessions' worker; media work (the recordings) runs in `mediaWorker`, as in production. */
   worker: ChildProcess;
+  mediaWorker: ChildProcess;
   sequelize: Sequelize;
   env: NodeJS.ProcessEnv;
   /** CPU seconds of this stack's PostgreSQL (its postmaster and backends) and Temporal server. */
@@ -158,8 +160,9 @@ export async function startStack(settings: Record<string, string>, dataDir: stri
   };
   try {
     await migrateExclusively(sequelize);
-    const worker = startProcess(node('start-worker.js'), env);
-    children.push(worker);
+    const worker = startProcess(node('start-worker.js'), { ...env, WORKER_ROLES: 'sessions' });
+    const mediaWorker = startProcess(node('start-worker.js'), { ...env, WORKER_ROLES: 'media' });
+    children.push(worker, mediaWorker);
     const api = await startApi({}, [], Number(stackSettings.PORT));
     const postgresServer = new RegExp(`/postgres -D .* -p ${config.embeddedPostgresPort} `);
     const temporalServer = REAL_TEMPORAL
@@ -169,6 +172,7 @@ export async function startStack(settings: Record<string, string>, dataDir: stri
       apiUrl: api.url,
       api: api.process,
       worker,
+      mediaWorker,
       sequelize,
       env,
       serverCpu: () => ({ postgres: cpuOfTree(postgresServer), temporal: cpuOfTree(temporalServer) }),

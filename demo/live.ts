@@ -14,15 +14,15 @@ import { runMain } from '../src/process';
 import { createAccount } from '../src/accounts/accounts';
 import { inviteCommissionedNotary } from '../faults/driver';
 import { deedPdf } from './deedPdf';
-import { api, beginLiveAct, recordingOf, until, type LiveParty } from './liveAct';
+import { api, beginLiveAct, gridOf, recordingOf, until, type LiveParty } from './liveAct';
 import { launchParticipantsBrowser } from './participantsBrowser';
 
 /**
  * `npm run demo:live`: the embedded stack of `npm start` (same settings), one live account, and one whole
- * live act on it with a headless signer and notary on fake cameras. The last line on stdout is the
- * session for the API: `{bn_session_id, api_base, api_key}`. With `--keep` the stack stays up after it.
+ * live act on it with headless signers and a notary on fake cameras. The last line on stdout is the
+ * session for the API: `{bn_session_id, api_base, api_key}`. `--act-seconds N` (10) is how long they talk
+ * on camera before signing, `--signers K` (1) how many sign; with `--keep` the stack stays up after it.
  */
-const ACT_SECONDS = 10;
 const say = (line: string) => process.stderr.write(`[demo:live] ${line}\n`);
 
 /** The notarized PDF once released, and the adopted signatures it carries (600 × 150 images). */
@@ -46,8 +46,25 @@ async function notarizedDocument(party: LiveParty, id: string): Promise<string> 
   return `notarized ${document.name}: ${pdf.length} bytes at ${file}, with ${marks} adopted signature image(s) (pdfimages)`;
 }
 
+const secondsBetween = (from: string, to: string) => ((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1);
+
+function wholeNumber(flag: string, value: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new Error(`${flag} takes a whole number from ${min} to ${max}`);
+  return n;
+}
+
 async function main() {
-  const { values } = parseArgs({ options: { keep: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: {
+      keep: { type: 'boolean', default: false },
+      'act-seconds': { type: 'string', default: '10' },
+      signers: { type: 'string', default: '1' },
+    },
+  });
+  const actSeconds = wholeNumber('--act-seconds', values['act-seconds'], 0, 24 * 3600);
+  const signers = wholeNumber('--signers', values.signers, 1, 10);
   process.env.NODE_ENV ??= 'development';
   process.env.LOG_LEVEL ??= 'warn';
   const config = loadConfig();
@@ -73,17 +90,19 @@ async function main() {
       lastName: 'Notary',
       commissionNumber: `TX-${crypto.randomInt(100000, 999999)}`,
     });
-    say(`a live account and its notary on ${party.apiUrl}; the signer and the notary enter the room`);
+    say(
+      `a live account and its notary on ${party.apiUrl}; ${signers} signer(s) and the notary enter the room`,
+    );
     const browser = await launchParticipantsBrowser();
     try {
-      const act = await beginLiveAct(browser, party, await deedPdf());
+      const act = await beginLiveAct(browser, party, await deedPdf(), signers);
       say(
-        `session ${act.id}: both in the room, seeing and hearing each other (first frame ${act.startToFirstFrameMs} ms after the start)`,
+        `session ${act.id}: all ${signers + 1} in the room, seeing and hearing each other (first frame ${act.startToFirstFrameMs} ms after the start)`,
       );
-      // The act itself: the notary and the signer talk a while, on camera and recorded, before completion.
-      await new Promise((resolve) => setTimeout(resolve, ACT_SECONDS * 1000));
-      const { actSeconds } = await act.complete();
-      say(`signed and completed after ${actSeconds.toFixed(1)} s on camera`);
+      // The act itself: the notary and the signers talk a while, on camera and recorded, before completion.
+      await new Promise((resolve) => setTimeout(resolve, actSeconds * 1000));
+      const completed = await act.complete();
+      say(`signed and completed after ${completed.actSeconds.toFixed(1)} s on camera`);
       const session = await api(party.apiUrl, party.apiKey, 'GET', `/api/integrationsv2/sessions/${act.id}`);
       for (const p of session.body.participants as Array<{ first_name: string; signed_at: string | null }>) {
         if (!p.signed_at) throw new Error(`${p.first_name} has no signed_at: ${JSON.stringify(p)}`);
@@ -91,9 +110,13 @@ async function main() {
       }
       const recording = await recordingOf(party, act.id);
       say(
-        `recording ${recording.recording_id}: ${recording.duration_seconds} s, ${recording.size_bytes} bytes, sha256 ${recording.sha256}`,
+        `recording ${recording.recording_id}: available ${secondsBetween(recording.ended_at, recording.available_at)} s after the act's end; ${recording.duration_seconds} s, ${recording.size_bytes} bytes, sha256 ${recording.sha256}`,
       );
       say(await notarizedDocument(party, act.id));
+      const grid = await gridOf(party, act.id, Math.max(600, actSeconds * 2) * 1000);
+      say(
+        `composed grid: available ${secondsBetween(recording.available_at, grid.available_at)} s after the recording; ${grid.duration_seconds} s, ${grid.size_bytes} bytes, sha256 ${grid.sha256}`,
+      );
       process.stdout.write(
         `${JSON.stringify({ bn_session_id: act.id, api_base: `${party.apiUrl}/api/integrationsv2`, api_key: party.apiKey })}\n`,
       );

@@ -240,9 +240,11 @@ export async function beginLiveAct(
         await adoptInConsole(notary.page);
         await identifyInConsole(notary.page);
         await Promise.all(signerPages.map(({ page }) => signInPage(page)));
+        // A long act outlives the access token the start was made with.
+        const token = await notaryAccessToken(party);
         await until(
           'the completion of the recorded act',
-          () => notaryAct(party, notaryToken, id, 'complete'),
+          () => notaryAct(party, token, id, 'complete'),
           (r) => r.status === 200,
           60_000,
         );
