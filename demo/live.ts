@@ -55,7 +55,8 @@ function wholeNumber(flag: string, value: string, min: number, max: number): num
   return n;
 }
 
-async function main() {
+/** `--keep`, `--act-seconds N`, `--signers K`. */
+function options() {
   const { values } = parseArgs({
     options: {
       keep: { type: 'boolean', default: false },
@@ -65,6 +66,11 @@ async function main() {
   });
   const actSeconds = wholeNumber('--act-seconds', values['act-seconds'], 0, 24 * 3600);
   const signers = wholeNumber('--signers', values.signers, 1, 10);
+  return { keep: values.keep, actSeconds, signers };
+}
+
+async function main() {
+  const { keep, actSeconds, signers } = options();
   process.env.NODE_ENV ??= 'development';
   process.env.LOG_LEVEL ??= 'warn';
   const config = loadConfig();
@@ -127,7 +133,7 @@ async function main() {
     await runtime.stop();
     throw err;
   }
-  if (!values.keep) return stop();
+  if (!keep) return stop();
   say('the stack stays up (--keep): Ctrl-C or SIGTERM stops it');
   // npm, tsx and a terminal may each pass the same Ctrl-C or SIGTERM on: the first one stops the stack.
   let stopping = false;
