@@ -30,18 +30,29 @@ function setMember(target: Record<string, unknown>, key: string, value: unknown)
  */
 export function nestsTooDeep(text: string): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
+    if (c === 0x22) {
+      i = endOfString(text, i + 1);
+      if (i === -1) return false; // unterminated: JSON.parse refuses it
+    } else if (c === 0x5b || c === 0x7b) {
       if (++depth > MAX_JSON_DEPTH) return true;
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
   return false;
+}
+
+const QUOTE_OR_ESCAPE = /["\\]/g;
+
+/** Where the string whose text starts at `from` closes (-1: never), found natively: a document's string is most of a body. */
+function endOfString(text: string, from: number): number {
+  QUOTE_OR_ESCAPE.lastIndex = from;
+  for (;;) {
+    const stop = QUOTE_OR_ESCAPE.exec(text);
+    if (!stop) return -1;
+    if (text.charCodeAt(stop.index) === 0x22) return stop.index;
+    QUOTE_OR_ESCAPE.lastIndex = stop.index + 2;
+  }
 }
 
 /** JSON text already in memory, its depth checked first, as the value the streaming reader below builds. */
