@@ -1,7 +1,6 @@
-import crypto from 'node:crypto';
 import { createAccount } from '../src/accounts/accounts';
-import { inviteCommissionedNotary } from '../faults/driver';
-import { beginLiveAct, gridOf, recordingOf, type LiveParty } from '../demo/liveAct';
+import { beginLiveAct, gridOf, recordingOf } from '../demo/liveAct';
+import { liveParty } from '../demo/liveParty';
 import { launchParticipantsBrowser } from '../demo/participantsBrowser';
 import { cpuSeconds } from './processes';
 import { record, say } from './report';
@@ -16,30 +15,14 @@ const TARGET_AVAILABLE_S = 60;
 const secondsBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 1000;
 const mibPerMinute = (bytes: number, seconds: number) => ((bytes / seconds) * 60) / 2 ** 20;
 
-async function liveParty(stack: Stack): Promise<LiveParty> {
-  const account = await createAccount(stack.sequelize, { name: 'Long act bench', autoOnboarding: true });
-  const party = {
-    apiUrl: stack.apiUrl,
-    apiKey: account.api_key,
-    vendorKey: account.vendor_api_key,
-    notaryEmail: `long-act-${crypto.randomBytes(3).toString('hex')}@example.com`,
-  };
-  await inviteCommissionedNotary(stack.apiUrl, party.vendorKey, {
-    email: party.notaryEmail,
-    firstName: 'Long',
-    lastName: 'Notary',
-    commissionNumber: 'TX-800001',
-  });
-  return party;
-}
-
 /**
  * P8: one long live act of four people (headless Chromium, fake cameras) on the stack, then its recording
  * on the stack's media worker: seconds from the act's end to the evidence `available`, the CPU the media
  * worker and its tools spent on it per act minute (the evidence, then the grid), and bytes per minute.
  */
 export async function p8LongAct(stack: Stack, deed: Buffer) {
-  const party = await liveParty(stack);
+  const account = await createAccount(stack.sequelize, { name: 'Long act bench', autoOnboarding: true });
+  const party = await liveParty(stack.apiUrl, account, { firstName: 'Long', lastName: 'Notary' });
   const browser = await launchParticipantsBrowser();
   const media = () => cpuSeconds(stack.mediaWorker.pid!, { endedChildren: true });
   try {

@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,9 +11,9 @@ import { createApp } from '../src/http/app';
 import { startWorker } from '../worker/createWorker';
 import { runMain } from '../src/process';
 import { createAccount } from '../src/accounts/accounts';
-import { inviteCommissionedNotary } from '../faults/driver';
 import { deedPdf } from './deedPdf';
 import { api, beginLiveAct, gridOf, recordingOf, until, type LiveParty } from './liveAct';
+import { liveParty } from './liveParty';
 import { launchParticipantsBrowser } from './participantsBrowser';
 
 /**
@@ -84,18 +83,7 @@ async function main() {
   const stop = () => runtime.stop().finally(() => process.exit(0));
   try {
     const account = await createAccount(runtime.sequelize, { name: 'Live demo', autoOnboarding: true });
-    const party: LiveParty = {
-      apiUrl: runtime.apiUrl!,
-      apiKey: account.api_key,
-      vendorKey: account.vendor_api_key,
-      notaryEmail: `demo-notary-${crypto.randomBytes(3).toString('hex')}@example.com`,
-    };
-    await inviteCommissionedNotary(party.apiUrl, party.vendorKey, {
-      email: party.notaryEmail,
-      firstName: 'Dana',
-      lastName: 'Notary',
-      commissionNumber: `TX-${crypto.randomInt(100000, 999999)}`,
-    });
+    const party = await liveParty(runtime.apiUrl!, account, { firstName: 'Dana', lastName: 'Notary' });
     say(
       `a live account and its notary on ${party.apiUrl}; ${signers} signer(s) and the notary enter the room`,
     );

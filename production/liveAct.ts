@@ -1,30 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { inviteCommissionedNotary } from '../faults/driver';
-import { beginLiveAct, recordingOf, type LiveParty } from '../demo/liveAct';
+import { beginLiveAct, recordingOf } from '../demo/liveAct';
+import { liveParty } from '../demo/liveParty';
 import { pdfBytes } from '../test/support/documents';
 import { launchParticipantsBrowser } from '../demo/participantsBrowser';
-
-/** A live account's keys with a commissioned notary invited onto its team: who runs a live act. */
-export async function liveParty(
-  apiUrl: string,
-  account: { api_key: string; vendor_api_key: string },
-): Promise<LiveParty> {
-  const party = {
-    apiUrl,
-    apiKey: account.api_key,
-    vendorKey: account.vendor_api_key,
-    notaryEmail: `live-${crypto.randomBytes(3).toString('hex')}@example.com`,
-  };
-  await inviteCommissionedNotary(apiUrl, party.vendorKey, {
-    email: party.notaryEmail,
-    firstName: 'Liv',
-    lastName: 'E',
-    commissionNumber: 'TX-777002',
-  });
-  return party;
-}
 
 /**
  * One live act on the production shape: a live account made with the admin CLI, a signer and a notary in

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { CallLog, Integrator, inviteCommissionedNotary, runIdOf, useDocument } from '../../faults/driver';
 import { SignatureCheckingReceiver } from '../../faults/receiver';
 import { beginLiveAct, gridOf, receiving, recordingOf } from '../../demo/liveAct';
-import { liveParty } from '../liveAct';
+import { liveParty } from '../../demo/liveParty';
 import { launchParticipantsBrowser } from '../../demo/participantsBrowser';
 import { pdfBytes } from '../../test/support/documents';
 import type { ComposeStack } from './stack';
