@@ -2,7 +2,7 @@
 import { el } from './dom';
 import { NOTARY_SEEN } from './pageEvents';
 import { adoptCard, consentCard } from './signingCards';
-import { documentsView } from './signingDocuments';
+import { documentsView, patchDocumentsView } from './signingDocuments';
 import { mountNotaryDocuments } from './notaryDocuments';
 import type { Person, SigningContext, View } from './signingModel';
 
@@ -39,6 +39,7 @@ export function mountSigning(root: HTMLElement, base: string): void {
   let shown = '';
   let next: number | undefined;
   let onDocuments = false;
+  let body: HTMLElement | undefined;
   // On the document, and while someone is off camera, the page follows the act: a pause shows and ends
   // by itself, and the others' progress appears. A card being filled in is never redrawn under the hand.
   const follow = () => {
@@ -57,14 +58,12 @@ export function mountSigning(root: HTMLElement, base: string): void {
     const people = view!.signing_as.map(ctx.me);
     const waiting = people.find((p) => !p.consented_at);
     const adopting = people.find((p) => p.consented_at && p.adopted.length < 2);
+    const wasOnDocuments = onDocuments;
     onDocuments = !waiting && !adopting;
     // What the signer does now comes first: the room docks as small movable videos over it (live-room.css).
     document.body.classList.add('room-docked');
-    const body = waiting
-      ? consentCard(ctx, waiting)
-      : adopting
-        ? adoptCard(ctx, adopting)
-        : documentsView(ctx);
+    if (onDocuments && wasOnDocuments && body && patchDocumentsView(ctx, body)) return follow();
+    body = waiting ? consentCard(ctx, waiting) : adopting ? adoptCard(ctx, adopting) : documentsView(ctx);
     root.replaceChildren(status, body);
     root.hidden = false;
     follow();

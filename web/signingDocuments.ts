@@ -51,24 +51,36 @@ function placeNav(ctx: SigningContext, wrap: HTMLElement, places: ReturnType<typ
   return nav;
 }
 
-/** The documents, page by page, with everyone's places and the participant's own to tap. */
-export function documentsView(ctx: SigningContext): HTMLElement {
-  const wrap = el('section', undefined, { class: 'documents', 'aria-label': 'Your documents' });
-  const places = mine(ctx);
-  wrap.append(placeNav(ctx, wrap, places), zoomBar(ctx, wrap));
+/** Which documents and pages a view shows: a view of the same ones is patched, not redrawn. */
+const layoutOf = (ctx: SigningContext) =>
+  ctx
+    .view()
+    .documents.map((d) => `${d.id}:${d.pages.length}`)
+    .join(',');
+
+/** Who the notary still has to confirm before signing, if anyone. */
+function identityNotice(ctx: SigningContext): HTMLElement | undefined {
   const unconfirmed = ctx
     .view()
     .signing_as.map(ctx.me)
     .filter((p) => p.notary_identifies && !p.identified_at);
-  if (unconfirmed.length)
-    wrap.append(
-      el(
-        'p',
-        `Before you sign, your notary confirms who you are: ${unconfirmed.map((p) => p.name).join(', ')}. ` +
-          'They may ask you to show your face and an ID to the camera, or ask your credible witness to vouch for you.',
-        { class: 'notice' },
-      ),
-    );
+  if (!unconfirmed.length) return undefined;
+  return el(
+    'p',
+    `Before you sign, your notary confirms who you are: ${unconfirmed.map((p) => p.name).join(', ')}. ` +
+      'They may ask you to show your face and an ID to the camera, or ask your credible witness to vouch for you.',
+    { class: 'notice' },
+  );
+}
+
+/** The documents, page by page, with everyone's places and the participant's own to tap. */
+export function documentsView(ctx: SigningContext): HTMLElement {
+  const wrap = el('section', undefined, { class: 'documents', 'aria-label': 'Your documents' });
+  wrap.dataset.layout = layoutOf(ctx);
+  const places = mine(ctx);
+  wrap.append(placeNav(ctx, wrap, places), zoomBar(ctx, wrap));
+  const notice = identityNotice(ctx);
+  if (notice) wrap.append(notice);
   for (const d of ctx.view().documents) {
     wrap.append(el('h2', d.name));
     // Wider than a phone at 100 %: each document pans sideways in its own region, the page scrolls down.
@@ -95,13 +107,49 @@ export function documentsView(ctx: SigningContext): HTMLElement {
     });
     wrap.append(pages);
   }
-  // The next place to sign comes into view by itself: on arrival, and after each mark applied.
+  showNextPlace(wrap, places);
+  return wrap;
+}
+
+/**
+ * The documents view brought up to date where it stands: only the places whose state changed are drawn
+ * again, so another signer's progress never replaces the button under this signer's finger. False when
+ * the documents or their pages changed: then the view is drawn anew.
+ */
+export function patchDocumentsView(ctx: SigningContext, wrap: HTMLElement): boolean {
+  if (wrap.dataset.layout !== layoutOf(ctx)) return false;
+  const places = mine(ctx);
+  wrap.querySelector('.place-nav')?.replaceWith(placeNav(ctx, wrap, places));
+  wrap.querySelector('.notice')?.remove();
+  const notice = identityNotice(ctx);
+  if (notice) wrap.querySelector('.zoom')?.after(notice);
+  const regions = wrap.querySelectorAll<HTMLElement>('.doc-scroll');
+  ctx.view().documents.forEach((d, di) => {
+    const pages = regions[di].querySelectorAll<HTMLElement>('.doc-page');
+    const keys = new Set(d.places.map((p) => `${d.id}/${p.id}`));
+    regions[di].querySelectorAll<HTMLElement>('.place').forEach((node) => {
+      if (!keys.has(node.dataset.place ?? '')) node.remove();
+    });
+    for (const p of d.places) {
+      const fresh = placeNode(ctx, d.id, p, d.pages[p.page - 1]);
+      const old = [...pages[p.page - 1].querySelectorAll<HTMLElement>('.place')].find(
+        (node) => node.dataset.place === fresh.dataset.place,
+      );
+      if (!old) pages[p.page - 1].append(fresh);
+      else if (old.dataset.state !== fresh.dataset.state) old.replaceWith(fresh);
+    }
+  });
+  showNextPlace(wrap, places);
+  return true;
+}
+
+/** The next place to sign comes into view by itself: on arrival, and after each mark applied. */
+function showNextPlace(wrap: HTMLElement, places: ReturnType<typeof mine>): void {
   const todo = places.find((x) => !x.p.applied_at);
   const key = todo ? `${todo.d.id}/${todo.p.id}` : '';
   if (key && key !== current)
     requestAnimationFrame(() => show(wrap.querySelector<HTMLElement>(`[data-place="${key}"]`)));
   current = key;
-  return wrap;
 }
 
 /** Zoom out, in, or to the width of the screen; pinch zoom works as well. */
@@ -149,13 +197,11 @@ function placeNode(
     return node;
   };
   const what = p.kind === 'initials' ? 'Initial' : 'Sign';
+  const paused = Boolean(ctx.view().paused);
+  const key = { 'data-place': `${documentId}/${p.id}` };
   if (p.applied_at) {
     const box = placed(
-      el('div', undefined, {
-        class: 'place applied',
-        'data-place': `${documentId}/${p.id}`,
-        tabindex: '-1',
-      }),
+      el('div', undefined, { class: 'place applied', ...key, 'data-state': 'applied', tabindex: '-1' }),
     );
     const q = ctx.view().signing_as.length > 1 ? `?signer_index=${person.index}` : '';
     if (ours)
@@ -168,16 +214,19 @@ function placeNode(
     else box.append(el('span', `Signed by ${person.name}`));
     return box;
   }
-  if (!ours) return placed(el('div', `${person.name} signs here`, { class: 'place others' }));
+  if (!ours)
+    return placed(
+      el('div', `${person.name} signs here`, { class: 'place others', ...key, 'data-state': 'others' }),
+    );
   const button = placed(
     el('button', `${what} here${ctx.view().signing_as.length > 1 ? ` (${person.name})` : ''}`, {
       type: 'button',
       class: 'place mine',
-      'data-place': `${documentId}/${p.id}`,
+      ...key,
+      'data-state': paused ? 'paused' : 'open',
     }),
   );
   // Signing waits while the signer or the notary is off camera (the status line says which).
-  const paused = Boolean(ctx.view().paused);
   button.disabled = paused;
   button.addEventListener('click', async () => {
     button.disabled = true;

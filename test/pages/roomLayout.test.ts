@@ -149,6 +149,10 @@ describe('the room works on a phone and at a notary’s desk (issue 70)', functi
         assert.equal(identified.status, 200, identified.text);
       }
       await signInPage(desk.page, 'typed');
+      // Another signer's progress redraws only the places it changed: what the desk's signer sees stays put.
+      const deskPlace = desk.page.locator('#signing .place.applied').first();
+      const kept = `#signing [data-place="${await deskPlace.getAttribute('data-place')}"]`;
+      await deskPlace.evaluate((node) => node.setAttribute('data-seen', 'before'));
       await signInPage(phone.page, 'typed', {
         shown: async (step) => {
           await assertReadableAndTappable(phone.page, `the ${step} on a phone`);
@@ -162,6 +166,11 @@ describe('the room works on a phone and at a notary’s desk (issue 70)', functi
         .getByText('Signed by First0 Last0')
         .first()
         .waitFor({ timeout: 30_000 });
+      assert.equal(
+        await desk.page.locator(kept).getAttribute('data-seen'),
+        'before',
+        'the desk’s page was redrawn',
+      );
 
       // The desk: videos, people with identity, documents with applied marks, and Complete, in one view.
       const act = notary.page.locator('#act-card section.session');
