@@ -51,7 +51,17 @@ export async function applyAllInPage(page: Page, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const next = signing.locator('button.place.mine:not([disabled])').first();
-    await next.or(done).waitFor({ timeout: Math.max(1, deadline - Date.now()) });
+    await next
+      .or(done)
+      .waitFor({ timeout: Math.max(1, deadline - Date.now()) })
+      .catch(async (err: Error) => {
+        // What the page said instead (a pause names who is off camera) is the failure's first clue.
+        const said = await signing
+          .locator('.signing-status')
+          .textContent({ timeout: 1_000 })
+          .catch(() => '');
+        throw new Error(`${err.message.split('\n')[0]}; the page's status: ${JSON.stringify(said)}`);
+      });
     if (await done.isVisible()) return;
     // A place redrawn under the tap (a pause while someone's video drops, the others' progress) is
     // tapped again once the page is still, within the whole signing's deadline rather than a tap's own.
