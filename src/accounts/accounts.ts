@@ -1,5 +1,5 @@
-import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
-import { execute, queryRows } from '../db/query';
+import type { Sequelize, Transaction } from 'sequelize';
+import { execute, isUniqueViolation, queryRows } from '../db/query';
 import { generateKey } from '../auth/keys';
 import { insertKey, revokeKeys, type KeyKind } from '../auth/keyStore';
 import { networkNotaryIsFreeSql } from '../team/notaryAvailability';
@@ -145,7 +145,7 @@ export async function addNetworkNotary(
       return { notary_id: notary.id };
     });
   } catch (err) {
-    if (err instanceof UniqueConstraintError)
+    if (isUniqueViolation(err))
       throw new ConflictError(`A network notary with e-mail ${input.email} already exists`);
     throw err;
   }

@@ -1,8 +1,8 @@
-import { UniqueConstraintError, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import { generateOpaqueToken, secretMatches } from '../auth/keys';
 import { isUuid } from '../ids';
 import { conflict, notFound } from '../domain/errors';
-import { execute, queryRows } from '../db/query';
+import { execute, isUniqueViolation, queryRows } from '../db/query';
 import type { LoginLinkSettings } from '../team/loginLinks';
 import type { NetworkRole } from '../auth/people';
 
@@ -29,8 +29,7 @@ export async function addNetworkWitness(
     );
     return { witness_id: witness.id };
   } catch (err) {
-    if (err instanceof UniqueConstraintError)
-      throw conflict(`A network witness with e-mail ${input.email} already exists`);
+    if (isUniqueViolation(err)) throw conflict(`A network witness with e-mail ${input.email} already exists`);
     throw err;
   }
 }

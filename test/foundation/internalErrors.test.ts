@@ -41,7 +41,7 @@ describe('unexpected errors', () => {
         assert.equal(body.response, 'Fail');
         assert.equal(body.response_message, 'Internal server error');
         assert.ok(res.headers.get('x-request-id'));
-        if (isDevelopment) assert.match(body.internal_response, /Error/);
+        if (isDevelopment) assert.match(body.internal_response, /relation "api_keys" does not exist/);
         else assert.equal(body.internal_response, undefined);
         if (!isDevelopment) assert.doesNotMatch(JSON.stringify(body), /\.(ts|js):\d+/);
       } finally {
