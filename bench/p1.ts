@@ -17,11 +17,12 @@ async function startFloor(p: {
   deed: string;
   bodyWith: (doc: string) => string;
   children: ChildProcess[];
+  nodeArgs: string[];
 }): Promise<string> {
   const floorPort = await freePort();
   const floorUrl = `http://127.0.0.1:${floorPort}`;
   const floor = startProcess(
-    [process.execPath, '--import', 'tsx', path.join(ROOT, 'bench', 'floorServer.ts')],
+    [process.execPath, ...p.nodeArgs, '--import', 'tsx', path.join(ROOT, 'bench', 'floorServer.ts')],
     {
       ...p.stack.env,
       PORT: String(floorPort),
@@ -53,11 +54,13 @@ export async function p1CreateAgainstFloor(p: {
   config: Config;
 }) {
   const profile = process.env.BENCH_CPU_PROF_DIR;
+  // For `perf record`: both servers write the map of their JIT-compiled frames (/tmp/perf-<pid>.map).
+  const perfMap = process.env.BENCH_PERF_MAP === '1' ? ['--perf-basic-prof'] : [];
   const api = await p.stack.startUnpolledApi(
     'bench-p1-unpolled',
-    profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
+    profile ? [...perfMap, '--cpu-prof', `--cpu-prof-dir=${profile}`] : perfMap,
   );
-  const floorUrl = await startFloor(p);
+  const floorUrl = await startFloor({ ...p, nodeArgs: perfMap });
   const headers = { authorization: `Bearer ${p.apiKey}`, 'content-type': 'application/json' };
   const body = p.bodyWith(p.deed);
   const target = { floor: createUrlOf(floorUrl), api: createUrlOf(api.url) };
