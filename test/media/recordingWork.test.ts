@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startWorker } from '../../worker/createWorker';
 import { testEnvironment } from '../support/environment';
 import { eventually } from '../support/eventually';
 import { request } from '../support/http';
 import { waitForSession } from '../support/sessions';
-import { startWorkerProcess, type WorkerProcess } from '../support/workerProcess';
+import { processRuns, startWorkerProcess, type WorkerProcess } from '../support/workerProcess';
 import { download, removeTempFiles, sha256 } from '../documents/helpers';
 import { completeRecordedAct, liveTeamSession, mediaBrowsers, notaryAction } from './helpers';
 import { probe } from './mediaProbe';
@@ -25,12 +29,34 @@ async function restartWorker(roles: Config['workerRoles']) {
   });
 }
 
+/**
+ * An `ffmpeg` first on the media worker's PATH that runs the real one, except for the grid's composition
+ * (its `-filter_complex`), which it holds after writing its pid: the worker is killed inside the composing
+ * whatever the machine's speed, and the hold ends only when something kills it.
+ */
+function holdingComposition() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'held-ffmpeg-'));
+  const real = execFileSync('sh', ['-c', 'command -v ffmpeg'], { encoding: 'utf8' }).trim();
+  const started = path.join(dir, 'started');
+  fs.writeFileSync(
+    path.join(dir, 'ffmpeg'),
+    `#!/bin/sh\ncase "$*" in *filter_complex*) echo $$ > '${started}'; while :; do sleep 1; done;; esac\nexec '${real}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  return { dir, started, env: { PATH: `${dir}:${process.env.PATH}` } };
+}
+
 describe('the recording: the evidence at once, the grid composed apart on media workers (issue 72)', function () {
   this.timeout(240_000);
   const browsers = mediaBrowsers();
   let media: WorkerProcess | undefined;
+  let held: ReturnType<typeof holdingComposition>;
+  before(() => {
+    held = holdingComposition();
+  });
   after(async () => {
     media?.kill();
+    fs.rmSync(held.dir, { recursive: true, force: true });
     await restartWorker(['sessions', 'media']);
     removeTempFiles();
   });
@@ -38,7 +64,7 @@ describe('the recording: the evidence at once, the grid composed apart on media 
   it('media work runs on its own workers; a composing worker killed mid-grid is replaced and the grid made again from the stored evidence', async () => {
     // Sessions here; media work in a worker process of its own, as docker-compose runs it.
     await restartWorker(['sessions']);
-    media = await startWorkerProcess({ WORKER_ROLES: 'media' });
+    media = await startWorkerProcess({ WORKER_ROLES: 'media', ...held.env });
     const live = await liveTeamSession();
     const recordingOf = async () =>
       (await request(`${API}/sessions/${live.id}/recording`, { auth: live.account.api_key })).body.recording;
@@ -57,13 +83,25 @@ describe('the recording: the evidence at once, the grid composed apart on media 
       Date.parse(evidence.available_at) - Date.parse(evidence.ended_at) <= 60_000,
       JSON.stringify(evidence),
     );
-    // The grid is composed while it is `processing`: the media worker dies there, inside the composing.
-    await eventually(recordingOf, (r) => r.renditions[0]?.status === 'processing', 'the composing', {
-      timeoutMs: 60_000,
-      intervalMs: 20,
-    });
+    // The grid's FFmpeg holds: the media worker dies there, inside the composing.
+    const composingPid = Number(
+      await eventually(
+        () => (fs.existsSync(held.started) ? fs.readFileSync(held.started, 'utf8').trim() : ''),
+        (pid) => pid !== '',
+        'the composing FFmpeg',
+        { timeoutMs: 60_000 },
+      ),
+    );
+    assert.equal((await recordingOf()).renditions[0].status, 'processing');
     media.kill();
     await media.exited;
+    // Its FFmpeg dies with it rather than composing on as an orphan beside the attempt that replaces it.
+    await eventually(
+      () => processRuns(composingPid),
+      (running) => !running,
+      'the killed worker’s FFmpeg to end',
+      { timeoutMs: 5_000, intervalMs: 20 },
+    );
     // Nothing of the session waits for the view: its documents go out while no media worker runs.
     await waitForSession(live.account.api_key, live.id, (s) => s.documents_status === 'released', 60_000);
     assert.equal((await recordingOf()).renditions[0].status, 'processing');

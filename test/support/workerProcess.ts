@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { testEnvironment } from './environment';
 import { eventually } from './eventually';
@@ -10,6 +11,15 @@ export interface WorkerProcess {
   kill(): void;
   /** Settles once the process has exited. */
   exited: Promise<void>;
+}
+
+/** Whether a process still runs (a zombie has ended). */
+export function processRuns(pid: number): boolean {
+  try {
+    return !/^\S+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 /** The production worker entry point as a process of its own, polling the suite's task queue(s). */
