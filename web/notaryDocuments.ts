@@ -24,6 +24,8 @@ class NotaryDocuments {
   private view?: View;
   private readonly tool = { participant: '', kind: 'signature' as 'signature' | 'initials' };
   private readonly timer: ReturnType<typeof setInterval>;
+  private asked = 0;
+  private drawn = 0;
 
   constructor(
     private readonly root: HTMLElement,
@@ -183,9 +185,14 @@ class NotaryDocuments {
   }
 
   private async refresh(): Promise<void> {
+    // The poll and a refresh after a change overlap: an answer older than the one drawn is dropped.
+    const asked = ++this.asked;
     const res = await fetch(`${this.base}/signing`, { headers: this.auth() });
     if (!res.ok) return;
-    this.view = (await res.json()) as View;
+    const view = (await res.json()) as View;
+    if (asked < this.drawn) return;
+    this.drawn = asked;
+    this.view = view;
     this.render();
   }
 }

@@ -162,9 +162,13 @@ describe('the signers sign in the session: consent, adoption, each place, the no
       const size = (await deedPage.boundingBox())!;
       await deedPage.click({ position: { x: size.width * 0.75, y: size.height * 0.7 } });
       await notary.page.getByText('An initials place for First1 Last1 is on page 1.').waitFor();
-      // Applied places show their marks; the one label left is the new place.
-      await documentsView.getByText('First1 Last1: initials').waitFor();
+      // Applied places show their marks; the one label left is the new place. The view follows the second
+      // signer's signing by its poll, so the marks are waited for, not counted at once.
+      await documentsView.locator('img[data-mark]').nth(3).waitFor();
       assert.equal(await documentsView.locator('img[data-mark]').count(), 4, 'four marks applied so far');
+      assert.deepEqual(await documentsView.locator('.place.others > span').allTextContents(), [
+        'First1 Last1: initials',
+      ]);
       await assertAccessible(notary.page, 'the notary’s view of the documents');
       await notary.page.screenshot({
         path: path.join(SCREENSHOTS, 'signing-notary-documents-desktop.png'),
