@@ -11,12 +11,16 @@ const FOLLOW_MS = 5_000;
 
 export function mountSigning(root: HTMLElement, base: string): void {
   let view: View | undefined;
+  // The follow's refresh and a tap's answer overlap: a refresh asked before a tap's answer came is dropped,
+  // so a place just signed is not drawn unsigned again; the tap's own answer is the view after it.
+  let answeredTaps = 0;
   const status = el('p', '', { role: 'status', class: 'signing-status' });
   const ctx: SigningContext = {
     base,
     status,
     view: () => view!,
     async call(path, body) {
+      const tapsBefore = answeredTaps;
       const res = await fetch(base + path, {
         method: body ? 'POST' : 'GET',
         headers: { accept: 'application/json', 'content-type': 'application/json' },
@@ -24,7 +28,8 @@ export function mountSigning(root: HTMLElement, base: string): void {
       });
       const json = await res.json().catch(() => ({}));
       if (!res.ok) status.textContent = json.response_message ?? 'That did not work; try again.';
-      else if (json.documents) view = json as View;
+      else if (json.documents && (body || answeredTaps === tapsBefore)) view = json as View;
+      if (body) answeredTaps++;
       return res.ok;
     },
     async refresh() {
