@@ -23,11 +23,14 @@ export function drawPad(kind: SignatureKind, label: string) {
   pen.lineWidth = 4;
   pen.lineCap = 'round';
   pen.strokeStyle = '#1a2a6c';
+  // The pad keeps the pointer while a finger slides past its edge: the mark stays on the pad's border,
+  // as the service takes no point outside it.
+  const clamp = (v: number, max: number) => Math.min(max, Math.max(0, Math.round(v)));
   const at = (e: PointerEvent) => {
     const r = canvas.getBoundingClientRect();
     return [
-      Math.round(((e.clientX - r.left) / r.width) * width),
-      Math.round(((e.clientY - r.top) / r.height) * height),
+      clamp(((e.clientX - r.left) / r.width) * width, width),
+      clamp(((e.clientY - r.top) / r.height) * height, height),
     ];
   };
   canvas.addEventListener('pointerdown', (e) => {

@@ -41,6 +41,25 @@ describe('the notary adopts a signature and signs with it (issue 69)', function 
       body: { signature: { method: 'typed', style: 'comic-sans', text: 'N' } },
     });
     assert.equal(bad.status, 400);
+    const offThePad = await request(`${API}/me/signature`, {
+      auth: token,
+      body: {
+        signature: {
+          method: 'drawn',
+          strokes: [
+            [
+              [10, 20],
+              [640, 20],
+            ],
+          ],
+        },
+      },
+    });
+    assert.equal(offThePad.status, 400);
+    assert.equal(
+      offThePad.body.response_message,
+      'signature is typed (method, style, text) or drawn (method, strokes of [x, y] points within 600 × 150)',
+    );
     const adopted = await notaryAdopts(token);
     assert.equal(adopted.body.signature.method, 'typed');
     const mark = await request(`${API}/me/signature`, { auth: token });
@@ -98,7 +117,7 @@ describe('the notary adopts a signature and signs with it (issue 69)', function 
       await assertAccessible(page, 'the adoption dialog');
       if (name === 'phone') await dialog.getByText('Formal').click();
       else {
-        // Drawn with the mouse, as a notary at a desk would.
+        // Drawn with the mouse, as a notary at a desk would, the last flourish past the pad's corner.
         await dialog.getByText('Draw it').click();
         const pad = dialog.getByRole('img', { name: 'Draw your signature here' });
         const box = (await pad.boundingBox())!;
@@ -106,10 +125,18 @@ describe('the notary adopts a signature and signs with it (issue 69)', function 
         await page.mouse.down();
         for (let i = 1; i <= 12; i++)
           await page.mouse.move(box.x + 20 + i * 30, box.y + box.height * (i % 2 ? 0.3 : 0.7));
+        await page.mouse.move(box.x + box.width + 40, box.y - 30);
         await page.mouse.up();
       }
       await page.screenshot({ path: path.join(SCREENSHOTS, `console-signature-dialog-${name}.png`) });
+      const adopted = page.waitForResponse(
+        (r) => r.url().endsWith('/me/signature') && r.request().method() === 'POST',
+      );
       await dialog.getByRole('button', { name: 'Adopt this signature' }).click();
+      const answer = await adopted;
+      assert.equal(answer.status(), 200, await answer.text());
+      assert.equal((await answer.json()).signature.method, name === 'phone' ? 'typed' : 'drawn');
+      await dialog.waitFor({ state: 'hidden' });
       await section.getByRole('img', { name: 'Your adopted signature' }).waitFor();
       await assertAccessible(page, 'the adopted signature');
       await page.screenshot({ path: path.join(SCREENSHOTS, `console-signature-${name}.png`) });

@@ -108,33 +108,40 @@ export const markText = () =>
     .required();
 /** A mark of this kind: typed, or drawn within its own canvas. */
 export const markOf = (kind: SignatureKind) =>
-  Joi.alternatives().try(
-    Joi.object({
-      method: Joi.string().valid('typed').required(),
-      style: Joi.string()
-        .valid(...styles)
-        .required(),
-      text: markText(),
-    }),
-    Joi.object({
-      method: Joi.string().valid('drawn').required(),
-      strokes: Joi.array()
-        .items(
-          Joi.array()
-            .items(
-              Joi.array()
-                .ordered(
-                  Joi.number().min(0).max(MARK_SIZE[kind].width),
-                  Joi.number().min(0).max(MARK_SIZE[kind].height),
-                )
-                .length(2),
-            )
-            .min(1)
-            .max(MAX_POINTS),
-        )
-        .min(1)
-        .max(MAX_STROKES)
-        .required()
-        .description(`Points [x, y] on a canvas of ${MARK_SIZE[kind].width} × ${MARK_SIZE[kind].height}`),
-    }),
-  );
+  Joi.alternatives()
+    .try(
+      Joi.object({
+        method: Joi.string().valid('typed').required(),
+        style: Joi.string()
+          .valid(...styles)
+          .required(),
+        text: markText(),
+      }),
+      Joi.object({
+        method: Joi.string().valid('drawn').required(),
+        strokes: Joi.array()
+          .items(
+            Joi.array()
+              .items(
+                Joi.array()
+                  .ordered(
+                    Joi.number().min(0).max(MARK_SIZE[kind].width),
+                    Joi.number().min(0).max(MARK_SIZE[kind].height),
+                  )
+                  .length(2),
+              )
+              .min(1)
+              .max(MAX_POINTS),
+          )
+          .min(1)
+          .max(MAX_STROKES)
+          .required()
+          .description(`Points [x, y] on a canvas of ${MARK_SIZE[kind].width} × ${MARK_SIZE[kind].height}`),
+      }),
+    )
+    .messages({
+      // Neither shape fits: say both, with the canvas a drawn mark's points stay within.
+      'alternatives.match':
+        `{#label} is typed (method, style, text) or drawn (method, strokes of [x, y] points within ` +
+        `${MARK_SIZE[kind].width} × ${MARK_SIZE[kind].height})`,
+    });
