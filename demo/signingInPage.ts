@@ -1,15 +1,30 @@
 import type { Page } from 'playwright-core';
 
-/** Draws a zigzag across a pad, as a finger or a mouse would. */
-async function drawOn(page: Page, name: string): Promise<void> {
+/**
+ * Draws a zigzag across a pad, as a finger or a mouse would. Each point is placed on the pad as it is
+ * then, visible and not under the room docked over the page, so a page moving under the hand moves the
+ * stroke with it.
+ */
+export async function drawOn(page: Page, name: string): Promise<void> {
   const pad = page.locator('#signing').getByRole('img', { name });
-  await pad.scrollIntoViewIfNeeded();
-  const box = (await pad.boundingBox())!;
-  await page.mouse.move(box.x + 10, box.y + box.height * 0.6);
+  await pad.evaluate((node) => node.scrollIntoView({ block: 'center' }));
+  const { width, height } = (await pad.boundingBox())!;
+  await pad.hover({ position: { x: 10, y: height * 0.6 } });
   await page.mouse.down();
   for (let i = 1; i <= 12; i++)
-    await page.mouse.move(box.x + 10 + ((box.width - 20) * i) / 12, box.y + box.height * (i % 2 ? 0.3 : 0.7));
+    await pad.hover({ position: { x: 10 + ((width - 20) * i) / 12, y: height * (i % 2 ? 0.3 : 0.7) } });
   await page.mouse.up();
+}
+
+/** A wait that, when it fails, says what the page said instead (a refusal, a pause naming who is off camera). */
+async function saying(page: Page, wait: Promise<void>): Promise<void> {
+  await wait.catch(async (err: Error) => {
+    const said = await page
+      .locator('#signing .signing-status')
+      .textContent({ timeout: 1_000 })
+      .catch(() => '');
+    throw new Error(`${err.message.split('\n')[0]}; the page's status: ${JSON.stringify(said)}`);
+  });
 }
 
 /**
@@ -38,7 +53,7 @@ export async function signInPage(
   await shown?.('adoption');
   await signing.getByRole('button', { name: 'Adopt and continue' }).click();
   if (shown) {
-    await signing.locator('.place-nav').waitFor({ timeout: timeoutMs });
+    await saying(page, signing.locator('.place-nav').waitFor({ timeout: timeoutMs }));
     await shown('document');
   }
   await applyAllInPage(page, timeoutMs);
@@ -51,17 +66,7 @@ export async function applyAllInPage(page: Page, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const next = signing.locator('button.place.mine:not([disabled])').first();
-    await next
-      .or(done)
-      .waitFor({ timeout: Math.max(1, deadline - Date.now()) })
-      .catch(async (err: Error) => {
-        // What the page said instead (a pause names who is off camera) is the failure's first clue.
-        const said = await signing
-          .locator('.signing-status')
-          .textContent({ timeout: 1_000 })
-          .catch(() => '');
-        throw new Error(`${err.message.split('\n')[0]}; the page's status: ${JSON.stringify(said)}`);
-      });
+    await saying(page, next.or(done).waitFor({ timeout: Math.max(1, deadline - Date.now()) }));
     if (await done.isVisible()) return;
     // A place redrawn under the tap (a pause while someone's video drops, the others' progress) is
     // tapped again once the page is still, within the whole signing's deadline rather than a tap's own.

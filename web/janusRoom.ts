@@ -58,6 +58,8 @@ export class JanusRoom {
   private janus?: Janus;
   private publisher?: PluginHandle;
   private readonly feeds = new Map<string, PluginHandle>();
+  /** Feeds whose subscription is being attached: unsubscribing one of them detaches it once attached. */
+  private readonly attaching = new Set<string>();
   private lost = false;
   private connected = false;
   private failConnect?: (e: Error) => void;
@@ -189,16 +191,13 @@ export class JanusRoom {
   }
 
   private subscribe(feed: string, label: string): void {
-    if (this.feeds.has(feed)) return;
-    // A person's new connection replaces the one they had (a reload, a console opened again), whose last
-    // frame would otherwise stay until the media server times it out.
-    const person = feed.split('~')[0];
-    for (const earlier of [...this.feeds.keys()])
-      if (earlier.split('~')[0] === person) this.unsubscribe(earlier);
+    if (this.feeds.has(feed) || this.attaching.has(feed)) return;
+    this.attaching.add(feed);
     const stream = new MediaStream();
     this.janus!.attach({
       plugin: PLUGIN,
       success: (handle) => {
+        if (!this.attaching.delete(feed)) return void handle.detach();
         this.feeds.set(feed, handle);
         handle.send({ message: { request: 'join', ptype: 'subscriber', streams: [{ feed }] } });
       },
@@ -220,11 +219,24 @@ export class JanusRoom {
         if (!this.feeds.has(feed)) return;
         const video = this.view.tile(feed, label);
         if (video.srcObject !== stream) video.srcObject = stream;
+        if (on && track.kind === 'video' && !track.muted) this.replaceOthers(feed);
       },
     });
   }
 
+  /**
+   * A person's connection whose video flows replaces the others they have: a reload or a console opened
+   * again leaves the old one listed by the media server, frozen, until it times out; which of the two a
+   * page joining then is told about first says nothing of which is live.
+   */
+  private replaceOthers(feed: string): void {
+    const person = feed.split('~')[0];
+    for (const other of [...this.feeds.keys(), ...this.attaching])
+      if (other !== feed && other.split('~')[0] === person) this.unsubscribe(other);
+  }
+
   private unsubscribe(feed: string): void {
+    this.attaching.delete(feed);
     this.feeds.get(feed)?.detach();
     this.feeds.delete(feed);
     this.view.removeTile(feed);

@@ -45,6 +45,7 @@ export function mountSigning(root: HTMLElement, base: string): void {
   let next: number | undefined;
   let onDocuments = false;
   let body: HTMLElement | undefined;
+  let shownCard = '';
   // On the document, and while someone is off camera, the page follows the act: a pause shows and ends
   // by itself, and the others' progress appears. A card being filled in is never redrawn under the hand.
   const follow = () => {
@@ -68,6 +69,11 @@ export function mountSigning(root: HTMLElement, base: string): void {
     // What the signer does now comes first: the room docks as small movable videos over it (live-room.css).
     document.body.classList.add('room-docked');
     if (onDocuments && wasOnDocuments && body && patchDocumentsView(ctx, body)) return follow();
+    // A card already shown for the same person stays: a pause beginning or ending while they draw their
+    // signature changes the status above it, never the strokes under their finger.
+    const card = waiting ? `consent:${waiting.participant}` : adopting ? `adopt:${adopting.participant}` : '';
+    if (card && card === shownCard) return follow();
+    shownCard = card;
     body = waiting ? consentCard(ctx, waiting) : adopting ? adoptCard(ctx, adopting) : documentsView(ctx);
     root.replaceChildren(status, body);
     root.hidden = false;

@@ -4,6 +4,7 @@ import { request } from '../support/http';
 import { eventually } from '../support/eventually';
 import { signer, tokenOf } from '../support/sessions';
 import { consentAndAdopt } from '../support/signing';
+import { drawOn } from '../../demo/signingInPage';
 import { query } from '../team/helpers';
 import { ID_FRONT, SELFIE, passIdCheck } from '../support/identity';
 import { testEnvironment } from '../support/environment';
@@ -129,8 +130,41 @@ describe('presence guards the live act (issue 68)', function () {
     let notary = await notaryInRoom(browsers.granted, live.notaryToken, live.id);
     try {
       await receivingMedia(notary.page);
-      assert.equal((await identify(live.notaryToken, live.id)).status, 200);
-      await consentAndAdopt(live.signingUrl, 'Sam Signer');
+      // The notary identifies whom the session sees on camera, by the media server's word, not the page's.
+      await eventually(
+        () => presence(live.account.api_key, live.id),
+        (p) => p.notary === true && p.signer === true,
+        'both on camera before the identification',
+      );
+      const identified = await identify(live.notaryToken, live.id);
+      assert.equal(identified.status, 200, identified.text);
+      // The signer draws their signature while the notary is away and comes back: the pause and its end
+      // show above the card, and what they drew is what they adopt.
+      const consent = await request(`/sign/${tokenOf(live.signingUrl)}/consent`, {
+        body: { accepted: true },
+      });
+      assert.equal(consent.status, 200, consent.text);
+      await notary.context.close();
+      await eventually(
+        () => presence(live.account.api_key, live.id),
+        (p) => p.notary === false,
+        'the notary gone from the room before the adoption',
+      );
+      await signer.page.reload();
+      const status = signer.page.locator('#signing .signing-status');
+      await status
+        .getByText('Signing waits until the notary is back in the room')
+        .waitFor({ timeout: 20_000 });
+      await signer.page.locator('#signing').getByLabel('Draw it').check();
+      await drawOn(signer.page, 'Draw your signature here');
+      await drawOn(signer.page, 'Draw your initials here');
+      notary = await notaryInRoom(browsers.granted, live.notaryToken, live.id);
+      await status.getByText('Signing can go on.').waitFor({ timeout: 30_000 });
+      const adoption = signer.page.waitForRequest((r) => r.url().endsWith('/adopted_signature'));
+      await signer.page.getByRole('button', { name: 'Adopt and continue' }).click();
+      const adopted = (await adoption).postDataJSON();
+      assert.deepEqual([adopted.signature.method, adopted.initials.method], ['drawn', 'drawn']);
+      await signer.page.locator('#signing .place-nav').waitFor();
       // The signer's page reloads: its old connection's late "left" must not hide the new one.
       await signer.page.reload();
       await receivingMedia(notary.page);
@@ -153,7 +187,6 @@ describe('presence guards the live act (issue 68)', function () {
       assert.equal(paused.status, 409, paused.text);
       assert.equal(paused.body.response_message, 'Signing waits until the notary is back in the room');
       // The signer's page says so by itself, and its places wait.
-      const status = signer.page.locator('#signing .signing-status');
       await status
         .getByText('Signing waits until the notary is back in the room')
         .waitFor({ timeout: 20_000 });
