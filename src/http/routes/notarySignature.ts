@@ -38,7 +38,9 @@ export function registerNotarySignatureRoutes(api: ApiRoutes, signatures: Notary
           }).required(),
         }),
       },
-      400: failure('Not a mark: unknown style, empty or long text, too many strokes or points, a point off its canvas'),
+      400: failure(
+        'Not a mark: unknown style, empty or long text, too many strokes or points, a point off its canvas',
+      ),
       403: notNotary,
     },
     handler: async (ctx, { body }) => {

@@ -82,7 +82,9 @@ function consentAndAdoptionRoutes(site: ApiRoutes, signing: SigningService): voi
       }),
       responses: {
         200: { description: 'Adopted; the signing view', schema: signingViewSchema },
-        400: failure('Not a mark: unknown style, empty or long text, too many strokes or points, a point off its canvas'),
+        400: failure(
+          'Not a mark: unknown style, empty or long text, too many strokes or points, a point off its canvas',
+        ),
         403: failure('Not this link’s to do for that signer'),
         ...COMMON,
       },
