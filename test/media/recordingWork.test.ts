@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +8,7 @@ import { startWorker } from '../../worker/createWorker';
 import { testEnvironment } from '../support/environment';
 import { eventually } from '../support/eventually';
 import { request } from '../support/http';
-import { waitForSession } from '../support/sessions';
+import { signer, waitForSession } from '../support/sessions';
 import { processRuns, startWorkerProcess, type WorkerProcess } from '../support/workerProcess';
 import { download, removeTempFiles, sha256 } from '../documents/helpers';
 import { completeRecordedAct, liveTeamSession, mediaBrowsers, notaryAction } from './helpers';
@@ -30,19 +31,24 @@ async function restartWorker(roles: Config['workerRoles']) {
 }
 
 /**
- * An `ffmpeg` first on the media worker's PATH that runs the real one, except for the grid's composition
- * (its `-filter_complex`), which it holds after writing its pid: the worker is killed inside the composing
- * whatever the machine's speed, and the hold ends only when something kills it.
+ * An `ffmpeg` first on the media worker's PATH that runs the real one, except for the composition of the
+ * grid (its `-filter_complex`) whose labels name `signer`, which it holds after writing its pid: the worker
+ * is killed inside this act's composing whatever the machine's speed, while the earlier tests' acts still
+ * queued are composed as usual, and the hold ends only when something kills it.
  */
-function holdingComposition() {
+function holdingComposition(signer: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'held-ffmpeg-'));
   const real = execFileSync('sh', ['-c', 'command -v ffmpeg'], { encoding: 'utf8' }).trim();
   const started = path.join(dir, 'started');
-  fs.writeFileSync(
-    path.join(dir, 'ffmpeg'),
-    `#!/bin/sh\ncase "$*" in *filter_complex*) echo $$ > '${started}'; while :; do sleep 1; done;; esac\nexec '${real}' "$@"\n`,
-    { mode: 0o755 },
-  );
+  const shim = [
+    '#!/bin/sh',
+    'case "$*" in *filter_complex*)',
+    '  for a in "$@"; do case "$a" in */evidence.webm) work=$(dirname "$a");; esac; done',
+    `  if grep -qs '${signer}' "$work"/label-*.txt; then echo $$ > '${started}'; while :; do sleep 1; done; fi;;`,
+    'esac',
+    `exec '${real}' "$@"`,
+  ];
+  fs.writeFileSync(path.join(dir, 'ffmpeg'), `${shim.join('\n')}\n`, { mode: 0o755 });
   return { dir, started, env: { PATH: `${dir}:${process.env.PATH}` } };
 }
 
@@ -51,8 +57,9 @@ describe('the recording: the evidence at once, the grid composed apart on media 
   const browsers = mediaBrowsers();
   let media: WorkerProcess | undefined;
   let held: ReturnType<typeof holdingComposition>;
+  const heldSigner = `Held${crypto.randomUUID().slice(0, 8)}`;
   before(() => {
-    held = holdingComposition();
+    held = holdingComposition(heldSigner);
   });
   after(async () => {
     media?.kill();
@@ -65,7 +72,7 @@ describe('the recording: the evidence at once, the grid composed apart on media 
     // Sessions here; media work in a worker process of its own, as docker-compose runs it.
     await restartWorker(['sessions']);
     media = await startWorkerProcess({ WORKER_ROLES: 'media', ...held.env });
-    const live = await liveTeamSession();
+    const live = await liveTeamSession({ all_signers: [signer(0, { first_name: heldSigner })] });
     const recordingOf = async () =>
       (await request(`${API}/sessions/${live.id}/recording`, { auth: live.account.api_key })).body.recording;
     assert.equal((await notaryAction(live.notaryToken, live.id, 'start')).status, 200);
