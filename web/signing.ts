@@ -46,12 +46,11 @@ export function mountSigning(root: HTMLElement, base: string): void {
   let onDocuments = false;
   let body: HTMLElement | undefined;
   let shownCard = '';
-  // On the document, and while someone is off camera, the page follows the act: a pause shows and ends
-  // by itself, and the others' progress appears. A card being filled in is never redrawn under the hand.
+  // The page follows the act: a pause shows and ends by itself, and the others' progress appears. A card
+  // being filled in is never redrawn under the hand (render keeps it).
   const follow = () => {
     window.clearTimeout(next);
-    if (view?.paused || onDocuments)
-      next = window.setTimeout(() => void ctx.refresh(), view?.paused ? PAUSED_CHECK_MS : FOLLOW_MS);
+    next = window.setTimeout(() => void ctx.refresh(), view?.paused ? PAUSED_CHECK_MS : FOLLOW_MS);
   };
   const render = () => {
     shown = JSON.stringify(view);

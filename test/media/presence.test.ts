@@ -138,26 +138,22 @@ describe('presence guards the live act (issue 68)', function () {
       );
       const identified = await identify(live.notaryToken, live.id);
       assert.equal(identified.status, 200, identified.text);
-      // The signer draws their signature while the notary is away and comes back: the pause and its end
-      // show above the card, and what they drew is what they adopt.
+      // The signer draws their signature; the notary steps away and comes back before they adopt it: the
+      // pause and its end show above the card, and what they drew is what they adopt.
       const consent = await request(`/sign/${tokenOf(live.signingUrl)}/consent`, {
         body: { accepted: true },
       });
       assert.equal(consent.status, 200, consent.text);
-      await notary.context.close();
-      await eventually(
-        () => presence(live.account.api_key, live.id),
-        (p) => p.notary === false,
-        'the notary gone from the room before the adoption',
-      );
       await signer.page.reload();
+      await signer.page.getByRole('heading', { name: /^Adopt your signature/ }).waitFor({ timeout: 20_000 });
+      await signer.page.locator('#signing').getByLabel('Draw it').check();
+      await drawOn(signer.page, 'Draw your signature here');
+      await drawOn(signer.page, 'Draw your initials here');
+      await notary.context.close();
       const status = signer.page.locator('#signing .signing-status');
       await status
         .getByText('Signing waits until the notary is back in the room')
         .waitFor({ timeout: 20_000 });
-      await signer.page.locator('#signing').getByLabel('Draw it').check();
-      await drawOn(signer.page, 'Draw your signature here');
-      await drawOn(signer.page, 'Draw your initials here');
       notary = await notaryInRoom(browsers.granted, live.notaryToken, live.id);
       await status.getByText('Signing can go on.').waitFor({ timeout: 30_000 });
       const adoption = signer.page.waitForRequest((r) => r.url().endsWith('/adopted_signature'));
