@@ -167,10 +167,12 @@ export class JanusRoom {
     if (message.configured === 'ok') resolve();
     if (message.videoroom === 'destroyed') this.lose('the room closed');
     // One's own earlier connection (a console closed and opened again) is still publishing until the media
-    // server notices: it is never shown as someone else.
+    // server notices: it is never shown as someone else. A publisher announced later is its person's newest
+    // connection; the list given on joining has no order.
+    const newest = message.videoroom !== 'joined';
     for (const publisher of message.publishers ?? [])
       if (!publisher.id.startsWith(`${this.pass.identity}~`))
-        this.subscribe(publisher.id, labelOf(publisher.display));
+        this.subscribe(publisher.id, labelOf(publisher.display), newest);
     const gone = message.unpublished ?? message.leaving;
     if (typeof gone === 'string') this.unsubscribe(gone);
   }
@@ -190,8 +192,9 @@ export class JanusRoom {
     });
   }
 
-  private subscribe(feed: string, label: string): void {
+  private subscribe(feed: string, label: string, newest: boolean): void {
     if (this.feeds.has(feed) || this.attaching.has(feed)) return;
+    if (newest) this.replaceOthers(feed);
     this.attaching.add(feed);
     const stream = new MediaStream();
     this.janus!.attach({
@@ -225,9 +228,9 @@ export class JanusRoom {
   }
 
   /**
-   * A person's connection whose video flows replaces the others they have: a reload or a console opened
-   * again leaves the old one listed by the media server, frozen, until it times out; which of the two a
-   * page joining then is told about first says nothing of which is live.
+   * A person's newest connection, or the one whose video flows, replaces the others they have: a reload or
+   * a console opened again leaves the old one listed by the media server, frozen, until it times out, and
+   * a page joining then is told of both at once.
    */
   private replaceOthers(feed: string): void {
     const person = feed.split('~')[0];
