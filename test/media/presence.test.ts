@@ -154,6 +154,11 @@ describe('presence guards the live act (issue 68)', function () {
       await status
         .getByText('Signing waits until the notary is back in the room')
         .waitFor({ timeout: 20_000 });
+      await assertAccessible(signer.page, 'the adoption while signing waits');
+      await signer.page.screenshot({
+        path: path.join(SCREENSHOTS, 'presence-paused-adoption-phone.png'),
+        fullPage: true,
+      });
       notary = await notaryInRoom(browsers.granted, live.notaryToken, live.id);
       await status.getByText('Signing can go on.').waitFor({ timeout: 30_000 });
       const adoption = signer.page.waitForRequest((r) => r.url().endsWith('/adopted_signature'));
