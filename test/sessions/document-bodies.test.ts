@@ -212,5 +212,13 @@ describe('document bodies: decoded as they arrive (issue 14, P2)', function () {
       assert.notEqual(res.body.response_message, 'Request body nests deeper than 32 levels', res.text);
       assert.equal(res.status, 403, 'read, then refused by the create rules');
     }
+    // Brackets inside a string do not nest, whatever its escapes; an escaped backslash does not escape the quote after it.
+    const brackets = '['.repeat(40);
+    const inAString = `{"note":"a \\"${brackets}\\" and a backslash \\\\","x":1}`;
+    const afterAString = `{"note":"ends in a backslash \\\\","x":${'['.repeat(32)}1${']'.repeat(32)}}`;
+    assert.equal((await request(SESSIONS, { auth: apiKey, rawBody: inAString })).status, 403);
+    const deep = await request(SESSIONS, { auth: apiKey, rawBody: afterAString });
+    assert.equal(deep.status, 400, deep.text);
+    assert.equal(deep.body.response_message, 'Request body nests deeper than 32 levels');
   });
 });
