@@ -35,6 +35,15 @@ export function notaryAction(token: string, id: string, name: string, body: obje
   return request(`/api/integrationsv2/sessions/${id}/${name}`, { auth: token, body });
 }
 
+/** Who the session says is on camera (from the media server's events): the notary, and the first signer. */
+export async function presence(apiKey: string, id: string) {
+  const session = (await request(`/api/integrationsv2/sessions/${id}`, { auth: apiKey })).body;
+  return {
+    notary: session.notary?.presence?.on_camera as boolean | undefined,
+    signer: session.participants[0].presence?.on_camera as boolean | undefined,
+  };
+}
+
 /** The signer's page, on a phone-sized screen. */
 export async function signerPage(
   browser: Browser,

@@ -15,21 +15,13 @@ import {
   mediaBrowsers,
   notaryAction,
   notaryInRoom,
+  presence,
   receivingMedia,
   signerPage,
 } from './helpers';
 
 const API = '/api/integrationsv2';
 const SCREENSHOTS = path.join(__dirname, '..', '..', '.data', 'screenshots');
-
-/** Who the session says is on camera: the notary's presence and each participant's. */
-async function presence(apiKey: string, id: string) {
-  const session = (await request(`${API}/sessions/${id}`, { auth: apiKey })).body;
-  return {
-    notary: session.notary?.presence?.on_camera as boolean | undefined,
-    signer: session.participants[0].presence?.on_camera as boolean | undefined,
-  };
-}
 
 /** The signer's first place: its document and id. */
 async function firstPlace(signingUrl: string) {

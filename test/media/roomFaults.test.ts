@@ -13,6 +13,7 @@ import {
   mediaBrowsers,
   notaryAction,
   notaryInRoom,
+  presence,
   receivingMedia,
   roomStats,
   signerPage,
@@ -43,6 +44,13 @@ describe('the live room keeps the act: refusals and a media server restart (issu
       await signer.page.screenshot({ path: path.join(SCREENSHOTS, 'live-room-blocked.png'), fullPage: true });
       await notary.page.locator('.room-status[data-state="live"]').waitFor({ timeout: 20_000 });
       assert.equal((await roomStats(notary.page)).feeds, 0, 'the notary sees nobody else in the room');
+      // The page is live before the media server's event reaches the session: complete is judged by the latter.
+      const seen = await eventually(
+        () => presence(live.account.api_key, live.id),
+        (p) => p.notary === true,
+        'the session to count the notary on camera',
+      );
+      assert.equal(seen.signer, false, 'the refused signer is not on camera');
       const refused = await notaryAction(live.notaryToken, live.id, 'complete');
       assert.equal(refused.status, 409);
       assert.equal(
