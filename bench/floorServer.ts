@@ -131,6 +131,8 @@ async function main() {
     ctx.body = { response: 'Pass', bn_session_id: sessionId };
   });
   app.listen(Number(env('PORT')), '127.0.0.1');
+  // An orderly exit on the bench's SIGTERM, so that under --cpu-prof the floor writes its profile as the API does.
+  process.once('SIGTERM', () => process.exit(0));
 }
 
 main().catch((err: unknown) => {

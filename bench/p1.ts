@@ -56,11 +56,10 @@ export async function p1CreateAgainstFloor(p: {
   const profile = process.env.BENCH_CPU_PROF_DIR;
   // For `perf record`: both servers write the map of their JIT-compiled frames (/tmp/perf-<pid>.map).
   const perfMap = process.env.BENCH_PERF_MAP === '1' ? ['--perf-basic-prof'] : [];
-  const api = await p.stack.startUnpolledApi(
-    'bench-p1-unpolled',
-    profile ? [...perfMap, '--cpu-prof', `--cpu-prof-dir=${profile}`] : perfMap,
-  );
-  const floorUrl = await startFloor({ ...p, nodeArgs: perfMap });
+  const profiled = (side: string) =>
+    profile ? [...perfMap, '--cpu-prof', `--cpu-prof-dir=${path.join(profile, side)}`] : perfMap;
+  const api = await p.stack.startUnpolledApi('bench-p1-unpolled', profiled('api'));
+  const floorUrl = await startFloor({ ...p, nodeArgs: profiled('floor') });
   const headers = { authorization: `Bearer ${p.apiKey}`, 'content-type': 'application/json' };
   const body = p.bodyWith(p.deed);
   const target = { floor: createUrlOf(floorUrl), api: createUrlOf(api.url) };

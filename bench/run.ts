@@ -74,7 +74,7 @@ async function benchAccount(apiUrl: string, sequelize: Stack['sequelize']) {
   };
 }
 
-/** Every section in turn; BENCH_ONLY=P1,P3 runs some (e.g. to profile one: BENCH_CPU_PROF_DIR profiles P1's API). */
+/** Every section in turn; BENCH_ONLY=P1,P3 runs some (e.g. to profile one: BENCH_CPU_PROF_DIR profiles P1's API and floor). */
 async function runSections(
   stack: (name: string) => Promise<Stack>,
   config: ReturnType<typeof loadConfig>,
