@@ -44,7 +44,6 @@ async function readJson(ctx: AppContext, limitBytes: number, uploads: boolean) {
   let received = 0;
   let started = false;
   let text = '';
-  let blank = true;
   let streaming: StreamingJsonReader | undefined;
   let invalid: Error | undefined;
   /** `remaining`: bytes of the body from this piece on, if known. */
@@ -54,9 +53,6 @@ async function readJson(ctx: AppContext, limitBytes: number, uploads: boolean) {
     if (!started && piece.startsWith('\uFEFF')) piece = piece.slice(1);
     started = true;
     hash?.update(piece);
-    // JSON's whitespace only (RFC 8259 §2): JavaScript's `\s` also takes a form feed or a no-break space,
-    // and a body of one would pass for an empty body.
-    if (blank && !/^[ \t\n\r]*$/.test(piece)) blank = false;
     if (invalid) return;
     if (!streaming && text.length + piece.length <= STREAMED_BODY_BYTES) {
       text += piece;
@@ -98,7 +94,8 @@ async function readJson(ctx: AppContext, limitBytes: number, uploads: boolean) {
   }
   if (declared !== undefined && received !== declared) throw malformed('Request body could not be read');
   ctx.state.bodySha256 = hash?.digest('hex');
-  if (blank) return {};
+  // No body at all is an empty one; whitespace alone is not a JSON text (RFC 8259 §2) and is refused.
+  if (!started) return {};
   try {
     if (invalid) throw invalid;
     if (streaming) return streaming.end();
