@@ -4,11 +4,14 @@
 # token), against the whole service on its own embedded PostgreSQL and Temporal. Fails on any 5xx,
 # and on any answer the document does not describe (a status, a content type, a header or a body it
 # does not list, a schema-violating request accepted).
-# `npm test` runs a short pass (10 examples per operation); run a long one before a release:
-#   npm run fuzz -- [max examples per operation, default 40]
+# `npm test` runs a short pass (10 examples per operation) on a fixed seed, so a commit's CI result is its
+# own and not the luck of the draw; run a long, exploring one (a fresh seed each time, printed in its
+# report) before a release, and replay a find with its seed:
+#   npm run fuzz -- [max examples per operation, default 40] [seed]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 examples="${1:-40}"
+seed=(${2:+--seed "$2"})
 
 # schemathesis from PyPI, in a virtualenv of its own outside the checkout (built once per machine).
 venv="${XDG_CACHE_HOME:-$HOME/.cache}/notarization-service/schemathesis-4.32.5"
@@ -107,7 +110,7 @@ for credential in "api:$api_key" "vendor:$vendor_key" "team_member:$member_token
   # goes to a log printed only when it found something, so the run's output ends on the summary.
   (cd "$work" && "$venv/bin/st" --config-file "$work/schemathesis.toml" run "$base/api/integrationsv2/openapi.json" --url "$base" \
     -H "Authorization: Bearer ${credential#*:}" \
-    --checks "$checks" --exclude-checks "$skipped_checks" "${excluded[@]}" --max-examples "$examples" --workers 2 \
+    --checks "$checks" --exclude-checks "$skipped_checks" "${excluded[@]}" --max-examples "$examples" "${seed[@]}" --workers 2 \
     --generation-allow-x00 true --suppress-health-check all --request-timeout 30 \
     --report junit --report-junit-path "$work/$kind.xml") >"$work/$kind.log" 2>&1 || true
   count=$(attribute "$kind" failures)
