@@ -11,9 +11,9 @@ import { Stack } from './stack';
 import { createUrlOf } from './load';
 
 /**
- * The measured rounds' order. Temporal's CPU per create moves from round to round (3.7–6.6 ms within one run)
- * and can drift as its store grows; in alternating rounds the side that always goes second meets the larger
- * store. ABBA BAAB gives both sides the same mean place in the run, so a steady drift cancels.
+ * The measured rounds' order. Temporal's CPU per create moves from round to round and can drift as its store
+ * grows; in alternating rounds the side that always goes second meets the larger store. ABBA BAAB gives both
+ * sides the same mean place in the run, so a steady drift cancels.
  */
 const ROUND_ORDER = ['floor', 'api', 'api', 'floor', 'api', 'floor', 'floor', 'api'] as const;
 
@@ -110,7 +110,7 @@ export async function p1CreateAgainstFloor(p: {
   const kb = (Buffer.byteLength(p.deed, 'base64') / 1024).toFixed(0);
   record({
     id: 'P1',
-    measure: `create throughput, ${kb} KB PDF, ${CONNECTIONS} connections (4 ${ROUND_SECONDS} s rounds each, floor and API in the order ABBA BAAB, after ${warmed.floor.length * WARM_ROUND_SECONDS} s and ${warmed.api.length * WARM_ROUND_SECONDS} s of warm-up, until each one's CPU per create settled)`,
+    measure: `create throughput, ${kb} KB PDF, ${CONNECTIONS} connections (${runs.api.length} ${ROUND_SECONDS} s rounds each, floor and API in the order ABBA BAAB, after ${warmed.floor.length * WARM_ROUND_SECONDS} s and ${warmed.api.length * WARM_ROUND_SECONDS} s of warm-up, until each one's CPU per create settled)`,
     value: `API ${of('api', 'rps').toFixed(0)} req/s vs floor ${of('floor', 'rps').toFixed(0)} req/s = ${throughput.toFixed(2)}×`,
     target: '≥ 0.95× the floor',
     pass: throughput >= 0.95 && failed === 0,
