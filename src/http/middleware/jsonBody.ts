@@ -32,6 +32,70 @@ const GATHERED_PIECE_CHARS = 64 * 1024;
 export const STREAMED_BODY_BYTES = 1024 * 1024;
 
 /**
+ * A body's text as it is read: hashed when asked, gathered while the body may still be parsed whole, and
+ * handed to a streaming reader once it proves large.
+ */
+class BodyText {
+  /** Whether any text came (a body of none is read as `{}`). */
+  started = false;
+  private text = '';
+  private streaming: StreamingJsonReader | undefined;
+  private invalid: Error | undefined;
+
+  constructor(
+    private readonly uploads: boolean,
+    private readonly declared: number | undefined,
+    private readonly hash: crypto.Hash | undefined,
+  ) {}
+
+  get isStreaming(): boolean {
+    return this.streaming !== undefined;
+  }
+
+  /** `remaining`: bytes of the body from this piece on, if known. */
+  feed(piece: string, remaining?: number): void {
+    if (!piece) return;
+    // A byte-order mark is not part of the JSON (and was never part of the hash).
+    if (!this.started && piece.startsWith('\uFEFF')) piece = piece.slice(1);
+    this.started = true;
+    this.hash?.update(piece);
+    if (this.invalid) return;
+    if (!this.streaming && this.text.length + piece.length <= STREAMED_BODY_BYTES) {
+      this.text += piece;
+      return;
+    }
+    try {
+      if (!this.streaming) {
+        this.streaming = new StreamingJsonReader({ uploads: this.uploads });
+        // What was gathered goes in as the pieces it came in would have: a document's string opened in it
+        // then skips the parser from the next piece on, and its decoder is sized from the body's length.
+        for (let at = 0; at < this.text.length; at += GATHERED_PIECE_CHARS)
+          this.streaming.write(
+            this.text.slice(at, at + GATHERED_PIECE_CHARS),
+            this.declared === undefined ? undefined : this.declared - at,
+          );
+        this.text = '';
+      }
+      this.streaming.write(piece, remaining);
+    } catch (err) {
+      // The rest is still read (and hashed), so the client gets the answer rather than a reset.
+      this.invalid = err as Error;
+    }
+  }
+
+  /** The parsed body; throws a 400 for what is not JSON. */
+  value(): unknown {
+    try {
+      if (this.invalid) throw this.invalid;
+      if (this.streaming) return this.streaming.end();
+      return parseBoundedJson(this.text, this.uploads);
+    } catch (err) {
+      throw malformed(err instanceof JsonBodyError ? err.message : 'Invalid JSON body');
+    }
+  }
+}
+
+/**
  * Reads the body's text, hashing it when an Idempotency-Key will compare it, and parsing it. A body of at most
  * STREAMED_BODY_BYTES is parsed once it is all here; a larger one is parsed as it arrives, so its text is
  * never held whole. With `uploads`, each `base64Doc` string becomes a decoded Base64Upload either way.
@@ -40,41 +104,15 @@ async function readJson(ctx: AppContext, limitBytes: number, uploads: boolean) {
   // Only an Idempotency-Key compares bodies: hashing every body would cost each create a pass over it.
   const hash = ctx.get('idempotency-key') ? crypto.createHash('sha256') : undefined;
   const declared = ctx.request.length;
+  const body = new BodyText(uploads, declared, hash);
   const decoder = new StringDecoder('utf8');
   let received = 0;
-  let started = false;
-  let text = '';
-  let streaming: StreamingJsonReader | undefined;
-  let invalid: Error | undefined;
-  /** `remaining`: bytes of the body from this piece on, if known. */
-  const feed = (piece: string, remaining?: number) => {
-    if (!piece) return;
-    // A byte-order mark is not part of the JSON (and was never part of the hash).
-    if (!started && piece.startsWith('\uFEFF')) piece = piece.slice(1);
-    started = true;
-    hash?.update(piece);
-    if (invalid) return;
-    if (!streaming && text.length + piece.length <= STREAMED_BODY_BYTES) {
-      text += piece;
-      return;
-    }
-    try {
-      if (!streaming) {
-        streaming = new StreamingJsonReader({ uploads });
-        // What was gathered goes in as the pieces it came in would have: a document's string opened in it
-        // then skips the parser from the next piece on, and its decoder is sized from the body's length.
-        for (let at = 0; at < text.length; at += GATHERED_PIECE_CHARS)
-          streaming.write(
-            text.slice(at, at + GATHERED_PIECE_CHARS),
-            declared === undefined ? undefined : declared - at,
-          );
-        text = '';
-      }
-      streaming.write(piece, remaining);
-    } catch (err) {
-      // The rest is still read (and hashed), so the client gets the answer rather than a reset.
-      invalid = err as Error;
-    }
+  // The bytes of a body that may still be parsed whole, decoded once into one flat string: decoded piece
+  // by piece and joined, its text was copied once more to be parsed.
+  let gathered: Buffer[] = [];
+  const feedGathered = () => {
+    body.feed(decoder.write(gathered.length === 1 ? gathered[0] : Buffer.concat(gathered)));
+    gathered = [];
   };
   try {
     // Leaving the loop early must not destroy the request: the client is still to read the 413.
@@ -82,9 +120,15 @@ async function readJson(ctx: AppContext, limitBytes: number, uploads: boolean) {
       const remaining = declared === undefined ? undefined : declared - received;
       received += chunk.length;
       if (received > limitBytes) break;
-      feed(decoder.write(chunk), remaining);
+      if (!body.isStreaming && received <= STREAMED_BODY_BYTES) {
+        gathered.push(chunk);
+        continue;
+      }
+      if (gathered.length) feedGathered();
+      body.feed(decoder.write(chunk), remaining);
     }
-    feed(decoder.end());
+    if (gathered.length) feedGathered();
+    body.feed(decoder.end());
   } catch {
     throw malformed('Request body could not be read');
   }
@@ -95,14 +139,7 @@ async function readJson(ctx: AppContext, limitBytes: number, uploads: boolean) {
   if (declared !== undefined && received !== declared) throw malformed('Request body could not be read');
   ctx.state.bodySha256 = hash?.digest('hex');
   // No body at all is an empty one; whitespace alone is not a JSON text (RFC 8259 §2) and is refused.
-  if (!started) return {};
-  try {
-    if (invalid) throw invalid;
-    if (streaming) return streaming.end();
-    return parseBoundedJson(text, uploads);
-  } catch (err) {
-    throw malformed(err instanceof JsonBodyError ? err.message : 'Invalid JSON body');
-  }
+  return body.started ? body.value() : {};
 }
 
 export function jsonBody(limitBytes: number, { uploads = false, beacon = false } = {}) {
