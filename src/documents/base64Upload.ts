@@ -126,7 +126,7 @@ export class Base64Decoder {
       this.out = grown;
     }
     const written = this.out.write(text, this.used, length, 'base64');
-    if (written !== length || !encodes(this.out, this.used, unpadded)) return this.refuse();
+    if (!decodedStrictly(text, written, length)) return this.refuse();
     this.used += written;
   }
 
@@ -134,19 +134,25 @@ export class Base64Decoder {
   private checkWithoutKeeping(text: string): void {
     for (let at = 0; at < text.length; at += STEP) {
       const piece = text.slice(at, at + STEP);
-      if (!encodes(Buffer.from(piece, 'base64'), 0, piece)) return this.refuse();
+      if (!decodedStrictly(piece, Buffer.from(piece, 'base64').length, (piece.length / 4) * 3))
+        return this.refuse();
     }
   }
 }
 
 /**
- * Whether `text` (whole quanta, no padding) is strict base64 for the bytes decoded from it at `offset`.
- * Node's decoder skips what is not base64 and also takes base64url's `-` and `_`, so the text is strict
- * exactly when it is the canonical encoding of those bytes. Re-encoding and comparing runs natively, about
- * 15 times faster than matching a pattern over a 10 MB document's text.
+ * Whether `text`, decoded by Node into `written` bytes where strict base64 stands for `expected`, was strict.
+ * Node's decoder skips what is not base64 (fewer bytes), takes base64url's `-` and `_`, and reads a character
+ * past ASCII by its low byte (`Ł` as `A`): text of the standard alphabet alone decodes to exactly its bytes.
+ * Native scans, without re-encoding the bytes to compare (a copy of the text per document).
  */
-function encodes(bytes: Buffer, offset: number, text: string): boolean {
-  return bytes.toString('base64', offset, offset + (text.length / 4) * 3) === text;
+function decodedStrictly(text: string, written: number, expected: number): boolean {
+  return (
+    written === expected &&
+    Buffer.byteLength(text, 'utf8') === text.length &&
+    !text.includes('-') &&
+    !text.includes('_')
+  );
 }
 
 /** Decodes a whole base64 string at once (callers that already hold one). */
