@@ -30,14 +30,16 @@ const OFFSET_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[
 const offsetDateTime = () =>
   Joi.string()
     .pattern(OFFSET_DATETIME)
+    .rule({
+      message: {
+        'string.pattern.base':
+          '{{#label}} must be an ISO 8601 date-time with a UTC offset, e.g. 2026-12-01T15:00:00-05:00',
+      },
+    })
     .custom((value: string, helpers) =>
       Number.isNaN(Date.parse(value)) ? helpers.error('date.base') : value,
     )
-    .messages({
-      'string.pattern.base':
-        '{{#label}} must be an ISO 8601 date-time with a UTC offset, e.g. 2026-12-01T15:00:00-05:00',
-      'date.base': '{{#label}} must be a valid date-time',
-    });
+    .rule({ message: { 'date.base': '{{#label}} must be a valid date-time' } });
 
 /** Free text that may span lines (instructions, the delay modal's message). */
 const paragraph = (max: number) => Joi.string().trim().max(max);
@@ -72,7 +74,9 @@ const anyCase = (text: string) => [...text].map((c) => `[${c.toLowerCase()}${c.t
 const documentName = plainText(255)
   .min(1)
   .pattern(new RegExp(`\\.(?:${Object.keys(DOCUMENT_EXTENSIONS).map(anyCase).join('|')})$`))
-  .messages({ 'string.pattern.base': '{{#label}} must end in .pdf, .docx, .txt, .jpg, .jpeg or .png' });
+  .rule({
+    message: { 'string.pattern.base': '{{#label}} must end in .pdf, .docx, .txt, .jpg, .jpeg or .png' },
+  });
 
 export const documentSchema = Joi.object({
   name: documentName.required(),
@@ -99,7 +103,7 @@ const signerSchema = Joi.object({
   state: Joi.string()
     .trim()
     .pattern(/^[A-Za-z]{2}$/)
-    .messages({ 'string.pattern.base': '{{#label}} must be a two-letter state abbreviation' }),
+    .rule({ message: { 'string.pattern.base': '{{#label}} must be a two-letter state abbreviation' } }),
   zip: text(20).allow(''),
   contact_method: text(50).allow(''),
   contact_details: text(100).allow(''),
@@ -174,7 +178,9 @@ const notarizationTypes = Joi.string()
     if (!acts.length || normalised.some((act) => !act)) return helpers.error('any.invalid');
     return [...new Set(normalised)].join(',');
   })
-  .messages({ 'any.invalid': `{{#label}} must be a comma-separated list of: ${NOTARIAL_ACTS.join(', ')}` })
+  .rule({
+    message: { 'any.invalid': `{{#label}} must be a comma-separated list of: ${NOTARIAL_ACTS.join(', ')}` },
+  })
   .default(DEFAULT_NOTARIAL_ACT);
 
 /** The field rules of spec 2.1–2.6; the ordered rules of spec 7.1 run before it (createRules.ts). */
@@ -185,7 +191,7 @@ export const createSessionSchema = Joi.object({
   notarization_id: Joi.string()
     .max(255)
     .pattern(/^[A-Za-z0-9]+$/)
-    .messages({ 'string.pattern.base': '{{#label}} must be alphanumeric' }),
+    .rule({ message: { 'string.pattern.base': '{{#label}} must be alphanumeric' } }),
   all_signers: Joi.array().items(signerSchema).min(1).max(MAX_SIGNERS).required(),
   session_type: Joi.string()
     .valid(...SESSION_TYPES)

@@ -40,7 +40,9 @@ export const inviteSchema = Joi.object<InviteInput>({
   last_name: plainText(100).min(1).required(),
   password: Joi.string()
     .pattern(BCRYPT_COST_10)
-    .messages({ 'string.pattern.base': '{{#label}} must be a bcrypt hash with cost factor 10 ($2b$10$…)' })
+    .rule({
+      message: { 'string.pattern.base': '{{#label}} must be a bcrypt hash with cost factor 10 ($2b$10$…)' },
+    })
     .description('Pre-hashed bcrypt (cost 10); omitted: the service generates one'),
   ...commissionFields,
   vendor_user_id: plainText(255),
@@ -50,7 +52,7 @@ export const inviteSchema = Joi.object<InviteInput>({
     .custom((value: object, helpers) =>
       JSON.stringify(value).length > MAX_METADATA_BYTES ? helpers.error('object.size') : value,
     )
-    .messages({ 'object.size': `{{#label}} must be at most ${MAX_METADATA_BYTES} bytes of JSON` }),
+    .rule({ message: { 'object.size': `{{#label}} must be at most ${MAX_METADATA_BYTES} bytes of JSON` } }),
 }).label('InviteTeamMember');
 
 /** Joi details as spec 7.3's `errors: [{param, msg}]`. */

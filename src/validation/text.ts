@@ -18,7 +18,7 @@ export const plainText = (max: number) =>
     .trim()
     .max(max)
     .custom((value: string, helpers) => (CONTROL.test(value) ? helpers.error('string.control') : value))
-    .messages({ 'string.control': '{{#label}} must not contain control characters' });
+    .rule({ message: { 'string.control': '{{#label}} must not contain control characters' } });
 
 type Json = unknown;
 
