@@ -32,12 +32,19 @@ const GATHERED_PIECE_CHARS = 64 * 1024;
 export const STREAMED_BODY_BYTES = 1024 * 1024;
 
 /**
- * A body's text as it is read: hashed when asked, gathered while the body may still be parsed whole, and
+ * A body as it is read, bytes to value: hashed when asked, gathered while it may still be parsed whole, and
  * handed to a streaming reader once it proves large.
  */
 class BodyText {
   /** Whether any text came (a body of none is read as `{}`). */
-  started = false;
+  private started = false;
+  private readonly decoder = new StringDecoder('utf8');
+  /**
+   * The bytes of a body that may still be parsed whole, to be decoded once into one flat string: decoded
+   * piece by piece and joined, the text would be copied once more to be parsed.
+   */
+  private gathered: Buffer[] = [];
+  private received = 0;
   private text = '';
   private streaming: StreamingJsonReader | undefined;
   private invalid: Error | undefined;
@@ -48,12 +55,45 @@ class BodyText {
     private readonly hash: crypto.Hash | undefined,
   ) {}
 
-  get isStreaming(): boolean {
-    return this.streaming !== undefined;
+  /** A piece of the body as received; `remaining`: bytes of the body from this piece on, if known. */
+  write(chunk: Buffer, remaining?: number): void {
+    this.received += chunk.length;
+    if (!this.streaming && this.received <= STREAMED_BODY_BYTES) {
+      this.gathered.push(chunk);
+      return;
+    }
+    this.decodeGathered();
+    this.feed(this.decoder.write(chunk), remaining);
+  }
+
+  /** The body's end: every byte decoded, hashed and read. */
+  end(): void {
+    this.decodeGathered();
+    this.feed(this.decoder.end());
+  }
+
+  /** The parsed body; throws a 400 for what is not JSON. */
+  value(): unknown {
+    // No body at all is an empty one; whitespace alone is not a JSON text (RFC 8259 §2) and is refused.
+    if (!this.started) return {};
+    try {
+      if (this.invalid) throw this.invalid;
+      if (this.streaming) return this.streaming.end();
+      return parseBoundedJson(this.text, this.uploads);
+    } catch (err) {
+      throw malformed(err instanceof JsonBodyError ? err.message : 'Invalid JSON body');
+    }
+  }
+
+  private decodeGathered(): void {
+    if (!this.gathered.length) return;
+    const { gathered } = this;
+    this.gathered = [];
+    this.feed(this.decoder.write(gathered.length === 1 ? gathered[0] : Buffer.concat(gathered)));
   }
 
   /** `remaining`: bytes of the body from this piece on, if known. */
-  feed(piece: string, remaining?: number): void {
+  private feed(piece: string, remaining?: number): void {
     if (!piece) return;
     // A byte-order mark is not part of the JSON (and was never part of the hash).
     if (!this.started && piece.startsWith('\uFEFF')) piece = piece.slice(1);
@@ -82,17 +122,6 @@ class BodyText {
       this.invalid = err as Error;
     }
   }
-
-  /** The parsed body; throws a 400 for what is not JSON. */
-  value(): unknown {
-    try {
-      if (this.invalid) throw this.invalid;
-      if (this.streaming) return this.streaming.end();
-      return parseBoundedJson(this.text, this.uploads);
-    } catch (err) {
-      throw malformed(err instanceof JsonBodyError ? err.message : 'Invalid JSON body');
-    }
-  }
 }
 
 /**
@@ -105,30 +134,16 @@ async function readJson(ctx: AppContext, limitBytes: number, uploads: boolean) {
   const hash = ctx.get('idempotency-key') ? crypto.createHash('sha256') : undefined;
   const declared = ctx.request.length;
   const body = new BodyText(uploads, declared, hash);
-  const decoder = new StringDecoder('utf8');
   let received = 0;
-  // The bytes of a body that may still be parsed whole, decoded once into one flat string: decoded piece
-  // by piece and joined, its text was copied once more to be parsed.
-  let gathered: Buffer[] = [];
-  const feedGathered = () => {
-    body.feed(decoder.write(gathered.length === 1 ? gathered[0] : Buffer.concat(gathered)));
-    gathered = [];
-  };
   try {
     // Leaving the loop early must not destroy the request: the client is still to read the 413.
     for await (const chunk of ctx.req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
       const remaining = declared === undefined ? undefined : declared - received;
       received += chunk.length;
       if (received > limitBytes) break;
-      if (!body.isStreaming && received <= STREAMED_BODY_BYTES) {
-        gathered.push(chunk);
-        continue;
-      }
-      if (gathered.length) feedGathered();
-      body.feed(decoder.write(chunk), remaining);
+      body.write(chunk, remaining);
     }
-    if (gathered.length) feedGathered();
-    body.feed(decoder.end());
+    body.end();
   } catch {
     throw malformed('Request body could not be read');
   }
@@ -138,8 +153,7 @@ async function readJson(ctx: AppContext, limitBytes: number, uploads: boolean) {
   }
   if (declared !== undefined && received !== declared) throw malformed('Request body could not be read');
   ctx.state.bodySha256 = hash?.digest('hex');
-  // No body at all is an empty one; whitespace alone is not a JSON text (RFC 8259 §2) and is refused.
-  return body.started ? body.value() : {};
+  return body.value();
 }
 
 export function jsonBody(limitBytes: number, { uploads = false, beacon = false } = {}) {
