@@ -1,4 +1,5 @@
 import type { SessionPlan } from '../core/session/plan';
+import type { SessionStatus } from '../core/session/messages';
 import crypto from 'node:crypto';
 import Koa from 'koa';
 import getRawBody from 'raw-body';
@@ -7,6 +8,7 @@ import { createDatabase } from '../src/db/database';
 import { execute, queryRows } from '../src/db/query';
 import { storeBlob } from '../src/documents/blobStore';
 import { connectTemporal } from '../src/temporal/client';
+import { sessionSearchAttributes } from '../src/sessions/sessionWorkflows';
 import { WORKFLOW_TYPES, type SessionWorkflow } from '../core/temporal/workflows';
 
 /**
@@ -14,7 +16,9 @@ import { WORKFLOW_TYPES, type SessionWorkflow } from '../core/temporal/workflows
  * Koa handler that parses the same JSON body, decodes and hashes the document, inserts the same rows
  * (session, participant, document bytes, document, outbox) in one transaction, starts the session's
  * workflow inside it and commits. No validation, no authentication, no document checks.
- * Env: PORT, DATABASE_URL, TEMPORAL_ADDRESS, FLOOR_ACCOUNT_ID, FLOOR_TASK_QUEUE.
+ * FLOOR_SEARCH_ATTRIBUTES=session: the workflow also starts with the search attributes the API sets on a
+ * session's (`sessionSearchAttributes`), a second floor P1 reports beside the bare one.
+ * Env: PORT, DATABASE_URL, TEMPORAL_ADDRESS, FLOOR_ACCOUNT_ID, FLOOR_TASK_QUEUE, FLOOR_SEARCH_ATTRIBUTES.
  */
 /** An on-demand session of one signer, now, as the API plans such a create. */
 const PLAN: SessionPlan = {
@@ -28,7 +32,12 @@ const PLAN: SessionPlan = {
   testMode: true,
 };
 
-/** The session's workflow, started inside the transaction that writes its rows, as the API starts it. */
+/** The status such a session starts in (its row's, as the API records it). */
+const STATUS: SessionStatus = 'awaiting_notary';
+
+const WITH_SEARCH_ATTRIBUTES = process.env.FLOOR_SEARCH_ATTRIBUTES === 'session';
+
+/** The session's workflow, started inside the transaction that writes its rows. */
 async function startWorkflow(
   temporal: Awaited<ReturnType<typeof connectTemporal>>,
   sequelize: Sequelize,
@@ -56,6 +65,7 @@ async function startWorkflow(
         plan: PLAN,
       },
     ],
+    ...(WITH_SEARCH_ATTRIBUTES && { typedSearchAttributes: sessionSearchAttributes(session, STATUS) }),
   });
 }
 

@@ -6,35 +6,63 @@ import { decodeBase64Upload } from '../src/documents/base64Upload';
 import { freePort } from '../test/support/freePort';
 import { record, say, ms, mean } from './report';
 import { ROOT, cpuSeconds, startProcess, waitUntil } from './processes';
-import { CONNECTIONS, ROUND_SECONDS, Load, load } from './load';
+import { CONNECTIONS, Load, load, createUrlOf } from './load';
 import { Stack } from './stack';
-import { createUrlOf } from './load';
+
+type Side = 'floor' | 'attributed' | 'api';
 
 /**
- * The measured rounds' order. Temporal's CPU per create moves from round to round and can drift as its store
- * grows; in alternating rounds the side that always goes second meets the larger store. ABBA BAAB gives both
- * sides the same mean place in the run, so a steady drift cancels.
+ * The measured rounds' order. Temporal's CPU per create moves by half from round to round, in spells of
+ * several rounds, and can drift as its store grows. Every side's mean place in the run is the same, any two
+ * sides alone go ABBA BAAB (or ABBA ABBA), and short rounds let each side meet every spell.
  */
-const ROUND_ORDER = ['floor', 'api', 'api', 'floor', 'api', 'floor', 'floor', 'api'] as const;
+// prettier-ignore
+const ROUNDS: Side[] = [
+  'floor', 'attributed', 'api', 'api', 'attributed', 'floor',
+  'attributed', 'api', 'floor', 'floor', 'api', 'attributed',
+];
+const ROUND_ORDER: Side[] = [...ROUNDS, ...[...ROUNDS].reverse()];
 
-/** The floor server (bench/floorServer.ts) on the same stack, answering creates; its URL. */
-async function startFloor(p: {
+const P1_ROUND_SECONDS = 4;
+
+/**
+ * Every P1 server runs without V8's memory reducer. Each waits idle while the others are loaded, which no
+ * server under steady load does, and the reducer shrinks an idle heap: the next rounds paid to grow it back,
+ * most for the side that had waited longest (docs/performance.md).
+ */
+const STEADY_HEAP = ['--no-memory-reducer'];
+
+const LABEL: Record<Side, string> = { floor: 'floor', attributed: 'floor with attributes', api: 'API' };
+
+interface P1Params {
   stack: Stack;
+  apiKey: string;
   accountId: string;
   deed: string;
   bodyWith: (doc: string) => string;
   children: ChildProcess[];
-  nodeArgs: string[];
-}): Promise<string> {
+  config: Config;
+}
+
+/**
+ * A floor server (bench/floorServer.ts) on the same stack, answering creates: bare, or also starting its
+ * workflows with the session's search attributes (`attributed`).
+ */
+async function startFloor(
+  p: P1Params,
+  side: 'floor' | 'attributed',
+  nodeArgs: string[],
+): Promise<{ url: string; pid: number }> {
   const floorPort = await freePort();
   const floorUrl = `http://127.0.0.1:${floorPort}`;
   const floor = startProcess(
-    [process.execPath, ...p.nodeArgs, '--import', 'tsx', path.join(ROOT, 'bench', 'floorServer.ts')],
+    [process.execPath, ...nodeArgs, '--import', 'tsx', path.join(ROOT, 'bench', 'floorServer.ts')],
     {
       ...p.stack.env,
       PORT: String(floorPort),
       FLOOR_ACCOUNT_ID: p.accountId,
-      FLOOR_TASK_QUEUE: 'bench-floor-unpolled',
+      FLOOR_TASK_QUEUE: `bench-${side}-unpolled`,
+      FLOOR_SEARCH_ATTRIBUTES: side === 'attributed' ? 'session' : '',
     },
   );
   p.children.push(floor);
@@ -43,75 +71,87 @@ async function startFloor(p: {
     async () => Boolean(await fetch(floorUrl, { method: 'POST', body: p.bodyWith(p.deed) })),
     60_000,
   );
-  return floorUrl;
+  return { url: createUrlOf(floorUrl), pid: floor.pid! };
+}
+
+/** The three servers P1 loads, each warmed until its own CPU per create settled. */
+async function startSides(p: P1Params, headers: Record<string, string>, body: string) {
+  const profile = process.env.BENCH_CPU_PROF_DIR;
+  // For `perf record`: the servers write the map of their JIT-compiled frames (/tmp/perf-<pid>.map).
+  const perfMap = process.env.BENCH_PERF_MAP === '1' ? ['--perf-basic-prof'] : [];
+  const profiled = (side: Side) => [
+    ...STEADY_HEAP,
+    ...perfMap,
+    ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profile, side)}`] : []),
+  ];
+  const api = await p.stack.startUnpolledApi('bench-p1-unpolled', profiled('api'));
+  const servers: Record<Side, { url: string; pid: number }> = {
+    floor: await startFloor(p, 'floor', profiled('floor')),
+    attributed: await startFloor(p, 'attributed', profiled('attributed')),
+    api: { url: createUrlOf(api.url), pid: api.process.pid! },
+  };
+  const warm: string[] = [];
+  for (const side of ['floor', 'attributed', 'api'] as const) {
+    const series = await warmUntilSettled(servers[side].url, servers[side].pid, headers, body);
+    warm.push(`${LABEL[side]} ${series.map((m) => m.toFixed(1)).join(', ')} ms`);
+  }
+  say(`P1 warm-up, own CPU per create in ${WARM_ROUND_SECONDS} s rounds: ${warm.join('; ')}`);
+  return servers;
+}
+
+/** Each side's rounds in ROUND_ORDER, and its CPU per create summed over them: its process, PostgreSQL, Temporal. */
+async function measureRounds(
+  stack: Stack,
+  servers: Record<Side, { url: string; pid: number }>,
+  headers: Record<string, string>,
+  body: string,
+) {
+  const runs: Record<Side, Load[]> = { floor: [], attributed: [], api: [] };
+  const cpu: Record<Side, number[]> = { floor: [0, 0, 0], attributed: [0, 0, 0], api: [0, 0, 0] };
+  const sample = (side: Side) => {
+    const { postgres, temporal } = stack.serverCpu();
+    return [cpuSeconds(servers[side].pid), postgres, temporal];
+  };
+  const rounds: string[] = [];
+  for (const side of ROUND_ORDER) {
+    const before = sample(side);
+    const round = await load(servers[side].url, headers, body, {
+      connections: CONNECTIONS,
+      seconds: P1_ROUND_SECONDS,
+    });
+    const perCreate = sample(side).map((after, i) => (after - before[i]) / round.ok);
+    perCreate.forEach((seconds, i) => (cpu[side][i] += seconds));
+    runs[side].push(round);
+    const [own, , temporal] = perCreate.map((seconds) => (seconds * 1000).toFixed(1));
+    rounds.push(`${LABEL[side]} ${round.rps.toFixed(0)}/s (${own}, ${temporal} ms)`);
+  }
+  say(`P1 rounds in order, creates a second (own and Temporal's CPU per create): ${rounds.join(', ')}`);
+  return { runs, cpu };
 }
 
 /**
  * P1: creates with one signer and a ~50 KB PDF at 16 connections, against the floor and against the API
  * (an API process whose task queue no worker polls, so both do only the request's work), in alternating
- * rounds so both see the same machine.
+ * rounds so both see the same machine. Beside them, a floor that also sets the search attributes the API
+ * sets on every session's workflow, so the report shows what they cost a create.
  */
-export async function p1CreateAgainstFloor(p: {
-  stack: Stack;
-  apiKey: string;
-  accountId: string;
-  deed: string;
-  bodyWith: (doc: string) => string;
-  children: ChildProcess[];
-  config: Config;
-}) {
-  const profile = process.env.BENCH_CPU_PROF_DIR;
-  // For `perf record`: both servers write the map of their JIT-compiled frames (/tmp/perf-<pid>.map).
-  const perfMap = process.env.BENCH_PERF_MAP === '1' ? ['--perf-basic-prof'] : [];
-  const profiled = (side: string) =>
-    profile ? [...perfMap, '--cpu-prof', `--cpu-prof-dir=${path.join(profile, side)}`] : perfMap;
-  const api = await p.stack.startUnpolledApi('bench-p1-unpolled', profiled('api'));
-  const floorUrl = await startFloor({ ...p, nodeArgs: profiled('floor') });
+export async function p1CreateAgainstFloor(p: P1Params) {
   const headers = { authorization: `Bearer ${p.apiKey}`, 'content-type': 'application/json' };
   const body = p.bodyWith(p.deed);
-  const target = { floor: createUrlOf(floorUrl), api: createUrlOf(api.url) };
-  // Where each side's CPU goes, per create: its own process, PostgreSQL's backends, the Temporal server.
-  const servers = { api: api.process.pid!, floor: p.children.at(-1)!.pid! };
-  const warmed = {
-    floor: await warmUntilSettled(target.floor, servers.floor, headers, body),
-    api: await warmUntilSettled(target.api, servers.api, headers, body),
-  };
-  const series = (ms: number[]) => ms.map((m) => m.toFixed(1)).join(', ');
-  say(
-    `P1 warm-up, own CPU per create in ${WARM_ROUND_SECONDS} s rounds: floor ${series(warmed.floor)} ms; API ${series(warmed.api)} ms`,
-  );
-  const runs: Record<'floor' | 'api', Load[]> = { floor: [], api: [] };
-  const cpu = { floor: [0, 0, 0], api: [0, 0, 0] };
-  const sample = (side: 'floor' | 'api') => {
-    const { postgres, temporal } = p.stack.serverCpu();
-    return [cpuSeconds(servers[side]), postgres, temporal];
-  };
-  const rounds: string[] = [];
-  for (const side of ROUND_ORDER) {
-    const before = sample(side);
-    const round = await load(target[side], headers, body, { connections: CONNECTIONS });
-    const perCreate = sample(side).map((after, i) => (after - before[i]) / round.ok);
-    perCreate.forEach((seconds, i) => (cpu[side][i] += seconds));
-    runs[side].push(round);
-    rounds.push(`${side} ${round.rps.toFixed(0)}/s (Temporal ${(perCreate[2] * 1000).toFixed(1)} ms)`);
-  }
-  say(`P1 rounds in order, creates a second and Temporal's CPU per create: ${rounds.join(', ')}`);
-  const split = (side: 'floor' | 'api') => {
-    const [server, postgres, temporal] = cpu[side].map((seconds) => (seconds / runs[side].length) * 1000);
-    return `server ${server.toFixed(1)}, PostgreSQL ${postgres.toFixed(1)}, Temporal ${temporal.toFixed(1)} = ${(server + postgres + temporal).toFixed(1)} ms`;
-  };
-  const of = (side: 'floor' | 'api', key: 'rps' | 'p50' | 'p99') => mean(runs[side].map((r) => r[key]));
-  // Temporal's CPU in a side's rounds, in cores: the largest share of the machine's two, on either side.
-  const temporalCores = (side: 'floor' | 'api') =>
-    ((cpu[side][2] / runs[side].length) * of(side, 'rps')).toFixed(2);
-  const failed = [...runs.floor, ...runs.api].reduce((n, r) => n + r.failed, 0);
+  const servers = await startSides(p, headers, body);
+  const { runs, cpu } = await measureRounds(p.stack, servers, headers, body);
+  const of = (side: Side, key: 'rps' | 'p50' | 'p99') => mean(runs[side].map((r) => r[key]));
+  const failed = Object.values(runs)
+    .flat()
+    .reduce((n, r) => n + r.failed, 0);
   const throughput = of('api', 'rps') / of('floor', 'rps');
   const p99Ratio = of('api', 'p99') / of('floor', 'p99');
   const kb = (Buffer.byteLength(p.deed, 'base64') / 1024).toFixed(0);
+  const requests = (side: Side) => `${of(side, 'rps').toFixed(0)} req/s`;
   record({
     id: 'P1',
-    measure: `create throughput, ${kb} KB PDF, ${CONNECTIONS} connections (${runs.api.length} ${ROUND_SECONDS} s rounds each, floor and API in the order ABBA BAAB, after ${warmed.floor.length * WARM_ROUND_SECONDS} s and ${warmed.api.length * WARM_ROUND_SECONDS} s of warm-up, until each one's CPU per create settled)`,
-    value: `API ${of('api', 'rps').toFixed(0)} req/s vs floor ${of('floor', 'rps').toFixed(0)} req/s = ${throughput.toFixed(2)}×`,
+    measure: `create throughput, ${kb} KB PDF, ${CONNECTIONS} connections (${runs.api.length} ${P1_ROUND_SECONDS} s rounds each, floor, floor with attributes and API interleaved, after each one's CPU per create settled; no V8 memory reducer)`,
+    value: `API ${requests('api')} vs floor ${requests('floor')} = ${throughput.toFixed(2)}×`,
     target: '≥ 0.95× the floor',
     pass: throughput >= 0.95 && failed === 0,
   });
@@ -124,8 +164,22 @@ export async function p1CreateAgainstFloor(p: {
   });
   record({
     id: 'P1',
-    measure: 'CPU per create in those rounds, Temporal’s in cores; the document check alone, on the same PDF',
-    value: `API ${split('api')}; floor ${split('floor')}; Temporal busy ${temporalCores('api')} and ${temporalCores('floor')} of a core; document check ${ms(await documentCheckCpu(p.config, p.deed))}`,
+    measure:
+      'create throughput against the floor starting its workflows with the search attributes the API sets (BnSessionId, SessionStatus, NotarizationId)',
+    value: `API ${requests('api')} vs ${requests('attributed')} = ${(of('api', 'rps') / of('attributed', 'rps')).toFixed(2)}×; the bare floor ${(of('attributed', 'rps') / of('floor', 'rps')).toFixed(2)}× of it`,
+    target: 'reported',
+    pass: null,
+  });
+  const split = (side: Side) => {
+    const [server, postgres, temporal] = cpu[side].map((seconds) => (seconds / runs[side].length) * 1000);
+    // Temporal's CPU in a side's rounds, in cores: the largest share of the machine's two, on every side.
+    const cores = ((cpu[side][2] / runs[side].length) * of(side, 'rps')).toFixed(2);
+    return `${LABEL[side]} server ${server.toFixed(1)}, PostgreSQL ${postgres.toFixed(1)}, Temporal ${temporal.toFixed(1)} = ${(server + postgres + temporal).toFixed(1)} ms (Temporal ${cores} of a core)`;
+  };
+  record({
+    id: 'P1',
+    measure: 'CPU per create in those rounds; the document check alone, on the same PDF',
+    value: `${(['api', 'floor', 'attributed'] as const).map(split).join('; ')}; document check ${ms(await documentCheckCpu(p.config, p.deed))}`,
     target: 'reported',
     pass: null,
   });

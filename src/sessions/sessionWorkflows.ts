@@ -1,3 +1,4 @@
+import type { SearchAttributePair } from '@temporalio/common';
 import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
 import { unavailable, UNAVAILABLE_MESSAGE } from '../domain/errors';
 import type { SessionStatus } from '../../core/session/messages';
@@ -17,6 +18,18 @@ export function refuseWhileTemporalUnreachable(temporal: TemporalHandle): void {
   if (temporal.reachability.knownUnreachable()) throw unavailable(UNAVAILABLE_MESSAGE);
 }
 
+/** What operators find a session's workflow by in the Temporal UI, set when it starts. */
+export function sessionSearchAttributes(
+  input: Pick<SessionWorkflowInput, 'sessionId' | 'notarizationId'>,
+  status: SessionStatus,
+): SearchAttributePair[] {
+  return [
+    { key: SessionIdAttribute, value: input.sessionId },
+    { key: SessionStatusAttribute, value: status },
+    ...(input.notarizationId ? [{ key: NotarizationIdAttribute, value: input.notarizationId }] : []),
+  ];
+}
+
 /** Starts a session's workflow with its search attributes, bounded by a deadline. */
 export async function startSessionWorkflow(
   temporal: TemporalHandle,
@@ -30,11 +43,7 @@ export async function startSessionWorkflow(
       workflowId,
       taskQueue,
       args: [input],
-      typedSearchAttributes: [
-        { key: SessionIdAttribute, value: input.sessionId },
-        { key: SessionStatusAttribute, value: status },
-        ...(input.notarizationId ? [{ key: NotarizationIdAttribute, value: input.notarizationId }] : []),
-      ],
+      typedSearchAttributes: sessionSearchAttributes(input, status),
     }),
   );
 }
