@@ -131,7 +131,7 @@ async function measureRounds(
 
 /**
  * P1: creates with one signer and a ~50 KB PDF at 16 connections, against the floor and against the API
- * (an API process whose task queue no worker polls, so both do only the request's work), in alternating
+ * (an API process whose task queue no worker polls, so both do only the request's work), in interleaved
  * rounds so both see the same machine. Beside them, a floor that also sets the search attributes the API
  * sets on every session's workflow, so the report shows what they cost a create.
  */
@@ -150,7 +150,7 @@ export async function p1CreateAgainstFloor(p: P1Params) {
   const requests = (side: Side) => `${of(side, 'rps').toFixed(0)} req/s`;
   record({
     id: 'P1',
-    measure: `create throughput, ${kb} KB PDF, ${CONNECTIONS} connections (${runs.api.length} ${P1_ROUND_SECONDS} s rounds each, floor, floor with attributes and API interleaved, after each one's CPU per create settled; no V8 memory reducer)`,
+    measure: `create throughput, ${kb} KB PDF, ${CONNECTIONS} connections (${runs.api.length} rounds of ${P1_ROUND_SECONDS} s each: floor, floor with attributes and API interleaved, after each one's CPU per create settled; no V8 memory reducer)`,
     value: `API ${requests('api')} vs floor ${requests('floor')} = ${throughput.toFixed(2)}×`,
     target: '≥ 0.95× the floor',
     pass: throughput >= 0.95 && failed === 0,
@@ -166,7 +166,7 @@ export async function p1CreateAgainstFloor(p: P1Params) {
     id: 'P1',
     measure:
       'create throughput against the floor starting its workflows with the search attributes the API sets (BnSessionId, SessionStatus, NotarizationId)',
-    value: `API ${requests('api')} vs ${requests('attributed')} = ${(of('api', 'rps') / of('attributed', 'rps')).toFixed(2)}×; the bare floor ${(of('attributed', 'rps') / of('floor', 'rps')).toFixed(2)}× of it`,
+    value: `API ${requests('api')} vs ${requests('attributed')} = ${(of('api', 'rps') / of('attributed', 'rps')).toFixed(2)}×; that floor ${(of('attributed', 'rps') / of('floor', 'rps')).toFixed(2)}× the bare one`,
     target: 'reported',
     pass: null,
   });
