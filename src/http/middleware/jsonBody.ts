@@ -55,8 +55,10 @@ class BodyText {
     private readonly hash: crypto.Hash | undefined,
   ) {}
 
-  /** A piece of the body as received; `remaining`: bytes of the body from this piece on, if known. */
-  write(chunk: Buffer, remaining?: number): void {
+  /** A piece of the body as received. */
+  write(chunk: Buffer): void {
+    // Bytes of the body from this piece on, if its length was declared: sizes a document's buffer.
+    const remaining = this.declared === undefined ? undefined : this.declared - this.received;
     this.received += chunk.length;
     if (!this.streaming && this.received <= STREAMED_BODY_BYTES) {
       this.gathered.push(chunk);
@@ -138,10 +140,9 @@ async function readJson(ctx: AppContext, limitBytes: number, uploads: boolean) {
   try {
     // Leaving the loop early must not destroy the request: the client is still to read the 413.
     for await (const chunk of ctx.req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-      const remaining = declared === undefined ? undefined : declared - received;
       received += chunk.length;
       if (received > limitBytes) break;
-      body.write(chunk, remaining);
+      body.write(chunk);
     }
     body.end();
   } catch {
