@@ -1,4 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
+import { inTransaction } from '../db/transaction';
 import { execute, isUniqueViolation, queryRows } from '../db/query';
 import { generateKey } from '../auth/keys';
 import { insertKey, revokeKeys, type KeyKind } from '../auth/keyStore';
@@ -49,7 +50,7 @@ export async function createAccount(
   sequelize: Sequelize,
   input: CreateAccountInput,
 ): Promise<CreatedAccount> {
-  return sequelize.transaction(async (transaction) => {
+  return inTransaction(sequelize, async (transaction) => {
     const [account] = await queryRows<{ id: string }>(
       sequelize,
       `INSERT INTO accounts (name, auto_onboarding, white_label_base_url, completion_redirect_url, brand_color,
@@ -91,7 +92,7 @@ export async function createAccount(
 
 /** Issues a new key of one kind; the old one, and every token minted from it, stop working at once. */
 export async function rotateKey(sequelize: Sequelize, accountId: string, kind: KeyKind): Promise<string> {
-  return sequelize.transaction(async (transaction) => {
+  return inTransaction(sequelize, async (transaction) => {
     const [account] = await queryRows<{ id: string }>(
       sequelize,
       'SELECT id FROM accounts WHERE id = $1 FOR UPDATE',
@@ -120,7 +121,7 @@ export async function addNetworkNotary(
   input: NetworkNotaryInput,
 ): Promise<{ notary_id: string }> {
   try {
-    return await sequelize.transaction(async (transaction) => {
+    return await inTransaction(sequelize, async (transaction) => {
       const [notary] = await queryRows<{ id: string }>(
         sequelize,
         `INSERT INTO network_notaries (email, first_name, last_name, state, commission_number, commission_expires_on)
@@ -184,7 +185,7 @@ export async function renewNetworkNotaryCommission(
   sequelize: Sequelize,
   input: { email: string; state?: string; commissionNumber: string; commissionExpiresOn: string },
 ): Promise<{ notary_id: string; state: string; commission_number: string; commission_expires_on: string }> {
-  const renewed = await sequelize.transaction(async (transaction) => {
+  const renewed = await inTransaction(sequelize, async (transaction) => {
     // The dispatch locks a notary's row while it offers them a session or assigns one, and this statement
     // reads as of its start: it would miss an offer committed while it waited for that lock. Taking the lock
     // first, the next statement sees what the dispatch wrote.

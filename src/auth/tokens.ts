@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose';
 import type { Sequelize, Transaction } from 'sequelize';
+import { inTransaction } from '../db/transaction';
 import { execute, queryRows } from '../db/query';
 import { keyById, type ApiKey, type KeyKind } from './keyStore';
 import { generateOpaqueToken, sha256 } from './keys';
@@ -146,7 +147,7 @@ export class TokenService {
 
   /** First pair of a new refresh-token family, for a key that was just authenticated. */
   async issuePair(key: ApiKey): Promise<TokenPair> {
-    return this.sequelize.transaction(async (transaction) => {
+    return inTransaction(this.sequelize, async (transaction) => {
       const { token, hash } = generateOpaqueToken();
       await this.storeRefreshToken(crypto.randomUUID(), key.id, hash, transaction);
       // A client that never uses its refresh tokens must not grow the table without end.
@@ -167,7 +168,7 @@ export class TokenService {
    * leaked: the whole family is revoked, so the thief's and the owner's tokens both stop working.
    */
   async refresh(refreshToken: string): Promise<TokenPair> {
-    const outcome = await this.sequelize.transaction(async (transaction) => {
+    const outcome = await inTransaction(this.sequelize, async (transaction) => {
       const [current] = await queryRows<{
         id: string;
         familyId: string;

@@ -1,4 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
+import { inTransaction } from '../db/transaction';
 import type { IdentityPolicy } from '../config';
 import { conflict } from '../domain/errors';
 import { queryRows } from '../db/query';
@@ -55,7 +56,7 @@ export class AttemptStore {
     participant: IdentityParticipant,
     work: (checks: CheckRow[], transaction: Transaction) => Promise<T>,
   ): Promise<T> {
-    return this.sequelize.transaction(async (transaction) => {
+    return inTransaction(this.sequelize, async (transaction) => {
       const [{ held }] = await queryRows<{ held: boolean }>(
         this.sequelize,
         'SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS held',

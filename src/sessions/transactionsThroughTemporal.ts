@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import type { Sequelize, Transaction } from 'sequelize';
+import { inTransaction } from '../db/transaction';
 import type { TemporalHandle } from '../temporal/client';
 import { DATABASE_POOL_MAX } from '../db/database';
 import { refuseWhileTemporalUnreachable } from './sessionWorkflows';
@@ -20,7 +21,7 @@ export class TransactionsThroughTemporal {
 
   run<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
     return this.limit(() =>
-      this.sequelize.transaction(async (transaction) => {
+      inTransaction(this.sequelize, async (transaction) => {
         refuseWhileTemporalUnreachable(this.temporal);
         return work(transaction);
       }),

@@ -1,4 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
+import { inTransaction } from '../db/transaction';
 import { generateOpaqueToken, secretMatches } from '../auth/keys';
 import { conflict, notFound } from '../domain/errors';
 import { execute, queryRows } from '../db/query';
@@ -165,7 +166,7 @@ export async function confirmCommissionChange(
   changeId: string,
   key: string,
 ): Promise<CommissionFacts> {
-  return sequelize.transaction(async (transaction) => {
+  return inTransaction(sequelize, async (transaction) => {
     const change = await openChange(sequelize, changeId, key, transaction);
     if (change.status === 'applied') return change.after;
     if (change.status !== 'pending')

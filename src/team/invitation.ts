@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import type { Sequelize, Transaction } from 'sequelize';
+import { inTransaction } from '../db/transaction';
 import { malformed } from '../domain/errors';
 import { execute, queryRows } from '../db/query';
 import { COMMISSION_FIELDS, recordCommission } from './commissions';
@@ -36,7 +37,7 @@ export async function inviteMember(
   const passwordHash =
     input.password ?? (await bcrypt.hash(crypto.randomBytes(24).toString('base64url'), 10));
 
-  return sequelize.transaction(async (transaction) => {
+  return inTransaction(sequelize, async (transaction) => {
     // Serialise invites of the same e-mail, so two at once cannot create the user twice.
     await execute(sequelize, 'SELECT pg_advisory_xact_lock(hashtext(lower($1)))', {
       bind: [input.email],

@@ -1,3 +1,4 @@
+import { inTransaction } from '../db/transaction';
 import { isUuid } from '../ids';
 import crypto from 'node:crypto';
 import type { Sequelize, Transaction } from 'sequelize';
@@ -54,7 +55,7 @@ export class TeamService {
    * the notary to confirm it from their own e-mail (the worker sends the confirmation).
    */
   async requestOnboarding(accountId: string, memberId: string, input: OnboardingInput) {
-    return this.sequelize.transaction(async (transaction) => {
+    return inTransaction(this.sequelize, async (transaction) => {
       const member = await this.member(accountId, memberId, transaction);
       if (!member) throw notFound(TEAM_MESSAGES.memberNotFound);
       if (member.business_role !== 'notary')
@@ -139,7 +140,7 @@ export class TeamService {
    */
   async unlink(accountId: string, memberId: string) {
     if (!isUuid(memberId)) throw invalidId('team_member_id');
-    return this.sequelize.transaction(async (transaction) => {
+    return inTransaction(this.sequelize, async (transaction) => {
       const hasAdmin = await rowExists(
         this.sequelize,
         `SELECT 1 FROM account_members WHERE account_id = $1 AND business_role = 'admin' AND deleted_at IS NULL LIMIT 1`,

@@ -1,4 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
+import { inTransaction } from '../db/transaction';
 import { DocumentError } from '../documents/decode';
 import type { DocumentPool } from '../documents/documentPool';
 import { storeBlob } from '../documents/blobStore';
@@ -49,7 +50,7 @@ export async function createTemplate(
   const decoded = await documents.prepare(input.name, input.base64Doc, 'template');
   const problem = annotationProblem(input.annotations, decoded.pageCount, 'annotations');
   if (problem) throw new DocumentError(problem);
-  return sequelize.transaction(async (transaction) => {
+  return inTransaction(sequelize, async (transaction) => {
     const blobId = await storeBlob(sequelize, accountId, decoded.bytes, decoded.sha256, transaction);
     const rows = await queryRows<TemplateRow>(
       sequelize,

@@ -1,3 +1,4 @@
+import { inTransaction } from '../db/transaction';
 import { isUuid } from '../ids';
 import crypto from 'node:crypto';
 import type { Sequelize } from 'sequelize';
@@ -74,7 +75,7 @@ export class WebhookEndpointService {
     }
     // Standard Webhooks secrets: `whsec_` and base64 of random bytes; shown once, kept to sign deliveries.
     const secret = `whsec_${crypto.randomBytes(32).toString('base64')}`;
-    return this.sequelize.transaction(async (transaction) => {
+    return inTransaction(this.sequelize, async (transaction) => {
       // The account's row orders concurrent creates, so the cap holds under a burst too.
       await execute(this.sequelize, 'SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', {
         bind: [accountId],
