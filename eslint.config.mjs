@@ -197,4 +197,18 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // One way to run a transaction: inTransaction (src/db/transaction.ts), without Sequelize's query() around it.
+    files: ['src/**/*.ts', 'activities/**/*.ts', 'worker/**/*.ts', 'server/**/*.ts', 'scripts/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.property.name='transaction']:matches([callee.object.name='sequelize'], [callee.object.property.name='sequelize'])",
+          message: 'Run a transaction with inTransaction (src/db/transaction.ts).',
+        },
+      ],
+    },
+  },
 );

@@ -8,6 +8,7 @@ import { loadActFacts } from '../src/notarizedPdf/actContext';
 import { loadDigitalId, type DigitalId } from '../src/notarizedPdf/digitalId';
 import type { PlacedAnnotation, SignerKey } from '../core/session/signing';
 import { execute, queryRows, rowExists } from '../src/db/query';
+import { inTransaction } from '../src/db/transaction';
 import { recordingOf } from '../src/media/recordings';
 
 /** One document's notarized PDF, made on a finalization thread and stored; done once per document. */
@@ -52,7 +53,7 @@ async function notarizeAndStore(
     cancellationSignal(),
   );
   const sha256 = sha256Hex(signed);
-  await sequelize.transaction(async (transaction) => {
+  await inTransaction(sequelize, async (transaction) => {
     const blobId = await storeBlob(sequelize, accountId, signed, sha256, transaction);
     await execute(
       sequelize,

@@ -5,6 +5,7 @@ import type { EventData, EventName } from '../core/session/events';
 import type { SessionStatus } from '../core/session/messages';
 import type { WebhookDeliveryInput } from '../core/temporal/webhookDelivery';
 import { execute, queryRows } from '../src/db/query';
+import { inTransaction } from '../src/db/transaction';
 import type { AttemptDelivery } from '../src/webhooks/deliveryAttempt';
 import { attemptFirst } from '../src/webhooks/firstAttempts';
 
@@ -99,7 +100,7 @@ export function eventActivities(
      * comes from the workflow, so a retry finds the rows already there and attempts only what is pending.
      */
     async publishEvent(input: PublishEventInput): Promise<{ deliveries: WebhookDeliveryInput[] }> {
-      const pending = await sequelize.transaction((transaction) =>
+      const pending = await inTransaction(sequelize, (transaction) =>
         recordEvent(sequelize, input, transaction),
       );
       const deliveries = await attemptFirst(pending, {

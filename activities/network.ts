@@ -1,5 +1,6 @@
 import type { ActivityDependencies } from './dependencies';
 import { execute, queryRows } from '../src/db/query';
+import { inTransaction } from '../src/db/transaction';
 import { NETWORK_NOTARY_NAME } from '../src/db/sessionNotary';
 import { commissionInForceSql } from '../src/team/jurisdictionTime';
 import { networkCommissionDates } from '../src/network/commissionHorizon';
@@ -53,7 +54,7 @@ export function networkActivities({ sequelize, config }: ActivityDependencies) {
         offerTimeoutMs: config.notaryOfferTimeoutMs,
         startTimeoutMs: config.notaryStartTimeoutMs,
       };
-      const offer = await sequelize.transaction(async (transaction) => {
+      const offer = await inTransaction(sequelize, async (transaction) => {
         const [open] = await queryRows<NotaryOffer>(
           sequelize,
           `SELECT o.id AS "offerId", n.id AS "notaryId", n.email, ${NETWORK_NOTARY_NAME} AS name
@@ -111,7 +112,7 @@ export function networkAcceptanceActivities({ sequelize }: ActivityDependencies)
   return {
     /** The notary who accepted becomes the session's notary, in one transaction with the offer's outcome. */
     async acceptOffer({ offerId, sessionId }: { offerId: string; sessionId: string }): Promise<void> {
-      await sequelize.transaction(async (transaction) => {
+      await inTransaction(sequelize, async (transaction) => {
         await execute(
           sequelize,
           `UPDATE notary_offers SET outcome = 'accepted', decided_at = coalesce(decided_at, now())
@@ -135,7 +136,7 @@ export function networkAcceptanceActivities({ sequelize }: ActivityDependencies)
       offerId: string;
       sessionId: string;
     }): Promise<void> {
-      await sequelize.transaction(async (transaction) => {
+      await inTransaction(sequelize, async (transaction) => {
         await execute(
           sequelize,
           `UPDATE notary_offers SET outcome = 'released', decided_at = now()
@@ -168,7 +169,7 @@ export function networkWitnessActivities({ sequelize, config }: ActivityDependen
       sessionId: string;
       count: number;
     }): Promise<{ added: AssignedWitness[]; missing: number; retryAfterMs: number }> {
-      const added = await sequelize.transaction(async (transaction) => {
+      const added = await inTransaction(sequelize, async (transaction) => {
         // One assignment at a time per session: the row lock orders two attempts of this activity (NO
         // KEY UPDATE, like the audit chain's, so an API transaction adding documents does not stop it).
         await execute(sequelize, 'SELECT 1 FROM sessions WHERE id = $1 FOR NO KEY UPDATE', {
