@@ -18,8 +18,8 @@ type Ending = { connection: PooledClient; finished?: 'commit' | 'rollback' };
  * Runs `work` in a transaction on one of Sequelize's pooled connections, as `sequelize.transaction(work)`
  * does: BEGIN, then COMMIT, or ROLLBACK when `work` throws; a connection whose BEGIN, COMMIT or ROLLBACK
  * failed is in an unknown state and is destroyed, never pooled again. The three go to node-postgres as
- * they are, like every statement (`query.ts`): Sequelize's `query` around each cost more CPU than the
- * statement's own round trip. `work` gets a Sequelize `Transaction`, so `sequelize.query` takes it too.
+ * they are, like every statement (`query.ts`): Sequelize's `query` around each cost about as much CPU as
+ * the statement's own round trip. `work` gets a Sequelize `Transaction`, so `sequelize.query` takes it too.
  */
 export async function inTransaction<T>(
   sequelize: Sequelize,
