@@ -219,8 +219,8 @@ export async function warmUntilSettled(
   return perCreate;
 }
 
-/** A module of the build (`npm run bench` builds first), as the API's process loads it. */
-async function built<Module>(file: string): Promise<Module> {
+/** A module of src/documents from the build (`npm run bench` builds first), as the API's process loads it. */
+async function builtDocumentsModule<Module>(file: string): Promise<Module> {
   return (await import(pathToFileURL(path.join(ROOT, 'dist', 'src', 'documents', file)).href)) as Module;
 }
 
@@ -230,8 +230,8 @@ async function built<Module>(file: string): Promise<Module> {
  * turns every imported byte table into a getter call, which made the same check about four times dearer.
  */
 export async function documentCheckCpu(config: Config, base64Doc: string): Promise<number> {
-  const { DocumentPool } = await built<typeof DocumentPoolModule>('documentPool.js');
-  const { decodeBase64Upload } = await built<typeof Base64UploadModule>('base64Upload.js');
+  const { DocumentPool } = await builtDocumentsModule<typeof DocumentPoolModule>('documentPool.js');
+  const { decodeBase64Upload } = await builtDocumentsModule<typeof Base64UploadModule>('base64Upload.js');
   const pool = new DocumentPool({ ...config.documentWork, soffice: config.libreofficePath });
   try {
     const check = () => pool.prepare('deed.pdf', decodeBase64Upload(base64Doc), 'session_documents[0]');
