@@ -10,6 +10,13 @@ export interface ManagedChild {
 }
 
 /**
+ * The servers spawned and not stopped yet, each signalled to stop if our process exits first: one 'exit'
+ * hook for all of them, since a process may run several stacks (the bench runs three).
+ */
+const unstopped = new Set<() => void>();
+process.once('exit', () => unstopped.forEach((signalStop) => signalStop()));
+
+/**
  * Spawns a server in its own process group with output appended to a log file: a terminal Ctrl-C then
  * reaches only our process, which stops the servers in order after draining. If our process dies
  * without stopping them, its 'exit' hook still signals them to stop.
@@ -28,12 +35,13 @@ export function spawnServer(
   const killOnExit = () => {
     if (!exited()) child.kill(exitSignal);
   };
-  process.once('exit', killOnExit);
+  unstopped.add(killOnExit);
+  child.once('exit', () => unstopped.delete(killOnExit));
   return {
     child,
     exited,
     async stop(signal, killAfterMs) {
-      process.removeListener('exit', killOnExit);
+      unstopped.delete(killOnExit);
       if (exited()) return;
       const done = once(child, 'exit');
       child.kill(signal);
