@@ -38,9 +38,10 @@ describe('embedded servers left running when their process exits', function () {
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const [code] = (await once(child, 'close')) as [number | null];
+    let pids: number[] = [];
     try {
       assert.equal(code, 0, stderr);
-      const pids = JSON.parse(stdout) as number[];
+      pids = JSON.parse(stdout) as number[];
       assert.equal(pids.length, 12);
       await eventually(
         async () => pids.filter(running),
@@ -50,6 +51,7 @@ describe('embedded servers left running when their process exits', function () {
       );
       assert.doesNotMatch(stderr, /MaxListenersExceededWarning/);
     } finally {
+      pids.filter(running).forEach((pid) => process.kill(pid, 'SIGKILL'));
       fs.rmSync(logs, { recursive: true, force: true });
     }
   });
