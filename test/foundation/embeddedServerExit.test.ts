@@ -5,17 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eventually } from '../support/eventually';
+import { processRuns } from '../support/workerProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-
-/** Whether `pid` still runs: a zombie waiting for a reaper has stopped. */
-function running(pid: number): boolean {
-  try {
-    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1][0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 /**
  * A process that spawns more embedded servers than Node's listener limit (the bench runs three stacks of
@@ -44,14 +36,14 @@ describe('embedded servers left running when their process exits', function () {
       pids = JSON.parse(stdout) as number[];
       assert.equal(pids.length, 12);
       await eventually(
-        async () => pids.filter(running),
+        async () => pids.filter(processRuns),
         (left) => left.length === 0,
         'every server stopped',
         { timeoutMs: 10_000, intervalMs: 50 },
       );
       assert.doesNotMatch(stderr, /MaxListenersExceededWarning/);
     } finally {
-      pids.filter(running).forEach((pid) => process.kill(pid, 'SIGKILL'));
+      pids.filter(processRuns).forEach((pid) => process.kill(pid, 'SIGKILL'));
       fs.rmSync(logs, { recursive: true, force: true });
     }
   });
