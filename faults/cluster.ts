@@ -156,7 +156,13 @@ export class Cluster {
     await Promise.all([this.startPostgres(), this.startTemporal()]);
     this.api.start();
     this.worker.start();
-    await this.waitReady(120_000);
+    try {
+      await this.waitReady(120_000);
+    } catch (err) {
+      // The API and worker have no exit hook of their own: a cluster that never came up is stopped here.
+      await this.stopAll();
+      throw err;
+    }
   }
 
   async waitReady(timeoutMs: number): Promise<void> {
