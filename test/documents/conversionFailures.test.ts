@@ -10,12 +10,9 @@ import { sessionBody } from '../support/sessions';
 import { testEnvironment } from '../support/environment';
 import { eventually } from '../support/eventually';
 import { freePort } from '../support/freePort';
+import { processRuns } from '../support/workerProcess';
 
 const ROOT = path.join(__dirname, '..', '..');
-
-function alive(pid: number): boolean {
-  return fs.existsSync(`/proc/${pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'latin1'));
-}
 
 /** The API as the process of its own a deployment runs, on a free port, once it is ready. */
 async function apiProcess(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
@@ -208,7 +205,7 @@ describe('DOCX conversion when LibreOffice fails', function () {
     assert.equal(res.runs, 1, 'a run that ran out of time is not run again');
     assert.ok(res.pid, 'the stand-in LibreOffice ran');
     await eventually(
-      () => alive(res.pid!),
+      () => processRuns(res.pid!),
       (running) => !running,
       'the stand-in LibreOffice to be stopped',
       {
@@ -259,9 +256,9 @@ describe('DOCX conversion when LibreOffice fails', function () {
       await stopped(first.child, 'SIGKILL');
       assert.equal(await answered, undefined, 'the create was never answered');
       assert.ok(fs.existsSync(conversionDir), `the killed process left ${conversionDir}`);
-      assert.ok(alive(pid), 'the stand-in outlived the API process');
+      assert.ok(processRuns(pid), 'the stand-in outlived the API process');
       await eventually(
-        () => alive(pid),
+        () => processRuns(pid),
         (running) => !running,
         'the stand-in LibreOffice to be stopped with no API process left to stop it',
         { timeoutMs: 55_000 },
