@@ -196,9 +196,8 @@ export const MAX_WARM_ROUNDS = 10;
  * Loads a freshly started server until its own CPU per create settles: at least MIN_WARM_ROUNDS rounds,
  * then until a round is within 10 % of the one before, at most MAX_WARM_ROUNDS; answers each round's CPU per
  * create (ms). V8 compiles a process's hot paths over its first tens of seconds under load, and the API has
- * far more of them than the floor: in 4 s rounds from a fresh start the API's CPU per create went 6.7, 5.7,
- * 5.2, 5.4, 5.2, 4.9, 4.8, 4.0, 4.6, 4.1, 3.7 ms (the floor's settles within about 12 s), so the 3 s warm-up
- * P1 had before measured the API's start-up rather than its throughput.
+ * far more of them than the floor, so a short fixed warm-up measures the API's start-up rather than its
+ * throughput.
  */
 export async function warmUntilSettled(
   url: string,

@@ -9,10 +9,9 @@ import { createUrlOf } from './load';
 // BENCH_PARKED: fewer parked sessions, to try the section quickly (the table says how many were parked).
 export const PARKED = Number(process.env.BENCH_PARKED ?? 10_000);
 
-// Pairs of P5's alternating rounds. On two stacks alike, one pair's p99 ratio spread 0.87-1.26× after the
-// first (12 pairs, docs/performance.md): three pairs read within about ±10 %, as wide as the target's
-// margin, so the ratio that meets the target is taken over six; the rounds before the parking only show
-// the stacks' own gap. Pairs take turns at which stack goes first, so whatever a round leaves behind for the
+// Pairs of P5's alternating rounds. On two stacks alike, one pair's p99 ratio strays as far as the
+// target's margin (docs/performance.md, P5), so the ratio that meets the target is taken over six; the
+// rounds before the parking only show the stacks' own gap. Pairs take turns at which stack goes first, so whatever a round leaves behind for the
 // next (a checkpoint, a collection) falls on both stacks alike.
 export const CONTROL_PAIRS = 3;
 

@@ -6,7 +6,7 @@ const log = (line: string) => process.stderr.write(`[probe] ${line}\n`);
 export const HEALTH_P99_BOUND_MS = 100;
 
 /**
- * One probe's worst /healthz: a stall of the event loop (issue 10 found 5–92 s ones) shows here. A probe's
+ * One probe's worst /healthz: a stall of the event loop (issue 10's hazard) shows here. A probe's
  * ~50 samples have no p99 of their own (it is their maximum), so the p99 is taken over every probe's.
  */
 export const HEALTH_STALL_BOUND_MS = 1_000;

@@ -20,7 +20,7 @@ import type { RunningWorker, startWorker } from '../worker/createWorker';
 export interface RuntimeOptions {
   /**
    * What the process runs, handed in by its entry point: this module imports neither, so a worker does not
-   * hold the HTTP app's code (Koa, the routes, Swagger UI: 44 MiB of RSS) nor an API the worker's.
+   * hold the HTTP app's code (Koa, the routes, Swagger UI) nor an API the worker's.
    */
   api?: typeof createApp;
   worker?: typeof startWorker;

@@ -13,12 +13,10 @@ export const PRODUCTION_PROCESS_ENV = { MALLOC_ARENA_MAX: '2' } as const;
 
 /**
  * Node's options for the worker in production (docker-compose and `npm run start:worker` pass the same).
- * V8 sizes each isolate's heap limit from the machine's memory (about 4 GB on a 24 GB host) and lets the
- * heap grow toward it before collecting in earnest: while 3,000 sessions parked, the worker's main thread
- * and its workflow thread each held 150-200 MB of heap, most of it garbage, and its RSS peaked at 470-555
- * MiB, while a heap snapshot of the workflow thread with 150 sessions cached held 46 MB. With a limit of
- * 256 MB per isolate (the workflow threads take the process's V8 flags) V8 collects sooner: the peak was
- * 309 MiB at the same CPU per session (25 ms). The limit leaves the live heap over three times its room.
+ * V8 sizes each isolate's heap limit from the machine's memory and lets the heap grow toward it before
+ * collecting in earnest, so the heap of a worker with parked sessions is mostly garbage. A limit per isolate (the
+ * workflow threads take the process's V8 flags) makes V8 collect sooner at the same CPU per session, and
+ * still leaves the live heap several times its room (docs/operations.md).
  */
 export const WORKER_NODE_ARGS = ['--max-old-space-size=256'] as const;
 

@@ -45,8 +45,8 @@ async function waitUntilServing(address: string, exited: () => boolean, timeoutM
 }
 
 /**
- * The file's rollback journal and a sync at every commit cost the dev server about 13 ms of CPU a workflow
- * start, against about 5 in memory; a write-ahead log synced at its checkpoints costs what memory does, and
+ * The file's rollback journal and a sync at every commit cost the dev server more than twice the CPU a
+ * workflow start takes in memory; a write-ahead log synced at its checkpoints costs what memory does, and
  * loses no committed transaction when a process dies (only, at worst, the last ones at a power cut).
  */
 const FILE_PRAGMAS = ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal'];

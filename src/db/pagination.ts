@@ -26,10 +26,11 @@ export interface Listing {
    */
   decorate?: { alias: string; joins: string };
   /**
-   * How the total is counted. `beside` (the default): a count of its own beside a page read in the
-   * order's index, for filters an index answers; counting every match into the page's query would carry
-   * each one (a 100k team's unfiltered list: 84 ms against 11). `over`: over the matches the page is
-   * cut from, for a search that visits every match anyway; counting apart would search twice.
+   * How the total is counted. `beside` (the default): a count of its own beside a page read in the order's
+   * index, for filters an index answers; counting every match into the page's query would make it visit every
+   * match instead of only the page's entries in the index, several times the cost on a large team's
+   * unfiltered list. `over`: over the matches the page is cut from, for a search that visits every match
+   * anyway; counting apart would search twice.
    */
   count?: 'beside' | 'over';
 }

@@ -8,9 +8,9 @@ const textsByName = new Map<string, string>();
 /**
  * Marks a statement that every create (or every request) runs: each connection prepares it once under
  * `name`, so PostgreSQL parses it once per connection and may keep its plan, where an unnamed statement is
- * parsed and planned on every run (P1: planning alone took 0.14–0.28 ms of each of the key's lookup, the
- * notary's and the session's rows). Only fixed texts are marked: each one a connection prepares stays in
- * its backend's memory for the connection's life. Answers the text, to pass to `queryRows` or `execute`.
+ * parsed and planned on every run, a large share of the cost of short statements such as the key's lookup
+ * and the session's rows. Only fixed texts are marked: each one a connection prepares stays in its
+ * backend's memory for the connection's life. Answers the text, to pass to `queryRows` or `execute`.
  */
 export function preparedStatement(name: string, sql: string): string {
   // Sequelize trims the text and passes array binds' `$n` through as they are.

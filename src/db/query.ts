@@ -23,8 +23,8 @@ const CONNECTION_LOST = /Unable to set non-blocking to true|SSL SYSCALL error: E
 
 /**
  * One statement on Sequelize's pool (or its transaction's connection), sent to node-postgres as it is:
- * Sequelize's `query` wrapped each in about 40 µs of its own work (a stack trace, a retry wrapper, hooks,
- * a regex pass over the text) for features this service never asks of it. Errors are node-postgres's own.
+ * Sequelize's `query` wraps each in work of its own (a stack trace, a retry wrapper, hooks, a regex pass
+ * over the text) for features this service never asks of it. Errors are node-postgres's own.
  */
 async function run(sequelize: Sequelize, sql: string, options: QueryOptions): Promise<QueryResult[]> {
   const { transaction } = options;

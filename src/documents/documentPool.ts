@@ -34,12 +34,11 @@ export interface DocumentPoolOptions {
 class NeedsThread extends Error {}
 
 /**
- * A PDF too small to pass the inflation limit, checked on the caller's thread when its structure is plain
- * and needs no stream decoded: its size bounds the work (one pass over at most about 127 KB, well under a
- * millisecond), which costs less than the hand-off to a document thread and back (0.4 ms of CPU a create in
- * P1). What that pass can judge is answered at once, a refusal too (bytes that are not a PDF, too many
- * pages); anything else goes to the threads: another format, a larger file, object or cross-reference
- * streams, a file pdf-lib would have to recover, an encrypted one.
+ * A PDF too small to pass the inflation limit, checked on the caller's thread when its structure is plain and
+ * needs no stream decoded: its size bounds the work (one pass over at most about 127 KB), which costs less
+ * than the hand-off to a document thread and back. What that pass can judge is answered at once, a refusal
+ * too (bytes that are not a PDF, too many pages); anything else goes to the threads: another format, a larger
+ * file, object or cross-reference streams, a file pdf-lib would have to recover, an encrypted one.
  */
 async function checkSmallPlainPdf(
   name: string,

@@ -27,9 +27,9 @@ import { isDigit, K, NotPlain, notPlain, WHITESPACE, type DictInfo, type Ref } f
  *
  * pdf-lib reads a file from its first byte to its last and keeps every object it meets, the last definition
  * of each winning; the session's PDFs are later notarized through exactly that reading, so the page count
- * checked at upload must be the one it gives. Building that graph is most of an upload's cost (a 44 KB
- * deed whose pages name their font 800 times: 1.4 ms, a third of a create's CPU), though a page count needs
- * only the catalog, the page tree and the trailer.
+ * checked at upload must be the one it gives. Building that graph is most of an upload's cost (a deed whose
+ * pages name their font on every line allocates an object each time), though a page count needs only the
+ * catalog, the page tree and the trailer.
  *
  * This pass follows pdf-lib's reading step for step (header, objects, cross-reference tables, trailers,
  * object and cross-reference streams through pdf-lib's own parsers) and materialises only the keys the page

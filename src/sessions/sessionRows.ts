@@ -86,9 +86,9 @@ const INSERT_SESSION = preparedStatement(
 /**
  * Writes a new session as one statement of the create's transaction: the session, its participants, the
  * identity checks its account waived, its documents and its held invitations. Each statement costs a round
- * trip with its own parse, plan and wake-ups on both sides, which for these few small rows was most of their
- * cost (P1: ten statements a create, now six). Answers the transaction's id, which the workflow asks
- * PostgreSQL about to learn whether the rows committed.
+ * trip with its own parse, plan and wake-ups on both sides, which for these few small rows is most of their
+ * cost. Answers the transaction's id, which the workflow asks PostgreSQL about to learn whether the rows
+ * committed.
  */
 export async function insertSession(
   sequelize: Sequelize,

@@ -4,10 +4,9 @@
  *
  * `history.transferProcessorMaxPollRPS`: each history shard reads its queue of tasks bound for matching
  * (a workflow task, an activity task) at most this often. The default, 20 a second, holds each task up
- * to 50 ms once a shard is busy, and a session's steps are sequential: a chain of no-op activities on
- * the dev server cost 100 ms a step. 50 a second bounds the wait at 20 ms (time to notary, P6 of the
- * bench: p50 995 ms with 20, 358 ms with 50, 275 ms with 200) without reading the queue in batches ten
- * times smaller under load.
+ * to 50 ms once a shard is busy, and a session's steps are sequential, so the waits add up (time to
+ * notary, P6 of the bench, docs/performance.md). 50 a second bounds the wait at 20 ms without reading the
+ * queue in batches ten times smaller under load.
  */
 export const TEMPORAL_DYNAMIC_CONFIG: Record<string, number> = {
   'history.transferProcessorMaxPollRPS': 50,

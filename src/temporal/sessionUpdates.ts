@@ -77,7 +77,7 @@ export function answerFailedTransaction(err: unknown): void {
 }
 
 // The server runs a workflow task of its own right after the failed one; an update sent again while that
-// task runs was held about 1.5 s on the dev server, one sent after it (50-100 ms later) took 50 ms.
+// task runs is held until it ends, far longer than one sent a moment after it.
 const FIRST_PAUSE_MS = 100;
 const LONGEST_PAUSE_MS = 400;
 

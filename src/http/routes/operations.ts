@@ -177,9 +177,9 @@ const ASSETS: Record<string, string> = {
 };
 
 /**
- * Swagger UI's files come from the npm package: the docs page works without internet access. Its directory
- * is found from its package.json: the package's own entry point loads its 1.7 MB bundle and a preset into
- * the process (+40 MiB RSS) only to say where it lies.
+ * Swagger UI's files come from the npm package: the docs page works without internet access. Its directory is
+ * found from its package.json: the package's own entry point loads its whole bundle and a preset into the
+ * process only to say where it lies.
  */
 export function registerDocsAssets(router: Router<AppState>): void {
   const root = path.dirname(require.resolve('swagger-ui-dist/package.json'));
