@@ -96,21 +96,10 @@ export function signerIsWaiting(state: SessionState, plan: SessionPlan): boolean
 }
 
 /**
- * Whether the notary is late for an admitted participant: the session has not started `lateAfterMs`
- * after they were admitted, or after a scheduled session opened, whichever is later.
+ * When the notary counts as late for an admitted participant: the session has not started `lateAfterMs`
+ * after they were admitted, or after a scheduled session opened, whichever is later; undefined while the
+ * session waits for no notary.
  */
-export function notaryIsLate(
-  status: SessionStatus,
-  admittedAt: number,
-  opensAt: number | undefined,
-  lateAfterMs: number,
-  now: number,
-): boolean {
-  const lateAt = notaryLateAt(status, admittedAt, opensAt, lateAfterMs);
-  return lateAt !== undefined && now >= lateAt;
-}
-
-/** When the notary counts as late (as above); undefined while the session waits for no notary. */
 export function notaryLateAt(
   status: SessionStatus,
   admittedAt: number,

@@ -13,13 +13,3 @@ export function createDatabase(databaseUrl: string): Sequelize {
   namePreparedStatements(sequelize);
   return sequelize;
 }
-
-/** Whether PostgreSQL answers a query now (readiness). */
-export async function databaseReachable(sequelize: Sequelize): Promise<boolean> {
-  try {
-    await sequelize.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  }
-}
