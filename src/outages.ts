@@ -2,8 +2,10 @@ import {
   isGrpcServiceError,
   NamespaceNotFoundError,
   ServiceError,
+  WorkflowUpdateFailedError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
 } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { google } from '@temporalio/proto';
 import { ConnectionError as DatabaseConnectionError, TimeoutError as DatabaseTimeoutError } from 'sequelize';
 
@@ -39,6 +41,19 @@ export function workflowNotReady(err: unknown): boolean {
 }
 
 /**
+ * The server refusing an update that a workflow task carried to the worker, answered without the update
+ * accepted or rejected (its failure type UnprocessedUpdate): seen under a flood of joins on one session.
+ * The workflow never saw it, so sending it again is safe.
+ */
+export function updateNotProcessed(err: unknown): boolean {
+  return (
+    err instanceof WorkflowUpdateFailedError &&
+    err.cause instanceof ApplicationFailure &&
+    err.cause.type === 'UnprocessedUpdate'
+  );
+}
+
+/**
  * Temporal refusing a start because its namespace does not resolve the session search attributes: each
  * process registers them at start-up, and a fresh cluster was seen refusing starts for a moment after
  * that registration; it is the namespace not serving yet, not a bad request.
@@ -62,8 +77,9 @@ export function isUnavailable(err: unknown): boolean {
   // request was not at fault.
   if (err instanceof NamespaceNotFoundError) return true;
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || transientGrpc(err)) return true;
-  // An update the server kept aborting until the deadline: the session's workflow is not taking it yet.
-  if (workflowNotReady(err)) return true;
+  // An update the server kept aborting, or the worker kept leaving, until the deadline: the session's
+  // workflow is not taking it yet.
+  if (workflowNotReady(err) || updateNotProcessed(err)) return true;
   if (err instanceof ServiceError && (transientGrpc(err.cause) || searchAttributesNotServed(err.cause)))
     return true;
   // node-postgres errors, bare or wrapped by Sequelize (`parent`): a socket that failed, PostgreSQL's

@@ -4,7 +4,7 @@ import { ApplicationFailure, WorkflowNotFoundError, type UpdateDefinition } from
 import type { TemporalHandle } from './client';
 import { conflict, DomainError, unavailable, UNAVAILABLE_MESSAGE } from '../domain/errors';
 import { errorOfRefusal } from '../domain/refusals';
-import { isUnavailable, workflowNotReady } from '../outages';
+import { isUnavailable, updateNotProcessed, workflowNotReady } from '../outages';
 import { ALREADY_DONE, REFUSED, type Refusal } from '../../core/session/messages';
 
 /** How long a request waits on the session's answer before it answers 503; the same for every update. */
@@ -83,7 +83,8 @@ const LONGEST_PAUSE_MS = 400;
 
 /**
  * Runs an update of a workflow to its result by `deadline` (epoch ms). An update aborted before it was
- * accepted (workflowNotReady) is sent again under the same update id, so it is applied at most once.
+ * accepted (workflowNotReady), or left unprocessed by the worker (updateNotProcessed), is sent again under
+ * the same update id, so it is applied at most once.
  */
 async function executeUpdate<Ret, Args extends unknown[]>(
   temporal: TemporalHandle,
@@ -103,7 +104,8 @@ async function executeUpdate<Ret, Args extends unknown[]>(
     try {
       return await temporal.connection.withDeadline(deadline, () => send(update, { args, updateId }));
     } catch (err) {
-      if (!workflowNotReady(err) || Date.now() + pause >= deadline) throw err;
+      const notTaken = workflowNotReady(err) || updateNotProcessed(err);
+      if (!notTaken || Date.now() + pause >= deadline) throw err;
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
