@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { google, temporal } from '@temporalio/proto';
+import { temporal } from '@temporalio/proto';
 import { testEnvironment } from '../support/environment';
 import { createTestAccount } from '../support/accounts';
 import { sessionBody, tokenOf } from '../support/sessions';
@@ -12,9 +12,16 @@ const { CommandType } = temporal.api.enums.v1;
 /** The server answers an empty poll after a minute; the poll's own deadline is past that. */
 const LONG_POLL_MS = 70_000;
 
-const any = (typeName: string, value: Uint8Array): google.protobuf.IAny => ({
-  type_url: `type.googleapis.com/${typeName}`,
-  value,
+/** A protocol message answering the update request `to`, of the type named, carrying `body`. */
+const answer = (
+  to: temporal.api.protocol.v1.IMessage,
+  suffix: string,
+  typeName: string,
+  body: Uint8Array,
+): temporal.api.protocol.v1.IMessage => ({
+  id: `${to.id}/${suffix}`,
+  protocolInstanceId: to.protocolInstanceId,
+  body: { type_url: `type.googleapis.com/temporal.api.update.v1.${typeName}`, value: body },
 });
 
 /**
@@ -34,31 +41,21 @@ function standInWorker(queue: string, answers: (updateId: string) => boolean) {
         const request = temporal.api.update.v1.Request.decode(message.body!.value!);
         seen.push(request.meta!.updateId!);
         if (!answers(request.meta!.updateId!)) return [];
-        const accepted = {
-          id: `${message.id}/accept`,
-          protocolInstanceId: message.protocolInstanceId,
-          body: any(
-            'temporal.api.update.v1.Acceptance',
-            temporal.api.update.v1.Acceptance.encode({
-              acceptedRequestMessageId: message.id,
-              acceptedRequestSequencingEventId: message.eventId,
-              acceptedRequest: request,
-            }).finish(),
-          ),
-        };
+        const { Acceptance, Response } = temporal.api.update.v1;
+        const accepted = Acceptance.encode({
+          acceptedRequestMessageId: message.id,
+          acceptedRequestSequencingEventId: message.eventId,
+          acceptedRequest: request,
+        }).finish();
         const result = { status: 'awaiting_notary', documentsStatus: 'pending' };
-        const completed = {
-          id: `${message.id}/complete`,
-          protocolInstanceId: message.protocolInstanceId,
-          body: any(
-            'temporal.api.update.v1.Response',
-            temporal.api.update.v1.Response.encode({
-              meta: request.meta,
-              outcome: { success: { payloads: [defaultPayloadConverter.toPayload(result)] } },
-            }).finish(),
-          ),
-        };
-        return [accepted, completed];
+        const completed = Response.encode({
+          meta: request.meta,
+          outcome: { success: { payloads: [defaultPayloadConverter.toPayload(result)] } },
+        }).finish();
+        return [
+          answer(message, 'accept', 'Acceptance', accepted),
+          answer(message, 'complete', 'Response', completed),
+        ];
       });
   const polling = (async () => {
     while (!stop.signal.aborted) {
