@@ -11,8 +11,8 @@ export const PARKED = Number(process.env.BENCH_PARKED ?? 10_000);
 
 // Pairs of P5's alternating rounds. On two stacks alike, one pair's p99 ratio strays as far as the
 // target's margin (docs/performance.md, P5), so the ratio that meets the target is taken over six; the
-// rounds before the parking only show the stacks' own gap. Pairs take turns at which stack goes first, so whatever a round leaves behind for the
-// next (a checkpoint, a collection) falls on both stacks alike.
+// rounds before the parking only show the stacks' own gap. Pairs take turns at which stack goes first, so
+// whatever a round leaves behind for the next (a checkpoint, a collection) falls on both stacks alike.
 export const CONTROL_PAIRS = 3;
 
 export const TARGET_PAIRS = 6;

@@ -12,10 +12,10 @@ import { operatorLine } from './setupErrors';
 export const PRODUCTION_PROCESS_ENV = { MALLOC_ARENA_MAX: '2' } as const;
 
 /**
- * Node's options for the worker in production (docker-compose and `npm run start:worker` pass the same).
- * V8 sizes each isolate's heap limit from the machine's memory and lets the heap grow toward it before
- * collecting in earnest, so the heap of a worker with parked sessions is mostly garbage. A limit per isolate (the
- * workflow threads take the process's V8 flags) makes V8 collect sooner at the same CPU per session, and
+ * Node's options for the worker in production (docker-compose and `npm run start:worker` pass the same). V8
+ * sizes each isolate's heap limit from the machine's memory and lets the heap grow toward it before
+ * collecting in earnest, so the heap of a worker with parked sessions is mostly garbage. A limit per isolate
+ * (the workflow threads take the process's V8 flags) makes V8 collect sooner at the same CPU per session, and
  * still leaves the live heap several times its room (docs/operations.md).
  */
 export const WORKER_NODE_ARGS = ['--max-old-space-size=256'] as const;
