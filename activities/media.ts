@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { activityInfo, Context, heartbeat } from '@temporalio/activity';
 import type { ActivityDependencies } from './dependencies';
 import { JanusRequestError, NO_SUCH_ROOM, ROOM_EXISTS } from '../src/media/janusAdmin';
-import { markRoomClosed, roomOfSegment } from '../src/media/rooms';
+import { markRoomClosed, markRoomOpened, roomOfSegment } from '../src/media/rooms';
 import { beginRecording } from '../src/media/recordings';
 
 /** How long the media server may not answer before its room counts as lost (it is restarting, or gone). */
@@ -47,6 +47,7 @@ export function mediaActivities({ sequelize, config, media }: ActivityDependenci
       } catch (err) {
         if (!(err instanceof JanusRequestError && err.code === ROOM_EXISTS)) throw err;
       }
+      await markRoomOpened(sequelize, sessionId, segment);
       if (segment === 1) await beginRecording(sequelize, sessionId);
     },
 

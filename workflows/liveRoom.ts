@@ -17,8 +17,14 @@ import { failureType, RETRY_UNTIL_IT_PASSES } from './sessionActivities';
 import type { SessionRun } from './sessionRun';
 import { emptyPresence } from '../core/session/media';
 
-/** Opening and closing a room: a few requests to the media server, retried until it answers. */
-const rooms = proxyActivities<Activities>({ startToCloseTimeout: '30s', retry: RETRY_UNTIL_IT_PASSES });
+/**
+ * Opening and closing a room: a few requests to the media server, retried until it answers, at most 2 s
+ * apart: the participants wait in the room for it, and a back-off of minutes would outlast its restart.
+ */
+const rooms = proxyActivities<Activities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '2s' },
+});
 
 /** The watch lasts as long as the act; its heartbeats move it to another worker if this one dies. */
 const watch = proxyActivities<Activities>({

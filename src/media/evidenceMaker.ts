@@ -10,7 +10,7 @@ import { emptyActArgs, evidenceMuxArgs, type EvidenceTrack } from './evidenceMux
 import { describeMedia, WEBM } from './mediaFiles';
 import { playableTrack, tracksIn, type RecordedTrack } from './recordingTracks';
 import { runTool } from './mediaTools';
-import { roomsOf, type MediaRoom } from './rooms';
+import { roomsOf, type OpenedRoom } from './rooms';
 import { owe } from './renditions';
 import { markAvailable, markProcessing, recordingOf, roomLabels, type RecordingSegment } from './recordings';
 
@@ -82,7 +82,7 @@ export async function makeEvidence(
 /** One room's part: its raw streams stored as the media server wrote them, and who was on camera when. */
 async function segmentOf(
   deps: { sequelize: Sequelize; store: ObjectStore },
-  p: { sessionId: string; recordingId: string; room: MediaRoom; raw: RecordedTrack[] },
+  p: { sessionId: string; recordingId: string; room: OpenedRoom; raw: RecordedTrack[] },
 ): Promise<RecordingSegment> {
   const { room, sessionId } = p;
   const endedAt = new Date(room.closed_at ?? Date.now());

@@ -3,16 +3,19 @@ import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import { execute, queryRows } from '../db/query';
 
-/** One room of a session's live act, as `media_rooms` keeps it. */
+/** One room of a session's live act, as `media_rooms` keeps it: `opened_at` once the media server has it. */
 export interface MediaRoom {
   session_id: string;
   segment: number;
   room: string;
   secret: string;
   recording_dir: string;
-  opened_at: Date;
+  opened_at: Date | null;
   closed_at: Date | null;
 }
+
+/** A room the media server has opened: its segment of the act began then. */
+export type OpenedRoom = MediaRoom & { opened_at: Date };
 
 /** Janus room ids are strings here (`string_ids`): the session and the segment, readable in its files. */
 export const roomNameOf = (sessionId: string, segment: number) => `${sessionId}.${segment}`;
@@ -49,11 +52,25 @@ export async function roomOfSegment(
   return room;
 }
 
-/** The room the session's participants are to be in now, if one is open. */
-export async function openRoomOf(sequelize: Sequelize, sessionId: string): Promise<MediaRoom | undefined> {
-  const [room] = await queryRows<MediaRoom>(
+/** The segment begins: the media server has the room (a retried opening keeps the first time). */
+export async function markRoomOpened(
+  sequelize: Sequelize,
+  sessionId: string,
+  segment: number,
+): Promise<void> {
+  await execute(
     sequelize,
-    `SELECT * FROM media_rooms WHERE session_id = $1 AND closed_at IS NULL ORDER BY segment DESC LIMIT 1`,
+    'UPDATE media_rooms SET opened_at = coalesce(opened_at, now()) WHERE session_id = $1 AND segment = $2',
+    { bind: [sessionId, segment] },
+  );
+}
+
+/** The room the session's participants are to be in now, if the media server has one open. */
+export async function openRoomOf(sequelize: Sequelize, sessionId: string): Promise<OpenedRoom | undefined> {
+  const [room] = await queryRows<OpenedRoom>(
+    sequelize,
+    `SELECT * FROM media_rooms WHERE session_id = $1 AND opened_at IS NOT NULL AND closed_at IS NULL
+     ORDER BY segment DESC LIMIT 1`,
     { bind: [sessionId] },
   );
   return room;
@@ -72,10 +89,13 @@ export async function sessionOfOpenRoom(
   return row && { sessionId: row.session_id, segment: row.segment };
 }
 
-export async function roomsOf(sequelize: Sequelize, sessionId: string): Promise<MediaRoom[]> {
-  return queryRows<MediaRoom>(sequelize, 'SELECT * FROM media_rooms WHERE session_id = $1 ORDER BY segment', {
-    bind: [sessionId],
-  });
+/** The rooms the act has had, each from when the media server opened it. */
+export async function roomsOf(sequelize: Sequelize, sessionId: string): Promise<OpenedRoom[]> {
+  return queryRows<OpenedRoom>(
+    sequelize,
+    'SELECT * FROM media_rooms WHERE session_id = $1 AND opened_at IS NOT NULL ORDER BY segment',
+    { bind: [sessionId] },
+  );
 }
 
 export async function markRoomClosed(

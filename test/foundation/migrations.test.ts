@@ -789,7 +789,10 @@ describe('migrations', () => {
                                 content_type, duration_seconds, segments, retain_until)
         VALUES ('00000000-0000-4000-8000-0000000000f1', '00000000-0000-4000-8000-0000000000c1', 'available', now(),
                 now(), 'h', 'k', 10, 'video/webm', 1, '[{"segment": 1}]', now() + interval '10 years');`);
-      assert.deepEqual(await migrate(db), ['0021-recordings-have-renditions']);
+      assert.deepEqual(
+        (await createMigrator(db).up({ to: '0021-recordings-have-renditions' })).map((m) => m.name),
+        ['0021-recordings-have-renditions'],
+      );
       assert.equal((await rows('SELECT count(*)::int AS n FROM recordings'))[0].n, 1, 'recordings kept');
       const id = `'00000000-0000-4000-8000-0000000000f1'`;
       await db.query(
@@ -817,6 +820,34 @@ describe('migrations', () => {
         );
       await assert.rejects(db.query('TRUNCATE recording_renditions'), /never truncated/);
       assert.equal((await rows('SELECT sha256 FROM recording_renditions'))[0].sha256, 'g');
+    });
+  });
+
+  it('0022 lets a room wait for the media server before its segment begins, from the 0021 schema with rows', async () => {
+    await withScratchDatabase('migrate_0022', async (db) => {
+      const rows = rowsOf(db);
+      await createMigrator(db).up({ to: '0021-recordings-have-renditions' });
+      await db.query(`
+        INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A');
+        INSERT INTO sessions (id, account_id, status, signing_type, session_type, notarization_timing_type, options,
+                              workflow_id, plan)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-00000000000a', 'in_progress',
+                'ron', 'gnw', 'notarize_now', '{}', 'session-1', '{}');
+        INSERT INTO media_rooms (session_id, segment, room, secret, recording_dir)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', 1, 'r.1', 's', '/r/1');`);
+      assert.deepEqual(await migrate(db), ['0022-a-segment-begins-when-its-room-opens']);
+      assert.equal(
+        (await rows('SELECT count(*)::int AS n FROM media_rooms WHERE opened_at IS NOT NULL'))[0].n,
+        1,
+      );
+      await db.query(`INSERT INTO media_rooms (session_id, segment, room, secret, recording_dir)
+                      VALUES ('00000000-0000-4000-8000-0000000000c1', 2, 'r.2', 's', '/r/2')`);
+      assert.equal((await rows('SELECT opened_at FROM media_rooms WHERE segment = 2'))[0].opened_at, null);
+      await assert.rejects(
+        db.query('UPDATE media_rooms SET closed_at = now() WHERE segment = 2'),
+        /a_room_closes_once_opened/,
+      );
+      await db.query('UPDATE media_rooms SET closed_at = now() WHERE segment = 1');
     });
   });
 });

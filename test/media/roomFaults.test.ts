@@ -147,6 +147,70 @@ describe('the live room keeps the act: refusals and a media server restart (issu
     assert.doesNotMatch(certificate, /recorded in full/);
   });
 
+  it('the media server is down for a while mid-act: the room is given up while it is, and the pages reconnect once it is back', async () => {
+    const live = await liveTeamSession();
+    assert.equal((await notaryAction(live.notaryToken, live.id, 'start')).status, 200);
+    const signer = await signerPage(browsers.granted, live.signingUrl);
+    const notary = await notaryInRoom(browsers.granted, live.notaryToken, live.id);
+    const segments = async () =>
+      (await request(`${API}/sessions/${live.id}/recording`, { auth: live.account.api_key })).body.recording
+        .segments as Array<{ segment: number; started_at: string; ended_at: string | null }>;
+    let back = 0;
+    try {
+      await receivingMedia(signer.page, 1, 60_000, RECORDED_FRAMES);
+      await receivingMedia(notary.page, 1, 60_000, RECORDED_FRAMES);
+      const media = testEnvironment().services.media!;
+      await media.stop();
+      // Unanswered, the service ends the room's segment; the next begins only once the server opens its room.
+      const down = await eventually(segments, (s) => Boolean(s[0].ended_at), 'the first segment ended', {
+        timeoutMs: 60_000,
+        intervalMs: 250,
+      });
+      assert.deepEqual(
+        down.map((s) => s.segment),
+        [1],
+      );
+      back = Date.now();
+      await media.restart();
+      const reopened = await eventually(segments, (s) => s.length === 2, 'the second segment', {
+        timeoutMs: 60_000,
+        intervalMs: 250,
+      });
+      assert.ok(Date.parse(reopened[1].started_at) >= back, JSON.stringify(reopened));
+      const firstFrames = (await roomStats(signer.page)).framesDecoded;
+      await eventually(
+        () => roomStats(signer.page),
+        (s) => s.feeds === 1 && s.framesDecoded > firstFrames,
+        'the signer to see the notary again',
+        { timeoutMs: 60_000, intervalMs: 250 },
+      );
+      await receivingMedia(notary.page, 1, 60_000, RECORDED_FRAMES);
+      await notaryIdentifiesSigners(live.notaryToken, live.id, 1);
+      await signEverything(live.signingUrl);
+      await eventually(
+        () => notaryAction(live.notaryToken, live.id, 'complete'),
+        (r) => r.status === 200,
+        'the completion in the second segment',
+        { timeoutMs: 30_000 },
+      );
+    } finally {
+      await signer.context.close();
+      await notary.context.close();
+    }
+    // The evidence, and the certificate made from it, give the gap as it was: until the server was back.
+    const { body } = await eventually(
+      () => request(`${API}/sessions/${live.id}/recording`, { auth: live.account.api_key }),
+      (r) => r.body.recording?.status === 'available',
+      'the recording',
+      { timeoutMs: 90_000 },
+    );
+    const [first, second] = body.recording.segments;
+    assert.ok(
+      Date.parse(first.ended_at) < back && Date.parse(second.started_at) >= back,
+      JSON.stringify(body),
+    );
+  });
+
   it('a media token opens one session’s room as one person; the proxy passes only a videoroom client’s requests', async () => {
     const live = await liveTeamSession();
     assert.equal((await notaryAction(live.notaryToken, live.id, 'start')).status, 200);
