@@ -53,29 +53,50 @@ export function mediaActivities({ sequelize, config, media }: ActivityDependenci
 
     /**
      * Keeps watch on the room until the media server loses it (a restart drops every room) or stops
-     * answering; the workflow cancels the watch when the act ends. Heartbeats carry the watch over a
-     * worker's restart.
+     * answering; the workflow cancels the watch when the act ends. Answers when the room was last known to
+     * be there: its segment may have recorded until then, no later. Heartbeats carry the watch, and that
+     * time, over a worker's restart.
      */
-    async watchRoom({ sessionId, segment }: { sessionId: string; segment: number }): Promise<'lost'> {
+    async watchRoom({
+      sessionId,
+      segment,
+    }: {
+      sessionId: string;
+      segment: number;
+    }): Promise<{ lastSeenAt: string }> {
       const room = await roomOfSegment(sequelize, config.media.recordingsDir, sessionId, segment);
+      let lastSeenAt: string = activityInfo().heartbeatDetails ?? new Date().toISOString();
       let unreachableSince: number | undefined;
       for (;;) {
-        heartbeat();
+        heartbeat(lastSeenAt);
+        const asked = new Date().toISOString();
         try {
           const answer = await media.videoroom<{ exists: boolean }>({ request: 'exists', room: room.room });
-          if (!answer.exists) return 'lost';
+          if (!answer.exists) return { lastSeenAt };
+          lastSeenAt = asked;
           unreachableSince = undefined;
         } catch (err) {
           if (err instanceof JanusRequestError) throw err;
           unreachableSince ??= Date.now();
-          if (Date.now() - unreachableSince >= UNREACHABLE_AFTER_MS) return 'lost';
+          if (Date.now() - unreachableSince >= UNREACHABLE_AFTER_MS) return { lastSeenAt };
         }
         await Context.current().sleep(WATCH_EVERY_MS);
       }
     },
 
-    /** Ends the room's recording; a media server that no longer has the room has ended it already. */
-    async closeRoom({ sessionId, segment }: { sessionId: string; segment: number }): Promise<void> {
+    /**
+     * Ends the room's recording, at `endedAt` when the media server lost it then, or now; a media server
+     * that no longer has the room has ended it already.
+     */
+    async closeRoom({
+      sessionId,
+      segment,
+      endedAt,
+    }: {
+      sessionId: string;
+      segment: number;
+      endedAt?: string;
+    }): Promise<void> {
       const room = await roomOfSegment(sequelize, config.media.recordingsDir, sessionId, segment);
       try {
         await media.videoroom({ request: 'destroy', room: room.room, secret: room.secret });
@@ -83,7 +104,7 @@ export function mediaActivities({ sequelize, config, media }: ActivityDependenci
         const gone = err instanceof JanusRequestError && err.code === NO_SUCH_ROOM;
         if (!gone && activityInfo().attempt < 5) throw err;
       }
-      await markRoomClosed(sequelize, sessionId, segment);
+      await markRoomClosed(sequelize, sessionId, segment, endedAt);
     },
   };
 }

@@ -36,6 +36,8 @@ export function initJanus(adapter: unknown): Promise<void> {
  * else's streams as they publish. `onLost` fires once when the connection or the room is gone.
  */
 export interface RoomStats {
+  /** The segment whose room this connection is in (0 before the first): a restart's next room is the next. */
+  segment: number;
   feeds: number;
   framesDecoded: number;
   audioPacketsReceived: number;
@@ -117,6 +119,7 @@ export class JanusRoom {
       }
     }
     return {
+      segment: this.pass.segment,
       feeds: this.feeds.size,
       framesDecoded,
       audioPacketsReceived,

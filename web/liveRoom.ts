@@ -178,7 +178,13 @@ export function enterRoom(options: RoomOptions): LiveRoomHandle {
   };
 }
 
-const NOTHING_YET: RoomStats = { feeds: 0, framesDecoded: 0, audioPacketsReceived: 0, candidateTypes: [] };
+const NOTHING_YET: RoomStats = {
+  segment: 0,
+  feeds: 0,
+  framesDecoded: 0,
+  audioPacketsReceived: 0,
+  candidateTypes: [],
+};
 
 declare global {
   interface Window {

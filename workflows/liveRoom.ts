@@ -64,13 +64,15 @@ export async function holdLiveRoom(
       .run(() => watch.watchRoom({ sessionId, segment }))
       .catch((err) => {
         if (!isCancellation(err)) throw err;
+        return undefined;
       });
-    await Promise.race([lost, condition(actEnded)]);
+    const seen = await Promise.race([lost, condition(actEnded).then(() => undefined)]);
     media.open = false;
     media.presence = emptyPresence();
     if (actEnded()) watching.cancel();
     else run.events.queue('recording_interrupted', { segment, reason: 'the media server lost the room' });
-    await rooms.closeRoom({ sessionId, segment });
+    // A lost room recorded until it was last seen there, not until the service noticed.
+    await rooms.closeRoom({ sessionId, segment, endedAt: seen?.lastSeenAt });
   }
 }
 

@@ -98,14 +98,18 @@ export async function roomsOf(sequelize: Sequelize, sessionId: string): Promise<
   );
 }
 
+/** The segment ends: at `endedAt` (when a lost room was last known to be there), else now. */
 export async function markRoomClosed(
   sequelize: Sequelize,
   sessionId: string,
   segment: number,
+  endedAt?: string,
 ): Promise<void> {
   await execute(
     sequelize,
-    'UPDATE media_rooms SET closed_at = coalesce(closed_at, now()) WHERE session_id = $1 AND segment = $2',
-    { bind: [sessionId, segment] },
+    `UPDATE media_rooms
+     SET closed_at = coalesce(closed_at, greatest(opened_at, coalesce($3::timestamptz, now())))
+     WHERE session_id = $1 AND segment = $2`,
+    { bind: [sessionId, segment, endedAt ?? null] },
   );
 }

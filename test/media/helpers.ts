@@ -97,6 +97,8 @@ export function receivingMedia(page: Page, feeds = 1, timeoutMs = 30_000, frames
 }
 
 export interface RoomStats {
+  /** The segment whose room the page is connected to (0 before the first). */
+  segment: number;
   feeds: number;
   framesDecoded: number;
   audioPacketsReceived: number;
