@@ -16,6 +16,7 @@ export interface LiveParty {
 }
 
 export interface RoomStats {
+  segment: number;
   feeds: number;
   framesDecoded: number;
   audioPacketsReceived: number;
@@ -139,7 +140,7 @@ export function notaryAct(party: LiveParty, token: string, id: string, action: '
 /** What the page receives from the others, from WebRTC's getStats over its subscriptions. */
 export function roomStats(page: Page): Promise<RoomStats> {
   return page.evaluate(
-    'window.notarizationRoom ? window.notarizationRoom.stats() : { feeds: 0, framesDecoded: 0, audioPacketsReceived: 0 }',
+    'window.notarizationRoom ? window.notarizationRoom.stats() : { segment: 0, feeds: 0, framesDecoded: 0, audioPacketsReceived: 0 }',
   ) as Promise<RoomStats>;
 }
 
@@ -178,12 +179,15 @@ export async function notaryStartsInConsole(browser: Browser, apiUrl: string, to
   return { context, page };
 }
 
-/** Waits until the page receives video frames and audio packets from `feeds` others. */
-export const receiving = (page: Page, feeds: number, timeoutMs = 60_000) =>
+/**
+ * Waits until the page receives video frames and audio packets from `feeds` others, in `segment`'s room or a
+ * later one.
+ */
+export const receiving = (page: Page, feeds: number, timeoutMs = 60_000, segment = 1) =>
   until(
-    `the page to receive audio and video from ${feeds} other(s)`,
+    `the page to receive audio and video from ${feeds} other(s) in segment ${segment}`,
     () => roomStats(page),
-    (s) => s.feeds >= feeds && s.framesDecoded > 0 && s.audioPacketsReceived > 0,
+    (s) => s.segment >= segment && s.feeds >= feeds && s.framesDecoded > 0 && s.audioPacketsReceived > 0,
     timeoutMs,
   );
 

@@ -222,7 +222,7 @@ async function prove(stack: ComposeStack, apiPorts: number[], hostIp: string): P
     () => liveActThroughCompose(stack, urls[1], log),
     (a) =>
       `first frame ${a.firstFrameMs} ms after Start; the relay-only signer's ${a.relayed.length} connections ` +
-      `relayed by coturn (${[...new Set(a.relayed)].join(', ')}); Janus restarted mid-act, media back in ` +
+      `relayed by coturn (${[...new Set(a.relayed)].join(', ')}); Janus crashed mid-act, media back in ` +
       `${(a.janusBackMs / 1000).toFixed(1)} s; evidence ${a.recording.segments.length} segments, ` +
       `${a.recording.size_bytes} bytes, available ${secondsBetween(a.recording.ended_at, a.recording.available_at)} s ` +
       `after the act; grid ${a.grid.size_bytes} bytes ${secondsBetween(a.recording.available_at, a.grid.available_at)} s ` +

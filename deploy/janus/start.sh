@@ -1,6 +1,6 @@
 #!/bin/sh
 # Writes Janus's configuration from the environment (the same settings the embedded Janus of `npm start`
-# gets from server/embedded/embeddedJanus.ts), then runs it in the foreground.
+# gets from server/embedded/embeddedJanus.ts), then runs it, starting it again if it crashes.
 set -eu
 : "${MEDIA_ADMIN_KEY:?set MEDIA_ADMIN_KEY}"
 : "${MEDIA_EVENTS_SECRET:?set MEDIA_EVENTS_SECRET}"
@@ -58,4 +58,27 @@ general: {
   retransmissions_backoff = 200
 }
 JCFG
-exec janus --configs-folder "$CONF" --config "$CONF/janus.jcfg" --disable-colors --event-handlers
+# A Janus that crashes is started again here at once: Docker's own restart would publish the whole media
+# port range again, which is slow, while the participants wait. Stopping the container stops Janus (SIGTERM,
+# so it closes its recordings); five crashes within seconds of starting hand the restarts back to Docker.
+janus=""
+stop() {
+  if [ -n "$janus" ]; then
+    kill -TERM "$janus" 2>/dev/null || true
+    wait "$janus" || true
+  fi
+  exit 0
+}
+trap stop TERM INT
+quick=0
+while :; do
+  started=$(date +%s)
+  janus --configs-folder "$CONF" --config "$CONF/janus.jcfg" --disable-colors --event-handlers &
+  janus=$!
+  status=0
+  wait "$janus" || status=$?
+  if [ $(($(date +%s) - started)) -lt 10 ]; then quick=$((quick + 1)); else quick=0; fi
+  [ "$quick" -ge 5 ] && { echo "janus exited $status five times within seconds of starting" >&2; exit 1; }
+  echo "janus exited $status; starting it again" >&2
+  sleep 1
+done
