@@ -25,6 +25,31 @@ const API = '/api/integrationsv2';
 /** Video frames a page decodes in about two seconds of a fake camera. */
 const RECORDED_FRAMES = 60;
 
+type LiveSession = Awaited<ReturnType<typeof liveTeamSession>>;
+
+/** The signer identified and signed, then the act completed (retried until the new room records them). */
+async function completeInSecondSegment(live: LiveSession): Promise<void> {
+  await notaryIdentifiesSigners(live.notaryToken, live.id, 1);
+  await signEverything(live.signingUrl);
+  await eventually(
+    () => notaryAction(live.notaryToken, live.id, 'complete'),
+    (r) => r.status === 200,
+    'the completion in the second segment',
+    { timeoutMs: 30_000 },
+  );
+}
+
+/** The act's recording once its evidence is stored. */
+async function storedRecording(live: LiveSession) {
+  const { body } = await eventually(
+    () => request(`${API}/sessions/${live.id}/recording`, { auth: live.account.api_key }),
+    (r) => r.body.recording?.status === 'available',
+    'the recording',
+    { timeoutMs: 90_000 },
+  );
+  return body;
+}
+
 describe('the live room keeps the act: refusals and a media server restart (issue 60)', function () {
   this.timeout(240_000);
   const browsers = mediaBrowsers();
@@ -95,24 +120,12 @@ describe('the live room keeps the act: refusals and a media server restart (issu
         'seconds of the second segment on the signer’s page',
         { timeoutMs: 60_000, intervalMs: 250 },
       );
-      await notaryIdentifiesSigners(live.notaryToken, live.id, 1);
-      await signEverything(live.signingUrl);
-      await eventually(
-        () => notaryAction(live.notaryToken, live.id, 'complete'),
-        (r) => r.status === 200,
-        'the completion in the second segment',
-        { timeoutMs: 30_000 },
-      );
+      await completeInSecondSegment(live);
     } finally {
       await signer.context.close();
       await notary.context.close();
     }
-    const { body } = await eventually(
-      () => request(`${API}/sessions/${live.id}/recording`, { auth: live.account.api_key }),
-      (r) => r.body.recording?.status === 'available',
-      'the recording',
-      { timeoutMs: 90_000 },
-    );
+    const body = await storedRecording(live);
     const segments = body.recording.segments;
     assert.deepEqual(
       segments.map((s: any) => s.segment),
@@ -186,26 +199,14 @@ describe('the live room keeps the act: refusals and a media server restart (issu
         { timeoutMs: 60_000, intervalMs: 250 },
       );
       await receivingMedia(notary.page, 1, 60_000, RECORDED_FRAMES);
-      await notaryIdentifiesSigners(live.notaryToken, live.id, 1);
-      await signEverything(live.signingUrl);
-      await eventually(
-        () => notaryAction(live.notaryToken, live.id, 'complete'),
-        (r) => r.status === 200,
-        'the completion in the second segment',
-        { timeoutMs: 30_000 },
-      );
+      await completeInSecondSegment(live);
     } finally {
       await signer.context.close();
       await notary.context.close();
     }
     // The evidence, and the certificate made from it, give the gap as it was: from the last moment the room
     // was known to be there until the server was back.
-    const { body } = await eventually(
-      () => request(`${API}/sessions/${live.id}/recording`, { auth: live.account.api_key }),
-      (r) => r.body.recording?.status === 'available',
-      'the recording',
-      { timeoutMs: 90_000 },
-    );
+    const body = await storedRecording(live);
     const [first, second] = body.recording.segments;
     assert.ok(
       Date.parse(first.ended_at) <= down && Date.parse(second.started_at) >= back,
