@@ -99,6 +99,7 @@ function roomParts(ctx: ParticipantContext): StepParts {
 }
 
 function start(): void {
+  let inSession = false;
   const ctx: ParticipantContext = {
     base: location.pathname,
     journey: JSON.parse(byId('journey').textContent!) as Journey,
@@ -115,7 +116,11 @@ function start(): void {
       const key = keyOf(ctx.journey);
       // Never redraw under a participant answering questions or choosing photos.
       if (force || (key !== ctx.shownKey && !['quiz', 'outcome'].includes(ctx.shownKey) && !ctx.busy)) {
-        const moved = ctx.shownKey && key !== ctx.shownKey;
+        // A change takes the focus (and the screen reader) to the step's title, but not within the act: the
+        // notary confirming who the signer is must not pull them away from the place they are signing.
+        const moved =
+          ctx.shownKey && key !== ctx.shownKey && !(inSession && ctx.journey.step === 'in_session');
+        inSession = ctx.journey.step === 'in_session';
         ctx.shownKey = key;
         renderStep(ctx, parts);
         if (moved) byId('step-title').focus();
@@ -129,6 +134,7 @@ function start(): void {
   };
   byId('late-close').addEventListener('click', () => (byId('late') as HTMLDialogElement).close());
   ctx.shownKey = keyOf(ctx.journey);
+  inSession = ctx.journey.step === 'in_session';
   renderFacts();
   renderStep(ctx, parts);
   showLateModal(ctx.journey);

@@ -33,6 +33,43 @@ async function bothWidths(page: Page, name: string, back: { width: number; heigh
   await page.setViewportSize(back);
 }
 
+type LiveSession = Awaited<ReturnType<typeof liveTeamSession>>;
+
+async function identify(live: LiveSession, who: number): Promise<void> {
+  const identified = await eventually(
+    () =>
+      request(`${API}/sessions/${live.id}/signers/${who}/identification`, {
+        auth: live.notaryToken,
+        body: { basis: 'personal_knowledge' },
+      }),
+    (r) => r.status === 200,
+    `the notary identifying signer ${who} on camera`,
+  );
+  assert.equal(identified.status, 200, identified.text);
+}
+
+/**
+ * The signer waits on their document, brought to their place, while the notary confirms who they are: the
+ * page's step is drawn again with that, and the signer stays where they are.
+ */
+async function identifiedOnTheDocument(page: Page, live: LiveSession): Promise<void> {
+  const place = page.locator('#signing button.place.mine').first();
+  await eventually(
+    () => place.boundingBox(),
+    (b) => Boolean(b && b.y >= 0 && b.y + b.height <= PHONE.height),
+    'the place to sign brought into view on arrival',
+  );
+  const step = page.locator('#step > *').first();
+  await step.evaluate((node) => node.setAttribute('data-before', 'identified'));
+  await identify(live, 0);
+  await eventually(
+    () => page.locator('#step [data-before], #signing .notice').count(),
+    (n) => n === 0,
+    'the step and the document drawn again once the signer is identified',
+  );
+  assert.notEqual(await page.evaluate('document.activeElement && document.activeElement.id'), 'step-title');
+}
+
 /** The document first, readable at 100 %, its current place in view, zoomable, under movable videos. */
 async function documentOnAPhone(page: Page): Promise<void> {
   const signing = page.locator('#signing');
@@ -72,7 +109,7 @@ async function documentOnAPhone(page: Page): Promise<void> {
 }
 
 /** The marks the console draws, as the API gives them: to the session's own people, nobody else's. */
-async function appliedMarksThroughTheApi(live: Awaited<ReturnType<typeof liveTeamSession>>): Promise<void> {
+async function appliedMarksThroughTheApi(live: LiveSession): Promise<void> {
   const view = await request(`${API}/sessions/${live.id}/signing`, { auth: live.account.api_key });
   const [deed] = view.body.documents;
   const applied = deed.places.find((p: { applied_at?: string }) => p.applied_at);
@@ -136,18 +173,7 @@ describe('the room works on a phone and at a notary’s desk (issue 70)', functi
       await desk.page.setViewportSize(DESK);
       await receivingMedia(notary.page, 2, 60_000);
       await receivingMedia(phone.page, 2, 60_000);
-      for (const who of [0, 1]) {
-        const identified = await eventually(
-          () =>
-            request(`${API}/sessions/${live.id}/signers/${who}/identification`, {
-              auth: live.notaryToken,
-              body: { basis: 'personal_knowledge' },
-            }),
-          (r) => r.status === 200,
-          `the notary identifying signer ${who} on camera`,
-        );
-        assert.equal(identified.status, 200, identified.text);
-      }
+      await identify(live, 1);
       await signInPage(desk.page, 'typed');
       // Another signer's progress redraws only the places it changed: what the desk's signer sees stays put.
       const deskPlace = desk.page.locator('#signing .place.applied').first();
@@ -156,7 +182,10 @@ describe('the room works on a phone and at a notary’s desk (issue 70)', functi
       await signInPage(phone.page, 'typed', {
         shown: async (step) => {
           await assertReadableAndTappable(phone.page, `the ${step} on a phone`);
-          if (step === 'document') await documentOnAPhone(phone.page);
+          if (step === 'document') {
+            await identifiedOnTheDocument(phone.page, live);
+            await documentOnAPhone(phone.page);
+          }
           await bothWidths(phone.page, step, PHONE);
         },
       });
