@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnServer, tail, type ManagedChild } from './childProcess';
 import { readPid, stopOrphan, writePidFile } from './pidFile';
+import { keepRunning } from './keepRunning';
 import type { MediaConfig } from '../../src/mediaConfig';
 
 /** Where Debian's `janus` package (and a source build) puts its modules. */
@@ -132,7 +133,8 @@ async function waitUntilServing(url: string, exited: () => boolean, timeoutMs: n
 /**
  * Janus, the media server of live sessions, for `npm start` and the tests: configured under
  * DATA_DIR/janus with only what the service uses, its HTTP API on loopback (browsers reach it through
- * the API's signaling proxy), its events posted to the API. Undefined when Janus is not installed.
+ * the API's signaling proxy), its events posted to the API, started again if it crashes. Undefined when
+ * Janus is not installed.
  */
 export async function startEmbeddedJanus(opts: {
   dataDir: string;
@@ -156,11 +158,9 @@ export async function startEmbeddedJanus(opts: {
   const pidFile = path.join(dir, 'janus.pid');
   const logFile = path.join(dir, 'janus.log');
   const serverUrl = `http://127.0.0.1:${port}/janus`;
-  let server: ManagedChild | undefined;
-
-  const start = async () => {
+  const launch = async (): Promise<ManagedChild> => {
     await stopOrphan(readPid(pidFile), 'janus', 'The embedded Janus');
-    server = spawnServer(
+    const server = spawnServer(
       binary,
       [
         '--configs-folder',
@@ -182,19 +182,12 @@ export async function startEmbeddedJanus(opts: {
       await server.stop('SIGKILL', 0);
       throw new Error(`${(err as Error).message}\n${tail(logFile)}`);
     }
+    return server;
   };
-  const stop = async () => {
-    await server?.stop('SIGTERM', 5_000);
+  const halt = async (server: ManagedChild) => {
+    await server.stop('SIGTERM', 5_000);
     fs.rmSync(pidFile, { force: true });
   };
-  await start();
-  return {
-    serverUrl,
-    ...secrets,
-    async restart() {
-      await stop();
-      await start();
-    },
-    stop,
-  };
+  const janus = await keepRunning({ name: 'The embedded Janus', launch, halt, log: opts.log });
+  return { serverUrl, ...secrets, restart: janus.restart, stop: janus.stop };
 }

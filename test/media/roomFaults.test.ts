@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { assertAccessible } from '../support/accessibility';
 import { testEnvironment } from '../support/environment';
@@ -88,7 +89,7 @@ describe('the live room keeps the act: refusals and a media server restart (issu
     }
   });
 
-  it('the media server restarts mid-act: the pages reconnect by themselves, and the recording keeps both segments', async () => {
+  it('the media server crashes mid-act: it is started again, the pages reconnect by themselves, and the recording keeps both segments', async () => {
     const live = await liveTeamSession();
     assert.equal((await notaryAction(live.notaryToken, live.id, 'start')).status, 200);
     const signer = await signerPage(browsers.granted, live.signingUrl);
@@ -98,7 +99,16 @@ describe('the live room keeps the act: refusals and a media server restart (issu
       // machine may otherwise restart it between a track's opening and its first packet on disk).
       await receivingMedia(signer.page, 1, 60_000, RECORDED_FRAMES);
       await receivingMedia(notary.page, 1, 60_000, RECORDED_FRAMES);
-      await testEnvironment().services.media!.restart();
+      const pidFile = path.join(testEnvironment().dataDir, 'janus', 'janus.pid');
+      const crashed = Number(fs.readFileSync(pidFile, 'utf8'));
+      process.kill(crashed, 'SIGKILL');
+      // Nobody restarts it here: `npm start`'s embedded media server is started again by itself.
+      await eventually(
+        async () => Number(fs.readFileSync(pidFile, 'utf8')),
+        (pid) => pid > 0 && pid !== crashed,
+        'the media server started again',
+        { timeoutMs: 30_000, intervalMs: 100 },
+      );
       // The pages lose the room, then find the next one open by themselves.
       const firstFrames = (await roomStats(signer.page)).framesDecoded;
       await eventually(
