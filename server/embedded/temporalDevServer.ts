@@ -3,7 +3,8 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { buildTemporalCli, findTemporalCli, goAvailable } from './temporalCli';
 import { readPid, stopOrphan, writePidFile } from './pidFile';
-import { spawnServer, tail } from './childProcess';
+import { spawnServer, tail, type ManagedChild } from './childProcess';
+import { keepRunning } from './keepRunning';
 import { searchAttributeCliArgs } from '../../src/temporal/searchAttributes';
 import { dynamicConfigCliArgs } from '../../src/temporal/dynamicConfig';
 import { SESSION_SEARCH_ATTRIBUTES } from '../../core/temporal/searchAttributes';
@@ -51,7 +52,10 @@ async function waitUntilServing(address: string, exited: () => boolean, timeoutM
  */
 const FILE_PRAGMAS = ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal'];
 
-/** `temporal server start-dev` with its Web UI, from a CLI found on the machine or built once with Go. */
+/**
+ * `temporal server start-dev` with its Web UI, from a CLI found on the machine or built once with Go; on
+ * its file (`npm start`), launched again if it crashes.
+ */
 export async function startTemporalDevServer(opts: DevServerOptions): Promise<RunningDevServer> {
   let cli = findTemporalCli();
   if (!cli && goAvailable()) cli = await buildTemporalCli(opts.log);
@@ -60,7 +64,6 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Ru
   const dir = path.join(opts.dataDir, 'temporal');
   fs.mkdirSync(dir, { recursive: true });
   const pidFile = path.join(dir, 'temporal.pid');
-  await stopOrphan(readPid(pidFile), 'temporal', 'The Temporal dev server');
   const args = [
     'server',
     'start-dev',
@@ -77,23 +80,31 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Ru
     ...dynamicConfigCliArgs(),
   ];
   const logFile = path.join(dir, 'server.log');
-  const server = spawnServer(cli, args, logFile, { exitSignal: 'SIGTERM' });
-  writePidFile(pidFile, server.child.pid);
   const address = `127.0.0.1:${opts.port}`;
-  try {
-    await waitUntilServing(address, server.exited, 60_000);
-  } catch (err) {
-    await server.stop('SIGKILL', 0);
-    throw new Error(`${(err as Error).message}\n${tail(logFile)}`);
-  }
-  return {
-    address,
-    uiUrl: `http://localhost:${opts.uiPort}`,
-    async stop() {
-      await server.stop('SIGTERM', 10_000);
-      fs.rmSync(pidFile, { force: true });
-    },
+  const launch = async (): Promise<ManagedChild> => {
+    await stopOrphan(readPid(pidFile), 'temporal', 'The Temporal dev server');
+    const server = spawnServer(cli, args, logFile, { exitSignal: 'SIGTERM' });
+    writePidFile(pidFile, server.child.pid);
+    try {
+      await waitUntilServing(address, server.exited, 60_000);
+    } catch (err) {
+      await server.stop('SIGKILL', 0);
+      throw new Error(`${(err as Error).message}\n${tail(logFile)}`);
+    }
+    return server;
   };
+  const halt = async (server: ManagedChild) => {
+    await server.stop('SIGTERM', 10_000);
+    fs.rmSync(pidFile, { force: true });
+  };
+  const uiUrl = `http://localhost:${opts.uiPort}`;
+  // Launched again in memory, a crashed server would come back empty: only one on its file is kept running.
+  if (opts.persistent) {
+    const kept = await keepRunning({ name: 'The Temporal dev server', launch, halt, log: opts.log });
+    return { address, uiUrl, stop: kept.stop };
+  }
+  const server = await launch();
+  return { address, uiUrl, stop: () => halt(server) };
 }
 
 /** Machines without Go but with internet: the SDK downloads and runs the same dev server. */
