@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { spawnServer, tail } from './childProcess';
+import { spawnServer, tail, type ManagedChild } from './childProcess';
+import { keepRunning } from './keepRunning';
 import { readPid, stopOrphan } from './pidFile';
 
 export interface EmbeddedPostgresOptions {
@@ -217,7 +218,10 @@ async function ensureDatabase(port: number, database: string): Promise<void> {
   }
 }
 
-/** A PostgreSQL server of our own for DATA_DIR, kept across restarts; works as root from any checkout. */
+/**
+ * A PostgreSQL server of our own for DATA_DIR, kept across restarts and launched again if it crashes; works
+ * as root from any checkout.
+ */
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<RunningPostgres> {
   fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o755 });
   const layout = postgresLayout(opts.dataDir, opts.nativeDir);
@@ -226,30 +230,31 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     opts.log(`Initialising PostgreSQL in ${databaseDir}`);
     await initialise(layout, opts.log);
   }
-  await stopOrphan(readPid(path.join(databaseDir, 'postmaster.pid')), 'postgres', 'PostgreSQL');
-
   const logFile = path.join(opts.dataDir, 'postgres.log');
-  const server = spawnServer(
-    path.join(layout.binDir, 'postgres'),
-    ['-D', databaseDir, '-p', String(opts.port), '-c', 'listen_addresses=127.0.0.1'],
-    logFile,
-    { ...layout.runAs, cwd: '/', env: { ...process.env, LC_MESSAGES: 'C' }, exitSignal: 'SIGINT' },
-  );
   const url = embeddedDatabaseUrl(opts.port, 'postgres');
-  const deadline = Date.now() + 60_000;
-  while (!(await canConnect(url))) {
-    if (server.exited() || Date.now() > deadline) {
-      await server.stop('SIGINT', 5_000);
-      throw new Error(
-        `Embedded PostgreSQL did not start on port ${opts.port}; set EMBEDDED_POSTGRES_PORT or DATABASE_URL.\n${tail(logFile)}`,
-      );
+  const launch = async (): Promise<ManagedChild> => {
+    await stopOrphan(readPid(path.join(databaseDir, 'postmaster.pid')), 'postgres', 'PostgreSQL');
+    const server = spawnServer(
+      path.join(layout.binDir, 'postgres'),
+      ['-D', databaseDir, '-p', String(opts.port), '-c', 'listen_addresses=127.0.0.1'],
+      logFile,
+      { ...layout.runAs, cwd: '/', env: { ...process.env, LC_MESSAGES: 'C' }, exitSignal: 'SIGINT' },
+    );
+    const deadline = Date.now() + 60_000;
+    while (!(await canConnect(url))) {
+      if (server.exited() || Date.now() > deadline) {
+        await server.stop('SIGINT', 5_000);
+        throw new Error(
+          `Embedded PostgreSQL did not start on port ${opts.port}; set EMBEDDED_POSTGRES_PORT or DATABASE_URL.\n${tail(logFile)}`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 200));
     }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  await ensureDatabase(opts.port, opts.database);
-  return {
-    databaseUrl: embeddedDatabaseUrl(opts.port, opts.database),
-    // SIGINT is PostgreSQL's "fast" shutdown: clean, without waiting for idle clients.
-    stop: () => server.stop('SIGINT', 15_000),
+    return server;
   };
+  // SIGINT is PostgreSQL's "fast" shutdown: clean, without waiting for idle clients.
+  const halt = (server: ManagedChild) => server.stop('SIGINT', 15_000);
+  const postgres = await keepRunning({ name: 'The embedded PostgreSQL', launch, halt, log: opts.log });
+  await ensureDatabase(opts.port, opts.database);
+  return { databaseUrl: embeddedDatabaseUrl(opts.port, opts.database), stop: postgres.stop };
 }
