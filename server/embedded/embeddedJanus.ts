@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnServer, tail, type ManagedChild } from './childProcess';
-import { readPid, stopOrphan, writePidFile } from './pidFile';
 import { keepRunning } from './keepRunning';
+import { pidFileLauncher } from './pidFileLauncher';
 import type { MediaConfig } from '../../src/mediaConfig';
 
 /** Where Debian's `janus` package (and a source build) puts its modules. */
@@ -155,39 +154,23 @@ export async function startEmbeddedJanus(opts: {
   const secrets = secretsOf(dir);
   const port = opts.media.embeddedPort;
   const conf = writeConfiguration(dir, root, opts.media, port, secrets);
-  const pidFile = path.join(dir, 'janus.pid');
-  const logFile = path.join(dir, 'janus.log');
   const serverUrl = `http://127.0.0.1:${port}/janus`;
-  const launch = async (): Promise<ManagedChild> => {
-    await stopOrphan(readPid(pidFile), 'janus', 'The embedded Janus');
-    const server = spawnServer(
-      binary,
-      [
-        '--configs-folder',
-        conf,
-        '--config',
-        path.join(conf, 'janus.jcfg'),
-        '--disable-colors',
-        '--event-handlers',
-      ],
-      logFile,
-      {
-        exitSignal: 'SIGTERM',
-      },
-    );
-    writePidFile(pidFile, server.child.pid);
-    try {
-      await waitUntilServing(serverUrl, server.exited, 20_000);
-    } catch (err) {
-      await server.stop('SIGKILL', 0);
-      throw new Error(`${(err as Error).message}\n${tail(logFile)}`);
-    }
-    return server;
-  };
-  const halt = async (server: ManagedChild) => {
-    await server.stop('SIGTERM', 5_000);
-    fs.rmSync(pidFile, { force: true });
-  };
-  const janus = await keepRunning({ name: 'The embedded Janus', launch, halt, log: opts.log });
+  const launcher = pidFileLauncher({
+    command: binary,
+    args: [
+      '--configs-folder',
+      conf,
+      '--config',
+      path.join(conf, 'janus.jcfg'),
+      '--disable-colors',
+      '--event-handlers',
+    ],
+    logFile: path.join(dir, 'janus.log'),
+    pidFile: path.join(dir, 'janus.pid'),
+    orphan: { command: 'janus', what: 'The embedded Janus' },
+    serving: (exited) => waitUntilServing(serverUrl, exited, 20_000),
+    haltWithinMs: 5_000,
+  });
+  const janus = await keepRunning({ name: 'The embedded Janus', ...launcher, log: opts.log });
   return { serverUrl, ...secrets, restart: janus.restart, stop: janus.stop };
 }

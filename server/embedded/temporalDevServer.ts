@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { buildTemporalCli, findTemporalCli, goAvailable } from './temporalCli';
-import { readPid, stopOrphan, writePidFile } from './pidFile';
-import { spawnServer, tail, type ManagedChild } from './childProcess';
 import { keepRunning } from './keepRunning';
+import { pidFileLauncher } from './pidFileLauncher';
 import { searchAttributeCliArgs } from '../../src/temporal/searchAttributes';
 import { dynamicConfigCliArgs } from '../../src/temporal/dynamicConfig';
 import { SESSION_SEARCH_ATTRIBUTES } from '../../core/temporal/searchAttributes';
@@ -63,7 +62,6 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Ru
 
   const dir = path.join(opts.dataDir, 'temporal');
   fs.mkdirSync(dir, { recursive: true });
-  const pidFile = path.join(dir, 'temporal.pid');
   const args = [
     'server',
     'start-dev',
@@ -79,32 +77,24 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Ru
     ...searchAttributeCliArgs(),
     ...dynamicConfigCliArgs(),
   ];
-  const logFile = path.join(dir, 'server.log');
   const address = `127.0.0.1:${opts.port}`;
-  const launch = async (): Promise<ManagedChild> => {
-    await stopOrphan(readPid(pidFile), 'temporal', 'The Temporal dev server');
-    const server = spawnServer(cli, args, logFile, { exitSignal: 'SIGTERM' });
-    writePidFile(pidFile, server.child.pid);
-    try {
-      await waitUntilServing(address, server.exited, 60_000);
-    } catch (err) {
-      await server.stop('SIGKILL', 0);
-      throw new Error(`${(err as Error).message}\n${tail(logFile)}`);
-    }
-    return server;
-  };
-  const halt = async (server: ManagedChild) => {
-    await server.stop('SIGTERM', 10_000);
-    fs.rmSync(pidFile, { force: true });
-  };
+  const launcher = pidFileLauncher({
+    command: cli,
+    args,
+    logFile: path.join(dir, 'server.log'),
+    pidFile: path.join(dir, 'temporal.pid'),
+    orphan: { command: 'temporal', what: 'The Temporal dev server' },
+    serving: (exited) => waitUntilServing(address, exited, 60_000),
+    haltWithinMs: 10_000,
+  });
   const uiUrl = `http://localhost:${opts.uiPort}`;
   // Launched again in memory, a crashed server would come back empty: only one on its file is kept running.
   if (opts.persistent) {
-    const kept = await keepRunning({ name: 'The Temporal dev server', launch, halt, log: opts.log });
+    const kept = await keepRunning({ name: 'The Temporal dev server', ...launcher, log: opts.log });
     return { address, uiUrl, stop: kept.stop };
   }
-  const server = await launch();
-  return { address, uiUrl, stop: () => halt(server) };
+  const server = await launcher.launch();
+  return { address, uiUrl, stop: () => launcher.halt(server) };
 }
 
 /** Machines without Go but with internet: the SDK downloads and runs the same dev server. */

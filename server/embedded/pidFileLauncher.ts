@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import { spawnServer, tail, type ManagedChild } from './childProcess';
+import { readPid, stopOrphan, writePidFile } from './pidFile';
+
+export interface Launcher {
+  launch(): Promise<ManagedChild>;
+  halt(server: ManagedChild): Promise<void>;
+}
+
+/**
+ * Launching and halting a server whose pid we keep in a file, so that the next launch finds one orphaned
+ * by a killed `npm start` and stops it first. A launch that never serves is killed, and fails with the
+ * tail of the server's log.
+ */
+export function pidFileLauncher(opts: {
+  command: string;
+  args: string[];
+  logFile: string;
+  pidFile: string;
+  /** Names the orphan: a word of its command line, and the server in a refusal. */
+  orphan: { command: string; what: string };
+  /** Resolves once the server serves; rejects when it exits or takes too long. */
+  serving: (exited: () => boolean) => Promise<void>;
+  haltWithinMs: number;
+}): Launcher {
+  return {
+    async launch() {
+      await stopOrphan(readPid(opts.pidFile), opts.orphan.command, opts.orphan.what);
+      const server = spawnServer(opts.command, opts.args, opts.logFile, { exitSignal: 'SIGTERM' });
+      writePidFile(opts.pidFile, server.child.pid);
+      try {
+        await opts.serving(server.exited);
+      } catch (err) {
+        await server.stop('SIGKILL', 0);
+        throw new Error(`${(err as Error).message}\n${tail(opts.logFile)}`);
+      }
+      return server;
+    },
+    async halt(server) {
+      await server.stop('SIGTERM', opts.haltWithinMs);
+      fs.rmSync(opts.pidFile, { force: true });
+    },
+  };
+}
