@@ -35,11 +35,15 @@ export async function keepRunning(opts: {
     const launchedAt = Date.now();
     const server = await opts.launch();
     current = server;
-    server.child.once('exit', (code, signal) => {
+    const exited = () => {
       if (!wanted || current !== server) return;
       countExit(launchedAt);
-      relaunching = relaunch(`exited (${signal ?? `code ${code}`})`);
-    });
+      const { signalCode, exitCode } = server.child;
+      relaunching = relaunch(`exited (${signalCode ?? `code ${exitCode}`})`);
+    };
+    // It may have died between serving and now, its 'exit' already emitted.
+    if (server.exited()) exited();
+    else server.child.once('exit', exited);
   };
   const relaunch = async (why: string) => {
     while (wanted) {
