@@ -205,13 +205,25 @@ export async function liveActThroughCompose(stack: ComposeStack, apiUrl: string,
     );
     const crashAt = Date.now();
     crashJanus(stack, log);
-    await Promise.all(act.pages.map(({ page }) => receiving(page, 2, 120_000, 2)));
-    const janusBackMs = Date.now() - crashAt;
+    // Each page's own return (the relay-only signer first, the notary last) tells a slow page from a slow room.
+    const pagesBackMs = await Promise.all(
+      act.pages.map(async ({ page }) => {
+        await receiving(page, 2, 120_000, 2);
+        return Date.now() - crashAt;
+      }),
+    );
+    const janusBackMs = Math.max(...pagesBackMs);
     log(`Janus crashed mid-act: everyone sees and hears everyone again after ${janusBackMs} ms`);
     await act.complete();
     const recording = await recordingOf(party, act.id, 300_000);
     if (recording.segments.length < 2)
       throw new Error(`the recording lists ${recording.segments.length} segment(s), not one per room`);
+    const [first, second] = recording.segments as Array<{ started_at: string; ended_at: string }>;
+    const sinceCrash = (at: string) => `${Date.parse(at) - crashAt} ms`;
+    log(
+      `segment 1 ended ${sinceCrash(first.ended_at)} after the crash, segment 2 opened ${sinceCrash(second.started_at)}` +
+        ` after it; each page back after ${pagesBackMs.join(', ')} ms`,
+    );
     const grid = await gridOf(party, act.id);
     // The evidence and its composed grid, each as the media worker stored it in S3 with the hash the API gives.
     for (const file of [recording, grid]) {
