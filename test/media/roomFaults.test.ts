@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { assertAccessible } from '../support/accessibility';
 import { testEnvironment } from '../support/environment';
@@ -9,6 +8,7 @@ import { request } from '../support/http';
 import { tokenOf, waitForSession } from '../support/sessions';
 import { downloadAll, pdftotext, removeTempFiles, squash } from '../documents/helpers';
 import { recordHistory } from '../support/histories';
+import { readPid } from '../../server/embedded/pidFile';
 import {
   liveTeamSession,
   mediaBrowsers,
@@ -100,12 +100,12 @@ describe('the live room keeps the act: refusals and a media server restart (issu
       await receivingMedia(signer.page, 1, 60_000, RECORDED_FRAMES);
       await receivingMedia(notary.page, 1, 60_000, RECORDED_FRAMES);
       const pidFile = path.join(testEnvironment().dataDir, 'janus', 'janus.pid');
-      const crashed = Number(fs.readFileSync(pidFile, 'utf8'));
+      const crashed = readPid(pidFile)!;
       process.kill(crashed, 'SIGKILL');
       // Nobody restarts it here: `npm start`'s embedded media server is started again by itself.
       await eventually(
-        async () => Number(fs.readFileSync(pidFile, 'utf8')),
-        (pid) => pid > 0 && pid !== crashed,
+        async () => readPid(pidFile),
+        (pid) => pid !== undefined && pid !== crashed,
         'the media server started again',
         { timeoutMs: 30_000, intervalMs: 100 },
       );
