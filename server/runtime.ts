@@ -41,7 +41,9 @@ export interface ProvidedServices {
   temporalUiUrl?: string;
   stop(): Promise<void>;
 }
-export type BackingProvider = (config: Config, log: (line: string) => void) => Promise<ProvidedServices>;
+/** A line of the backing services' for the service's log: info unless said (a server's crash is a warning). */
+export type BackingLog = (line: string, level?: 'warn' | 'error') => void;
+export type BackingProvider = (config: Config, log: BackingLog) => Promise<ProvidedServices>;
 
 export interface Runtime {
   config: Config;
@@ -116,7 +118,7 @@ async function startApi(
 export async function startRuntime(given: Config, opts: RuntimeOptions): Promise<Runtime> {
   let config = given;
   const logger = opts.logger ?? createLogger(config.logLevel);
-  const say = (line: string) => logger.info(line);
+  const say: BackingLog = (line, level) => logger[level ?? 'info'](line);
   const stack: Array<() => Promise<void>> = [];
   const stop = async () => {
     while (stack.length) {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { BackingLog } from '../runtime';
 import { keepRunning } from './keepRunning';
 import { pidFileLauncher } from './pidFileLauncher';
 import type { MediaConfig } from '../../src/mediaConfig';
@@ -138,7 +139,7 @@ async function waitUntilServing(url: string, exited: () => boolean, timeoutMs: n
 export async function startEmbeddedJanus(opts: {
   dataDir: string;
   media: MediaConfig;
-  log: (line: string) => void;
+  log: BackingLog;
 }): Promise<EmbeddedJanus | undefined> {
   const binary = janusBinary();
   const root = moduleRoot();

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { spawnServer, tail, type ManagedChild } from './childProcess';
+import type { BackingLog } from '../runtime';
 import { keepRunning } from './keepRunning';
 import { readPid, stopOrphan } from './pidFile';
 
@@ -12,7 +13,7 @@ export interface EmbeddedPostgresOptions {
   dataDir: string;
   port: number;
   database: string;
-  log: (line: string) => void;
+  log: BackingLog;
   /** The package's `native` directory; tests pass a copy of it. */
   nativeDir?: string;
 }

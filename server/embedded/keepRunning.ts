@@ -1,3 +1,4 @@
+import type { BackingLog } from '../runtime';
 import type { ManagedChild } from './childProcess';
 
 const RELAUNCH_AFTER_MS = 1_000;
@@ -20,7 +21,7 @@ export async function keepRunning(opts: {
   name: string;
   launch: () => Promise<ManagedChild>;
   halt: (server: ManagedChild) => Promise<void>;
-  log: (line: string) => void;
+  log: BackingLog;
 }): Promise<KeptRunning> {
   let current: ManagedChild | undefined;
   let wanted = false;
@@ -48,10 +49,13 @@ export async function keepRunning(opts: {
   const relaunch = async (why: string) => {
     while (wanted) {
       if (quickExits >= QUICK_EXITS_TO_GIVE_UP) {
-        opts.log(`${opts.name} ${why}, ${quickExits} times within seconds of starting: left stopped`);
+        opts.log(
+          `${opts.name} ${why}, ${quickExits} times within seconds of starting: left stopped`,
+          'error',
+        );
         return;
       }
-      opts.log(`${opts.name} ${why}: starting it again`);
+      opts.log(`${opts.name} ${why}: starting it again`, 'warn');
       await new Promise<void>((resolve) => {
         wakeUp = resolve;
         setTimeout(resolve, RELAUNCH_AFTER_MS).unref();

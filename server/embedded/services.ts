@@ -1,4 +1,4 @@
-import type { BackingProvider } from '../runtime';
+import type { BackingLog, BackingProvider } from '../runtime';
 import type { Config } from '../../src/config';
 import {
   EMBEDDED_DATABASE,
@@ -24,7 +24,7 @@ export interface BackingServices {
 export interface BackingServiceOptions {
   /** The Temporal dev server keeps its history in DATA_DIR; tests use an in-memory one. */
   persistentTemporal: boolean;
-  log: (line: string) => void;
+  log: BackingLog;
 }
 
 /** DATABASE_URL and TEMPORAL_ADDRESS when set; otherwise embedded servers under DATA_DIR, started together. */
@@ -79,7 +79,7 @@ export async function provideBackingServices(
  */
 export async function provideDatabaseForTool(
   config: Config,
-  log: (line: string) => void,
+  log: BackingLog,
 ): Promise<{ databaseUrl: string; stop(): Promise<void> }> {
   if (config.databaseUrl) return { databaseUrl: config.databaseUrl, stop: async () => undefined };
   // A running `npm start` with the same DATA_DIR, whatever port it was given.

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { buildTemporalCli, findTemporalCli, goAvailable } from './temporalCli';
+import type { BackingLog } from '../runtime';
 import { keepRunning } from './keepRunning';
 import { pidFileLauncher } from './pidFileLauncher';
 import { searchAttributeCliArgs } from '../../src/temporal/searchAttributes';
@@ -14,7 +15,7 @@ export interface DevServerOptions {
   uiPort: number;
   /** In-memory when false: the tests want a fresh server, `npm start` a persistent one. */
   persistent: boolean;
-  log: (line: string) => void;
+  log: BackingLog;
 }
 
 export interface RunningDevServer {

@@ -24,7 +24,7 @@ describe('an embedded server kept running', function () {
         return server;
       },
       halt: (server) => server.stop('SIGTERM', 5_000),
-      log: (line) => lines.push(line),
+      log: (line, level) => lines.push(`${level ?? 'info'}: ${line}`),
     });
   const running = () => launched.filter((server) => !server.exited());
 
@@ -37,7 +37,7 @@ describe('an embedded server kept running', function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('is launched again after a crash, and stays stopped once stopped', async () => {
+  it('is launched again after a crash, with a warning, and stays stopped once stopped', async () => {
     const kept = await supervise('sleep 300');
     const first = launched[0].child.pid!;
     process.kill(first, 'SIGKILL');
@@ -47,7 +47,7 @@ describe('an embedded server kept running', function () {
       'a second launch',
       { timeoutMs: 10_000, intervalMs: 50 },
     );
-    assert.deepEqual(lines, ['The stand-in exited (SIGKILL): starting it again']);
+    assert.deepEqual(lines, ['warn: The stand-in exited (SIGKILL): starting it again']);
     const second = launched[1].child.pid!;
     await kept.stop();
     assert.equal(processRuns(second), false);
@@ -68,7 +68,7 @@ describe('an embedded server kept running', function () {
     assert.equal(launched.length, 1);
   });
 
-  it('is left stopped after five quick exits in a row, and says so', async () => {
+  it('is left stopped after five quick exits in a row, and says so as an error', async () => {
     await supervise('exit 3');
     const gaveUp = await eventually(
       async () => lines,
@@ -79,7 +79,7 @@ describe('an embedded server kept running', function () {
     assert.equal(launched.length, 5);
     assert.equal(
       gaveUp.at(-1),
-      'The stand-in exited (code 3), 5 times within seconds of starting: left stopped',
+      'error: The stand-in exited (code 3), 5 times within seconds of starting: left stopped',
     );
   });
 });
