@@ -9,6 +9,14 @@ const LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = 
   ERROR: 'error',
 };
 
+/**
+ * The SDK warns of a worker that polls no workflow tasks; the media workers run only activities on purpose,
+ * so for them it is not something an operator should act on.
+ */
+const ACTIVITIES_ONLY = 'No workflows registered, not polling for workflow tasks';
+
+const levelOf = (level: LogLevel, message: string) => (message === ACTIVITIES_ONLY ? 'info' : LEVELS[level]);
+
 let installed = false;
 
 /**
@@ -26,11 +34,12 @@ export function installTemporalRuntime(logger: Logger): void {
   Runtime.install({
     shutdownSignals: [],
     logger: {
-      log: (level: LogLevel, message: string, meta?: LogMetadata) => log[LEVELS[level]](meta ?? {}, message),
+      log: (level: LogLevel, message: string, meta?: LogMetadata) =>
+        log[levelOf(level, message)](meta ?? {}, message),
       trace: (message: string, meta?: LogMetadata) => log.trace(meta ?? {}, message),
       debug: (message: string, meta?: LogMetadata) => log.debug(meta ?? {}, message),
       info: (message: string, meta?: LogMetadata) => log.info(meta ?? {}, message),
-      warn: (message: string, meta?: LogMetadata) => log.warn(meta ?? {}, message),
+      warn: (message: string, meta?: LogMetadata) => log[levelOf('WARN', message)](meta ?? {}, message),
       error: (message: string, meta?: LogMetadata) => log.error(meta ?? {}, message),
     },
   });

@@ -114,6 +114,8 @@ describe('the recording: the evidence at once, the grid composed apart on media 
     assert.equal((await recordingOf()).renditions[0].status, 'processing');
 
     media = await startWorkerProcess({ WORKER_ROLES: 'media' });
+    // Activities only, on purpose: its start is nothing for an operator to act on.
+    assert.deepEqual(media.warnings(), []);
     const made = await eventually(recordingOf, (r) => r.renditions[0]?.status === 'available', 'the grid', {
       timeoutMs: 120_000,
     });

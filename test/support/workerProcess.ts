@@ -11,6 +11,8 @@ export interface WorkerProcess {
   kill(): void;
   /** Settles once the process has exited. */
   exited: Promise<void>;
+  /** Its log lines so far at warn level or above (pino's 40 and up). */
+  warnings(): string[];
 }
 
 /** Whether a process still runs (a zombie has ended). */
@@ -41,7 +43,11 @@ export async function startWorkerProcess(settings: Record<string, string> = {}):
       resolve();
     }),
   );
-  const worker = { kill: () => void child.kill('SIGKILL'), exited };
+  const worker = {
+    kill: () => void child.kill('SIGKILL'),
+    exited,
+    warnings: () => output.split('\n').filter((line) => /"level":[4-6]0\b/.test(line)),
+  };
   try {
     await eventually(
       () => ({ running: output.includes('"worker running"'), exitCode }),
