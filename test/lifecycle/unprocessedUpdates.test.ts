@@ -60,7 +60,8 @@ function standInWorker(queue: string, answers: (updateId: string) => boolean) {
   const polling = (async () => {
     while (!stop.signal.aborted) {
       const task = await connection
-        .withAbortSignal(stop.signal, () =>
+        // A signal of its own per poll: the SDK adds an abort listener to it for every call, and keeps it.
+        .withAbortSignal(AbortSignal.any([stop.signal]), () =>
           connection.withDeadline(Date.now() + LONG_POLL_MS, () =>
             connection.workflowService.pollWorkflowTaskQueue({
               namespace,
