@@ -185,6 +185,33 @@ function crashJanus(stack: ComposeStack, log: Log): void {
 }
 
 /**
+ * A page's room states (web/liveRoom.ts) from now until `stop`, each change with its ms since `from`: a long
+ * `reconnecting` is a connection that never came, a second one a connection that came and then failed.
+ */
+function watchRoomStates(page: Page, from: number): { stop(): string } {
+  const changes: string[] = [];
+  let watching = true;
+  let last = '';
+  const watch = async () => {
+    while (watching) {
+      const state = await page
+        .evaluate('window.notarizationRoom ? window.notarizationRoom.state() : "none"')
+        .catch(() => 'unreadable');
+      if (state !== last) changes.push(`${String(state)} ${Date.now() - from}`);
+      last = String(state);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  void watch();
+  return {
+    stop: () => {
+      watching = false;
+      return changes.join(' → ');
+    },
+  };
+}
+
+/**
  * A live act of two signers and the notary in headless Chromium on the host, through the published media
  * ports; the first signer relay-only through coturn. Janus crashes mid-act; the act completes, and its
  * evidence (two segments) and then its composed grid are in the S3 store with the hashes the API gives.
@@ -204,6 +231,7 @@ export async function liveActThroughCompose(stack: ComposeStack, apiUrl: string,
       `live act: first frame ${act.startToFirstFrameMs} ms after Start; relay-only signer's connections through ${relayed.join(', ')}`,
     );
     const crashAt = Date.now();
+    const states = act.pages.map(({ page }) => watchRoomStates(page, crashAt));
     crashJanus(stack, log);
     // Each page's own return (the relay-only signer first, the notary last) tells a slow page from a slow room.
     const pagesBackMs = await Promise.all(
@@ -214,6 +242,7 @@ export async function liveActThroughCompose(stack: ComposeStack, apiUrl: string,
     );
     const janusBackMs = Math.max(...pagesBackMs);
     log(`Janus crashed mid-act: everyone sees and hears everyone again after ${janusBackMs} ms`);
+    log(`each page's room states since the crash (ms): ${states.map((s) => s.stop()).join('; ')}`);
     await act.complete();
     const recording = await recordingOf(party, act.id, 300_000);
     if (recording.segments.length < 2)
