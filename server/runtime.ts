@@ -41,7 +41,7 @@ export interface ProvidedServices {
   temporalUiUrl?: string;
   stop(): Promise<void>;
 }
-/** A line of the backing services' for the service's log: info unless said (a server's crash is a warning). */
+/** How the backing services write to the service's log: at info unless a level is given (a server's crash). */
 export type BackingLog = (line: string, level?: 'warn' | 'error') => void;
 export type BackingProvider = (config: Config, log: BackingLog) => Promise<ProvidedServices>;
 

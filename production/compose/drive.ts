@@ -194,11 +194,13 @@ function watchRoomStates(page: Page, from: number): { stop(): string } {
   let last = '';
   const watch = async () => {
     while (watching) {
-      const state = await page
-        .evaluate('window.notarizationRoom ? window.notarizationRoom.state() : "none"')
-        .catch(() => 'unreadable');
-      if (state !== last) changes.push(`${String(state)} ${Date.now() - from}`);
-      last = String(state);
+      const state = String(
+        await page
+          .evaluate('window.notarizationRoom ? window.notarizationRoom.state() : "none"')
+          .catch(() => 'unreadable'),
+      );
+      if (state !== last) changes.push(`${state} ${Date.now() - from}`);
+      last = state;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
