@@ -8,11 +8,13 @@ export class Base64Upload {
   constructor(
     /** The decoded bytes; empty when the text was not strict base64 or decodes past the limit. */
     readonly bytes: Buffer,
-    /** Characters of text the client sent. */
+    /** Characters of base64 the client sent, line breaks aside. */
     readonly encodedLength: number,
     /** Bytes the text stands for, from its length and final padding alone, as if it were strict. */
     readonly decodedLength: number,
     readonly strict: boolean,
+    /** Whether the text began as a data URI (`data:application/pdf;base64,…`), which is never base64. */
+    readonly dataUri: boolean,
   ) {}
 
   get tooLarge(): boolean {
@@ -22,6 +24,10 @@ export class Base64Upload {
 
 /** The last quantum, the only one that may carry padding (write() refuses `=` anywhere else). */
 const FINAL_QUANTUM = /^[A-Za-z0-9+/]{2,4}={0,2}$/;
+/** Line breaks, as MIME encoders and the `base64` tool wrap their output (RFC 2045): not part of the text. */
+const LINE_BREAK = /[\r\n]/;
+const LINE_BREAKS = /[\r\n]/g;
+const DATA_URI = 'data:';
 /** Characters decoded at a time. */
 const STEP = 64 * 1024;
 /** The first buffer when the size to expect is unknown; it doubles as needed. */
@@ -29,7 +35,7 @@ const FIRST_BUFFER_BYTES = 64 * 1024;
 
 /**
  * Decodes strict base64 (the alphabet of RFC 4648 §4, padding only at the end, a length that is a multiple
- * of 4) from pieces of text as they arrive. Memory: the decoded bytes, at most MAX_DOCUMENT_BYTES of them,
+ * of 4), wrapped in lines or not, from pieces of text as they arrive. Memory: the decoded bytes, at most MAX_DOCUMENT_BYTES of them,
  * plus less than one step of text and the re-encoding of one step.
  */
 export class Base64Decoder {
@@ -43,6 +49,8 @@ export class Base64Decoder {
   private strict = true;
   private out: Buffer;
   private used = 0;
+  /** The text's first characters, to tell a data URI. */
+  private head = '';
 
   /** `expectedBytes`: what the rest of the body could decode to, if known; it sizes the buffer once. */
   constructor(expectedBytes?: number) {
@@ -50,6 +58,8 @@ export class Base64Decoder {
   }
 
   write(text: string): void {
+    if (this.head.length < DATA_URI.length) this.head += text.slice(0, DATA_URI.length - this.head.length);
+    if (LINE_BREAK.test(text)) text = text.replace(LINE_BREAKS, '');
     this.encodedLength += text.length;
     this.tail = text.length >= 2 ? text.slice(-2) : (this.tail + text).slice(-2);
     if (!this.strict) return;
@@ -90,7 +100,8 @@ export class Base64Decoder {
         : this.out.subarray(0, this.used);
     this.pending = '';
     this.release();
-    return new Base64Upload(bytes, this.encodedLength, decodedLength, this.strict);
+    const dataUri = this.head.toLowerCase() === DATA_URI;
+    return new Base64Upload(bytes, this.encodedLength, decodedLength, this.strict, dataUri);
   }
 
   private refuse(): void {

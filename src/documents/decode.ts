@@ -87,6 +87,8 @@ export async function pdfPageCount(bytes: Uint8Array, label: string): Promise<nu
  */
 export function uploadBytes(upload: Base64Upload, label: string): Buffer {
   const field = `${label}.base64Doc`;
+  if (upload.dataUri)
+    throw new DocumentError(`${field} must be the base64 alone, without a data: URI prefix`);
   if (!upload.strict) throw new DocumentError(`${field} is not valid base64`);
   if (upload.tooLarge) throw new DocumentError('Document exceeds maximum file size');
   if (upload.bytes.length === 0) throw new DocumentError(`${field} is empty`);
