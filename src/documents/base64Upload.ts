@@ -1,5 +1,8 @@
 import { MAX_DOCUMENT_BYTES } from '../../core/vocabulary';
 
+/** What made text plainly other than strict base64, so that the refusal can say what to send instead. */
+export type Base64Flaw = 'data_uri' | 'line_break';
+
 /**
  * A `base64Doc` as the body parser decoded it while the request arrived: the document's bytes, never its
  * base64 text (a 10 MB document would otherwise be held as 13 MB of text several times over).
@@ -8,13 +11,13 @@ export class Base64Upload {
   constructor(
     /** The decoded bytes; empty when the text was not strict base64 or decodes past the limit. */
     readonly bytes: Buffer,
-    /** Characters of base64 the client sent, line breaks aside. */
+    /** Characters of text the client sent. */
     readonly encodedLength: number,
     /** Bytes the text stands for, from its length and final padding alone, as if it were strict. */
     readonly decodedLength: number,
     readonly strict: boolean,
-    /** Whether the text began as a data URI (`data:application/pdf;base64,…`), which is never base64. */
-    readonly dataUri: boolean,
+    /** Set only when not strict, and only for the flaws a client can be told how to mend. */
+    readonly flaw?: Base64Flaw,
   ) {}
 
   get tooLarge(): boolean {
@@ -24,9 +27,6 @@ export class Base64Upload {
 
 /** The last quantum, the only one that may carry padding (write() refuses `=` anywhere else). */
 const FINAL_QUANTUM = /^[A-Za-z0-9+/]{2,4}={0,2}$/;
-/** Line breaks, as MIME encoders and the `base64` tool wrap their output (RFC 2045): not part of the text. */
-const LINE_BREAK = /[\r\n]/;
-const LINE_BREAKS = /[\r\n]/g;
 const DATA_URI = 'data:';
 /** Characters decoded at a time. */
 const STEP = 64 * 1024;
@@ -35,7 +35,7 @@ const FIRST_BUFFER_BYTES = 64 * 1024;
 
 /**
  * Decodes strict base64 (the alphabet of RFC 4648 §4, padding only at the end, a length that is a multiple
- * of 4), wrapped in lines or not, from pieces of text as they arrive. Memory: the decoded bytes, at most MAX_DOCUMENT_BYTES of them,
+ * of 4) from pieces of text as they arrive. Memory: the decoded bytes, at most MAX_DOCUMENT_BYTES of them,
  * plus less than one step of text and the re-encoding of one step.
  */
 export class Base64Decoder {
@@ -51,6 +51,7 @@ export class Base64Decoder {
   private used = 0;
   /** The text's first characters, to tell a data URI. */
   private head = '';
+  private lineBreak = false;
 
   /** `expectedBytes`: what the rest of the body could decode to, if known; it sizes the buffer once. */
   constructor(expectedBytes?: number) {
@@ -59,7 +60,6 @@ export class Base64Decoder {
 
   write(text: string): void {
     if (this.head.length < DATA_URI.length) this.head += text.slice(0, DATA_URI.length - this.head.length);
-    if (LINE_BREAK.test(text)) text = text.replace(LINE_BREAKS, '');
     this.encodedLength += text.length;
     this.tail = text.length >= 2 ? text.slice(-2) : (this.tail + text).slice(-2);
     if (!this.strict) return;
@@ -67,7 +67,7 @@ export class Base64Decoder {
     const padding = text.indexOf('=');
     if (this.padding === -1 && padding !== -1) this.padding = held + padding;
     // Padding may only end the text, at most two characters of it: what follows is judged at the end.
-    if (this.padding !== -1 && held + text.length - this.padding > 2) return this.refuse();
+    if (this.padding !== -1 && held + text.length - this.padding > 2) return this.refuse(text);
     const ready = this.padding === -1 ? held + text.length : this.padding;
     // The parser hands over a few hundred characters at a time: they are gathered and decoded a step at a
     // time, one check and one write per step rather than per piece.
@@ -87,7 +87,7 @@ export class Base64Decoder {
   }
 
   end(): Base64Upload {
-    if (this.strict && this.encodedLength % 4 !== 0) this.refuse();
+    if (this.strict && this.encodedLength % 4 !== 0) this.refuse(this.pending);
     if (this.strict) this.decode(this.pending, true);
     const padding = this.tail === '==' ? 2 : this.tail.endsWith('=') ? 1 : 0;
     const decodedLength = Math.floor((this.encodedLength * 3) / 4) - padding;
@@ -100,11 +100,22 @@ export class Base64Decoder {
         : this.out.subarray(0, this.used);
     this.pending = '';
     this.release();
-    const dataUri = this.head.toLowerCase() === DATA_URI;
-    return new Base64Upload(bytes, this.encodedLength, decodedLength, this.strict, dataUri);
+    const flaw = this.strict
+      ? undefined
+      : this.head.toLowerCase() === DATA_URI
+        ? 'data_uri'
+        : this.lineBreak
+          ? 'line_break'
+          : undefined;
+    return new Base64Upload(bytes, this.encodedLength, decodedLength, this.strict, flaw);
   }
 
-  private refuse(): void {
+  /**
+   * `text`: where strictness failed. Text with a line break always fails where it lies (the decoder skips it,
+   * or it breaks the final quantum or the padding), so only failing text needs looking at.
+   */
+  private refuse(text: string): void {
+    this.lineBreak = text.includes('\n') || text.includes('\r');
     this.strict = false;
     this.pending = '';
     this.release();
@@ -119,7 +130,7 @@ export class Base64Decoder {
   /** Decodes whole quanta; `final`: the text's end, whose last quantum may be padded. */
   private decode(text: string, final: boolean): void {
     const last = final ? text.slice(-4) : '';
-    if (last && !FINAL_QUANTUM.test(last)) return this.refuse();
+    if (last && !FINAL_QUANTUM.test(last)) return this.refuse(text);
     const unpadded = text.slice(0, text.length - last.length);
     const padding = last.endsWith('==') ? 2 : last.endsWith('=') ? 1 : 0;
     const length = (text.length / 4) * 3 - padding;
@@ -137,7 +148,7 @@ export class Base64Decoder {
       this.out = grown;
     }
     const written = this.out.write(text, this.used, length, 'base64');
-    if (!decodedStrictly(text, written, length)) return this.refuse();
+    if (!decodedStrictly(text, written, length)) return this.refuse(text);
     this.used += written;
   }
 
@@ -146,7 +157,7 @@ export class Base64Decoder {
     for (let at = 0; at < text.length; at += STEP) {
       const piece = text.slice(at, at + STEP);
       if (!decodedStrictly(piece, Buffer.from(piece, 'base64').length, (piece.length / 4) * 3))
-        return this.refuse();
+        return this.refuse(piece);
     }
   }
 }

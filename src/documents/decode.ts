@@ -3,7 +3,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { ParseSpeeds, PDFDocument } from 'pdf-lib';
 import { DocumentError } from './documentError';
 import { plainPdfPageCount } from './pdfStructure';
-import type { Base64Upload } from './base64Upload';
+import type { Base64Flaw, Base64Upload } from './base64Upload';
 import {
   assertImageWithinLimits,
   assertPdfInflatesWithinLimits,
@@ -81,15 +81,20 @@ export async function pdfPageCount(bytes: Uint8Array, label: string): Promise<nu
   }
 }
 
+/** What to send instead of text with a flaw a client can mend. */
+const FLAW_ADVICE: Record<Base64Flaw, string> = {
+  data_uri: ': send the base64 alone, without its data: URI prefix',
+  line_break: ': send it on one line, without line breaks (base64 -w 0)',
+};
+
 /**
  * The bytes of an upload the body parser decoded, or the reason it cannot be a document. Runs before any
  * document work, on the caller's thread: these need no more than the parser already knows.
  */
 export function uploadBytes(upload: Base64Upload, label: string): Buffer {
   const field = `${label}.base64Doc`;
-  if (upload.dataUri)
-    throw new DocumentError(`${field} must be the base64 alone, without a data: URI prefix`);
-  if (!upload.strict) throw new DocumentError(`${field} is not valid base64`);
+  if (!upload.strict)
+    throw new DocumentError(`${field} is not valid base64${upload.flaw ? FLAW_ADVICE[upload.flaw] : ''}`);
   if (upload.tooLarge) throw new DocumentError('Document exceeds maximum file size');
   if (upload.bytes.length === 0) throw new DocumentError(`${field} is empty`);
   return upload.bytes;
