@@ -100,14 +100,13 @@ export class Base64Decoder {
         : this.out.subarray(0, this.used);
     this.pending = '';
     this.release();
-    const flaw = this.strict
-      ? undefined
-      : this.head.toLowerCase() === DATA_URI
-        ? 'data_uri'
-        : this.lineBreak
-          ? 'line_break'
-          : undefined;
-    return new Base64Upload(bytes, this.encodedLength, decodedLength, this.strict, flaw);
+    return new Base64Upload(bytes, this.encodedLength, decodedLength, this.strict, this.flaw());
+  }
+
+  private flaw(): Base64Flaw | undefined {
+    if (this.strict) return undefined;
+    if (this.head.toLowerCase() === DATA_URI) return 'data_uri';
+    return this.lineBreak ? 'line_break' : undefined;
   }
 
   /**
