@@ -43,6 +43,11 @@ export const NOTARIAL_ACTS = [
   'Signature Witnessing',
 ] as const;
 
+/** Other spellings of an act, by their lower case: US statutes write "acknowledgment". */
+export const NOTARIAL_ACT_SPELLINGS: ReadonlyMap<string, (typeof NOTARIAL_ACTS)[number]> = new Map([
+  ['acknowledgment', 'Acknowledgement'],
+]);
+
 /** The act of a session that names none. */
 export const DEFAULT_NOTARIAL_ACT = 'Acknowledgement';
 

@@ -12,6 +12,7 @@ import {
   MAX_SERVICE_WITNESSES,
   MAX_SIGNERS,
   NOTARIAL_ACTS,
+  NOTARIAL_ACT_SPELLINGS,
   SAME_DEVICE_MODES,
   SESSION_TYPES,
   SIGNING_TYPES,
@@ -169,12 +170,16 @@ const sessionConfigurationsSchema = Joi.object({
   delay_threshold: delayThresholdSchema,
 }).label('SessionConfigurations');
 
+/** The act `name` stands for, in the spelling the service stores, or undefined. */
+function notarialAct(name: string) {
+  const lower = name.toLowerCase();
+  return NOTARIAL_ACTS.find((known) => known.toLowerCase() === lower) ?? NOTARIAL_ACT_SPELLINGS.get(lower);
+}
+
 const notarizationTypes = Joi.string()
   .custom((value: string, helpers) => {
     const acts = value.split(',').map((part) => part.trim());
-    const normalised = acts.map((act) =>
-      NOTARIAL_ACTS.find((known) => known.toLowerCase() === act.toLowerCase()),
-    );
+    const normalised = acts.map(notarialAct);
     if (!acts.length || normalised.some((act) => !act)) return helpers.error('any.invalid');
     return [...new Set(normalised)].join(',');
   })

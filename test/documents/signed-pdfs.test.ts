@@ -102,7 +102,8 @@ describe('notarized PDFs: seal, signatures, certificate page, PAdES signature', 
     originalB = await pdfBytes(2, undefined, `Affidavit ${crypto.randomUUID()}`);
     const body = await sessionBody({
       session_notary_email: notary.notaryEmail,
-      notarization_types: 'Acknowledgement,Jurat',
+      // The US statutes' spelling, in any case: the certificate names the acts as the service spells them.
+      notarization_types: 'acknowledgment, JURAT',
       all_signers: [
         signer(0, { first_name: signerFirst, last_name: signerLast, authentication_type: 'kba' }),
       ],

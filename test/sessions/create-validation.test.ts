@@ -410,6 +410,17 @@ describe('POST /sessions: validation (spec 7.1, 2.1–2.6, 8)', function () {
       assertPass(await createSession(apiKey, await body({ notarization_types: 'Acknowledgement,Jurat' })));
     });
 
+    it("notarization_types in the US spelling, any case and spacing ('acknowledgment, JURAT') is accepted", async () => {
+      assertPass(await createSession(apiKey, await body({ notarization_types: 'acknowledgment, JURAT' })));
+    });
+
+    it("notarization_types naming what an object inherits ('constructor') is refused", async () => {
+      assertCreateFailure(
+        await createSession(apiKey, await body({ notarization_types: 'constructor' })),
+        /notarization_types/,
+      );
+    });
+
     it('session_timing without a UTC offset', async () => {
       const res = await createSession(
         apiKey,
