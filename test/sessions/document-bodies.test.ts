@@ -198,19 +198,12 @@ describe('document bodies: decoded as they arrive (issue 14, P2)', function () {
     // What the `base64` tool writes by default (76 columns), what MIME encoders write, and a browser's data URI.
     const wrap = (text: string, width: number, eol: string) =>
       text.match(new RegExp(`.{1,${width}}`, 'g'))!.join(eol) + eol;
+    const lineBreaks =
+      'session_documents[0].base64Doc is not valid base64: send it on one line, without line breaks (base64 -w 0)';
     const mendable: Array<[string, string]> = [
-      [
-        wrap(pdf, 76, '\n'),
-        'session_documents[0].base64Doc is not valid base64: send it on one line, without line breaks (base64 -w 0)',
-      ],
-      [
-        wrap(pdf, 76, '\r\n'),
-        'session_documents[0].base64Doc is not valid base64: send it on one line, without line breaks (base64 -w 0)',
-      ],
-      [
-        `${pdf}\n`,
-        'session_documents[0].base64Doc is not valid base64: send it on one line, without line breaks (base64 -w 0)',
-      ],
+      [wrap(pdf, 76, '\n'), lineBreaks],
+      [wrap(pdf, 76, '\r\n'), lineBreaks],
+      [`${pdf}\n`, lineBreaks],
       [
         `data:application/pdf;base64,${pdf}`,
         'session_documents[0].base64Doc is not valid base64: send the base64 alone, without its data: URI prefix',
