@@ -169,6 +169,7 @@ export async function startEmbeddedJanus(opts: {
     logFile: path.join(dir, 'janus.log'),
     pidFile: path.join(dir, 'janus.pid'),
     orphan: { command: 'janus', what: 'The embedded Janus' },
+    ports: [{ port, setting: 'EMBEDDED_MEDIA_PORT' }],
     serving: (exited) => waitUntilServing(serverUrl, exited, 20_000),
     haltWithinMs: 5_000,
   });

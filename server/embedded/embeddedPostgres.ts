@@ -8,6 +8,7 @@ import { spawnServer, tail, type ManagedChild } from './childProcess';
 import type { BackingLog } from '../runtime';
 import { keepRunning } from './keepRunning';
 import { readPid, stopOrphan } from './pidFile';
+import { ensurePortsFree } from './ports';
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
@@ -235,6 +236,9 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const url = embeddedDatabaseUrl(opts.port, 'postgres');
   const launch = async (): Promise<ManagedChild> => {
     await stopOrphan(readPid(path.join(databaseDir, 'postmaster.pid')), 'postgres', 'PostgreSQL');
+    await ensurePortsFree('The embedded PostgreSQL', [
+      { port: opts.port, setting: 'EMBEDDED_POSTGRES_PORT' },
+    ]);
     const server = spawnServer(
       path.join(layout.binDir, 'postgres'),
       ['-D', databaseDir, '-p', String(opts.port), '-c', 'listen_addresses=127.0.0.1'],

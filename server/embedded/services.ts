@@ -82,9 +82,10 @@ export async function provideDatabaseForTool(
   log: BackingLog,
 ): Promise<{ databaseUrl: string; stop(): Promise<void> }> {
   if (config.databaseUrl) return { databaseUrl: config.databaseUrl, stop: async () => undefined };
-  // A running `npm start` with the same DATA_DIR, whatever port it was given.
-  const port = runningPort(postgresLayout(config.dataDir)) ?? config.embeddedPostgresPort;
-  if (await embeddedPostgresRunning(port)) {
+  // A running `npm start` with the same DATA_DIR, whatever port it was given; never a server that merely
+  // answers on the configured port, which may be another DATA_DIR's.
+  const port = runningPort(postgresLayout(config.dataDir));
+  if (port !== undefined && (await embeddedPostgresRunning(port))) {
     return { databaseUrl: embeddedDatabaseUrl(port), stop: async () => undefined };
   }
   return startEmbeddedPostgres({

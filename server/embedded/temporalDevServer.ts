@@ -85,6 +85,10 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Ru
     logFile: path.join(dir, 'server.log'),
     pidFile: path.join(dir, 'temporal.pid'),
     orphan: { command: 'temporal', what: 'The Temporal dev server' },
+    ports: [
+      { port: opts.port, setting: 'TEMPORAL_DEV_PORT' },
+      { port: opts.uiPort, setting: 'TEMPORAL_UI_PORT' },
+    ],
     serving: (exited) => waitUntilServing(address, exited, 60_000),
     haltWithinMs: 10_000,
   });

@@ -1,0 +1,33 @@
+import net from 'node:net';
+import { SetupError } from '../../src/setupErrors';
+
+/** Whether this process could listen on 127.0.0.1:`port` now (the address the embedded servers take). */
+function listenable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+export interface ServerPort {
+  port: number;
+  /** The setting that moves it, named in the refusal. */
+  setting: string;
+}
+
+/**
+ * Refuses to launch a server onto a port another process holds. Waiting until the port serves would
+ * otherwise adopt that process: another instance's PostgreSQL takes the same password and its Temporal
+ * the same calls, so this instance would run on the other's data while naming its own DATA_DIR.
+ */
+export async function ensurePortsFree(server: string, ports: readonly ServerPort[]): Promise<void> {
+  for (const { port, setting } of ports) {
+    if (!(await listenable(port)))
+      throw new SetupError(
+        `${server} cannot listen on port ${port}: another process holds it (another instance of the ` +
+          `service?). Stop that process, or set ${setting} to a free port`,
+      );
+  }
+}
