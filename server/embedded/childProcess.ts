@@ -14,12 +14,25 @@ export interface ManagedChild {
  * hook for all of them, since a process may run several stacks (the bench runs three).
  */
 const unstopped = new Set<() => void>();
-process.once('exit', () => unstopped.forEach((signalStop) => signalStop()));
+const signalEveryServer = () => unstopped.forEach((signalStop) => signalStop());
+process.once('exit', signalEveryServer);
+
+/**
+ * A SIGINT or SIGTERM that nothing else handles (one during `npm start`'s start-up, or a tool's) kills the
+ * process without 'exit': signal the servers first, then die of it as Node would have.
+ */
+function dieOfSignal(signal: NodeJS.Signals) {
+  if (process.listenerCount(signal) > 1) return;
+  signalEveryServer();
+  process.removeListener(signal, dieOfSignal);
+  process.kill(process.pid, signal);
+}
+let watchingSignals = false;
 
 /**
  * Spawns a server in its own process group with output appended to a log file: a terminal Ctrl-C then
- * reaches only our process, which stops the servers in order after draining. If our process dies
- * without stopping them, its 'exit' hook still signals them to stop.
+ * reaches only our process, which stops the servers in order after draining. If our process exits, or a
+ * signal no one handles ends it, without stopping them, they are still signalled to stop.
  */
 export function spawnServer(
   command: string,
@@ -27,6 +40,11 @@ export function spawnServer(
   logFile: string,
   options: SpawnOptions & { exitSignal: NodeJS.Signals },
 ): ManagedChild {
+  if (!watchingSignals) {
+    watchingSignals = true;
+    process.on('SIGINT', dieOfSignal);
+    process.on('SIGTERM', dieOfSignal);
+  }
   const fd = fs.openSync(logFile, 'a');
   const { exitSignal, ...spawnOptions } = options;
   const child = spawn(command, args, { ...spawnOptions, detached: true, stdio: ['ignore', fd, fd] });
