@@ -34,9 +34,11 @@ base="http://127.0.0.1:$PORT"
 
 node dist/scripts/start.js >"$work/service.log" 2>&1 &
 server=$!
-for _ in $(seq 1 180); do
+# A first run on a machine builds the Temporal CLI first, for minutes.
+for waited in $(seq 1 600); do
   curl -fsS "$base/readyz" >/dev/null 2>&1 && break
   kill -0 "$server" 2>/dev/null || { cat "$work/service.log"; exit 1; }
+  [ "$waited" -lt 600 ] || { tail -n 20 "$work/service.log"; echo "the service was not ready after 600 s" >&2; exit 1; }
   sleep 1
 done
 
