@@ -10,7 +10,7 @@ import { createDatabase } from '../src/db/database';
 import { migrateExclusively } from '../src/db/migrator';
 import { exclusively } from '../src/db/exclusively';
 import { assertNamespace, connectTemporal, type TemporalHandle } from '../src/temporal/client';
-import { databaseSetupError } from '../src/setupErrors';
+import { databaseSetupError, portTaken } from '../src/setupErrors';
 import { ensureSearchAttributes } from '../src/temporal/searchAttributes';
 import { ensureSchedules } from '../src/temporal/schedules';
 import { resolveJwtSecret, TokenService } from '../src/auth/tokens';
@@ -63,7 +63,9 @@ const SEARCH_ATTRIBUTES_LOCK = 727_274_002;
 
 function listen(server: http.Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? portTaken('The API', port, 'PORT') : err),
+    );
     server.listen(port, host, () => resolve(server.address() as AddressInfo));
   });
 }

@@ -43,6 +43,14 @@ export function namespaceMissing(address: string, namespace: string): SetupError
   );
 }
 
+/** A server of ours cannot listen: another process (often another instance of the service) holds the port. */
+export function portTaken(server: string, port: number, setting: string): SetupError {
+  return new SetupError(
+    `${server} cannot listen on port ${port}: another process holds it (another instance of the ` +
+      `service?). Stop that process, or set ${setting} to a free port`,
+  );
+}
+
 /** One line for anything else, with where to find more. */
 export function operatorLine(err: unknown, debug: boolean): string {
   const e = err as Error;

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { SetupError } from '../../src/setupErrors';
+import { portTaken } from '../../src/setupErrors';
 
 /** Whether this process could listen on 127.0.0.1:`port` now (the address the embedded servers take). */
 function listenable(port: number): Promise<boolean> {
@@ -24,10 +24,6 @@ export interface ServerPort {
  */
 export async function ensurePortsFree(server: string, ports: readonly ServerPort[]): Promise<void> {
   for (const { port, setting } of ports) {
-    if (!(await listenable(port)))
-      throw new SetupError(
-        `${server} cannot listen on port ${port}: another process holds it (another instance of the ` +
-          `service?). Stop that process, or set ${setting} to a free port`,
-      );
+    if (!(await listenable(port))) throw portTaken(server, port, setting);
   }
 }

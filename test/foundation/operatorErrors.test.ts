@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { testEnvironment } from '../support/environment';
@@ -55,6 +56,23 @@ describe('operator-facing errors (issue 13)', function () {
       oneLine(result.stderr),
       `PostgreSQL at 127.0.0.1:${port}/notarization cannot be used (connect ECONNREFUSED 127.0.0.1:${port}): start it or fix DATABASE_URL`,
     );
+  });
+
+  it('a PORT another process holds: the API names the port and the setting', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, resolve));
+    const { port } = holder.address() as net.AddressInfo;
+    try {
+      const result = await run('scripts/start-api.ts', { ...base(), PORT: String(port) });
+      assert.equal(result.code, 1);
+      assert.equal(
+        oneLine(result.stderr),
+        `The API cannot listen on port ${port}: another process holds it (another instance of the service?). ` +
+          'Stop that process, or set PORT to a free port',
+      );
+    } finally {
+      holder.close();
+    }
   });
 
   it('an unreachable Temporal, and a missing namespace, for the worker', async () => {
