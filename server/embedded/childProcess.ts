@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
+import { SetupError } from '../../src/setupErrors';
 
 export interface ManagedChild {
   child: ChildProcess;
@@ -70,11 +71,28 @@ export function spawnServer(
   };
 }
 
-export function tail(file: string, bytes = 2_000): string {
+/** The last line of a log, read from its end (the embedded servers' logs grow across runs). */
+function lastLine(file: string): string {
   try {
-    const text = fs.readFileSync(file, 'utf8');
-    return text.slice(-bytes);
+    const fd = fs.openSync(file, 'r');
+    try {
+      const length = Math.min(fs.fstatSync(fd).size, 4_000);
+      const end = Buffer.alloc(length);
+      fs.readSync(fd, end, 0, length, fs.fstatSync(fd).size - length);
+      return end.toString('utf8').trim().split('\n').at(-1)!.trim();
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch {
     return '';
   }
+}
+
+/**
+ * A server that did not start, as the one line an operator reads: what happened, and the last line of
+ * its log, which usually says why (a port, a permission, a broken install).
+ */
+export function startFailure(what: string, logFile: string): SetupError {
+  const last = lastLine(logFile);
+  return new SetupError(last ? `${what}; its log (${logFile}) ends: ${last}` : `${what}; see ${logFile}`);
 }

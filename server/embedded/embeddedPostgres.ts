@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { spawnServer, tail, type ManagedChild } from './childProcess';
+import { spawnServer, startFailure, type ManagedChild } from './childProcess';
 import type { BackingLog } from '../runtime';
 import { keepRunning } from './keepRunning';
 import { readPid, stopOrphan } from './pidFile';
@@ -249,9 +249,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     while (!(await canConnect(url))) {
       if (server.exited() || Date.now() > deadline) {
         await server.stop('SIGINT', 5_000);
-        throw new Error(
-          `Embedded PostgreSQL did not start on port ${opts.port}; set EMBEDDED_POSTGRES_PORT or DATABASE_URL.\n${tail(logFile)}`,
-        );
+        throw startFailure(`The embedded PostgreSQL did not start on port ${opts.port}`, logFile);
       }
       await new Promise((r) => setTimeout(r, 200));
     }

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { spawnServer, tail, type ManagedChild } from './childProcess';
+import { spawnServer, startFailure, type ManagedChild } from './childProcess';
 import { readPid, stopOrphan, writePidFile } from './pidFile';
 import { ensurePortsFree, type ServerPort } from './ports';
 
@@ -11,7 +11,7 @@ export interface Launcher {
 /**
  * Launching and halting a server whose pid we keep in a file, so that the next launch finds one orphaned
  * by a killed `npm start` and stops it first. A launch onto a port another process holds is refused; one
- * that never serves is killed, and fails with the tail of the server's log.
+ * that never serves is killed, and fails naming the last line of the server's log.
  */
 export function pidFileLauncher(opts: {
   command: string;
@@ -36,7 +36,7 @@ export function pidFileLauncher(opts: {
         await opts.serving(server.exited);
       } catch (err) {
         await server.stop('SIGKILL', 0);
-        throw new Error(`${(err as Error).message}\n${tail(opts.logFile)}`);
+        throw startFailure((err as Error).message, opts.logFile);
       }
       return server;
     },

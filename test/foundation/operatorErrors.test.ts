@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { testEnvironment } from '../support/environment';
@@ -98,6 +100,33 @@ describe('operator-facing errors (issue 13)', function () {
       `Temporal at ${testEnvironment().processEnv.TEMPORAL_ADDRESS} has no namespace "no-such-namespace": create it ` +
         '(temporal operator namespace create --namespace no-such-namespace) or set TEMPORAL_NAMESPACE',
     );
+  });
+
+  it('an embedded server that does not start: npm start ends the line with its log', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notarization-broken-temporal-'));
+    // Where the dev server keeps its SQLite file, a directory it cannot open as one.
+    fs.mkdirSync(path.join(dataDir, 'temporal', 'temporal.sqlite'), { recursive: true });
+    try {
+      const env: NodeJS.ProcessEnv = base();
+      delete env.TEMPORAL_ADDRESS;
+      const result = await run('scripts/start.ts', {
+        ...env,
+        DATA_DIR: dataDir,
+        TEMPORAL_DEV_PORT: String(await freePort()),
+        TEMPORAL_UI_PORT: String(await freePort()),
+        EMBEDDED_MEDIA_PORT: String(await freePort()),
+      });
+      assert.equal(result.code, 1);
+      const log = path.join(dataDir, 'temporal', 'server.log');
+      assert.match(
+        oneLine(result.stderr),
+        new RegExp(
+          `^the Temporal dev server exited during start-up; its log \\(${log}\\) ends: .*unable to open database file`,
+        ),
+      );
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('LOG_LEVEL=debug shows the stack', async () => {
