@@ -76,9 +76,9 @@ function lastLine(file: string): string {
   try {
     const fd = fs.openSync(file, 'r');
     try {
-      const length = Math.min(fs.fstatSync(fd).size, 4_000);
-      const end = Buffer.alloc(length);
-      fs.readSync(fd, end, 0, length, fs.fstatSync(fd).size - length);
+      const { size } = fs.fstatSync(fd);
+      const end = Buffer.alloc(Math.min(size, 4_000));
+      fs.readSync(fd, end, 0, end.length, size - end.length);
       return end.toString('utf8').trim().split('\n').at(-1)!.trim();
     } finally {
       fs.closeSync(fd);
