@@ -2,7 +2,7 @@ import net from 'node:net';
 import { portTaken } from '../../src/setupErrors';
 
 /** Whether this process could listen on 127.0.0.1:`port` now (the address the embedded servers take). */
-function listenable(port: number): Promise<boolean> {
+export function listenable(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = net.createServer();
     probe.unref();

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import net from 'node:net';
+import { listenable } from '../../server/embedded/ports';
 
 /** The ports the kernel hands out by itself: to `listen(0)` and to outgoing connections. */
 function ephemeralRange(): [number, number] {
@@ -13,15 +14,6 @@ function ephemeralRange(): [number, number] {
 
 /** Ports this process handed out: two callers never get the same one before either binds it. */
 const handedOut = new Set<number>();
-
-function bindable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
 
 /** A port from `listen(0)`: inside the ephemeral range, so only where nothing lies outside it. */
 function kernelPort(): Promise<number> {
@@ -57,7 +49,7 @@ export async function freePort(): Promise<number> {
   };
   for (let attempt = 0; size && attempt < 200; attempt++) {
     const port = portAt(Math.floor(Math.random() * size));
-    if (handedOut.has(port) || !(await bindable(port))) continue;
+    if (handedOut.has(port) || !(await listenable(port))) continue;
     handedOut.add(port);
     return port;
   }
