@@ -1,29 +1,11 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { testEnvironment } from '../support/environment';
 import { freePort } from '../support/freePort';
 import { admin } from '../support/adminCli';
-
-const ROOT = path.join(__dirname, '..', '..');
-
-/** `npm start` (tsx, like the compiled `node dist/scripts/start.js`) on a DATA_DIR of its own. */
-async function start(env: NodeJS.ProcessEnv): Promise<{ code: number; stderr: string }> {
-  try {
-    const { stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-      cwd: ROOT,
-      env,
-      timeout: 60_000,
-    });
-    return { code: 0, stderr };
-  } catch (err) {
-    const e = err as { code: number; stderr: string };
-    return { code: e.code, stderr: e.stderr };
-  }
-}
+import { runEntryPoint } from '../support/entryPoint';
 
 const refusal = (server: string, port: string, setting: string) =>
   `${server} cannot listen on port ${port}: another process holds it (another instance of the service?). ` +
@@ -62,7 +44,7 @@ describe('embedded servers on a port another instance holds', function () {
     const port = running.EMBEDDED_POSTGRES_PORT!;
     const env = await secondInstance({ EMBEDDED_POSTGRES_PORT: port }, 'DATABASE_URL');
     const expected = refusal('The embedded PostgreSQL', port, 'EMBEDDED_POSTGRES_PORT');
-    const started = await start(env);
+    const started = await runEntryPoint('scripts/start.ts', env);
     assert.deepEqual({ code: started.code, stderr: started.stderr.trim() }, { code: 1, stderr: expected });
     const tool = await admin(['create-account', '--name', 'Elsewhere'], env);
     assert.deepEqual({ code: tool.code, json: tool.json }, { code: 1, json: { error: expected } });
@@ -74,7 +56,7 @@ describe('embedded servers on a port another instance holds', function () {
       { TEMPORAL_DEV_PORT: port, TEMPORAL_UI_PORT: String(await freePort()) },
       'TEMPORAL_ADDRESS',
     );
-    const started = await start(env);
+    const started = await runEntryPoint('scripts/start.ts', env);
     assert.deepEqual(
       { code: started.code, stderr: started.stderr.trim() },
       { code: 1, stderr: refusal('The Temporal dev server', port, 'TEMPORAL_DEV_PORT') },
@@ -87,7 +69,10 @@ describe('embedded servers on a port another instance holds', function () {
       'the suite runs its own Janus (npm run setup:test installs it)',
     );
     const port = running.EMBEDDED_MEDIA_PORT!;
-    const started = await start(await secondInstance({ EMBEDDED_MEDIA_PORT: port }));
+    const started = await runEntryPoint(
+      'scripts/start.ts',
+      await secondInstance({ EMBEDDED_MEDIA_PORT: port }),
+    );
     assert.deepEqual(
       { code: started.code, stderr: started.stderr.trim() },
       { code: 1, stderr: refusal('The embedded Janus', port, 'EMBEDDED_MEDIA_PORT') },

@@ -1,37 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { testEnvironment } from '../support/environment';
 import { freePort } from '../support/freePort';
 import { admin } from '../support/adminCli';
-
-const ROOT = path.join(__dirname, '..', '..');
-
-/** An entry point as its own process (tsx, like the compiled `node dist/scripts/…`). */
-async function run(
-  script: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      path.join(ROOT, 'node_modules', '.bin', 'tsx'),
-      [script],
-      {
-        cwd: ROOT,
-        env,
-        timeout: 60_000,
-      },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+import { runEntryPoint } from '../support/entryPoint';
 
 /** What an operator sees when a process cannot start: one line, what failed and what to do, exit 1. */
 describe('operator-facing errors (issue 13)', function () {
@@ -49,7 +24,7 @@ describe('operator-facing errors (issue 13)', function () {
 
   it('an unreachable PostgreSQL: the API says where and what to fix', async () => {
     const port = await freePort();
-    const result = await run('scripts/start-api.ts', {
+    const result = await runEntryPoint('scripts/start-api.ts', {
       ...base(),
       DATABASE_URL: `postgres://app:secret@127.0.0.1:${port}/notarization`,
     });
@@ -65,7 +40,7 @@ describe('operator-facing errors (issue 13)', function () {
     await new Promise<void>((resolve) => holder.listen(0, resolve));
     const { port } = holder.address() as net.AddressInfo;
     try {
-      const result = await run('scripts/start-api.ts', { ...base(), PORT: String(port) });
+      const result = await runEntryPoint('scripts/start-api.ts', { ...base(), PORT: String(port) });
       assert.equal(result.code, 1);
       assert.equal(
         oneLine(result.stderr),
@@ -79,7 +54,7 @@ describe('operator-facing errors (issue 13)', function () {
 
   it('an unreachable Temporal, and a missing namespace, for the worker', async () => {
     const port = await freePort();
-    const unreachable = await run('scripts/start-worker.ts', {
+    const unreachable = await runEntryPoint('scripts/start-worker.ts', {
       ...base(),
       TEMPORAL_ADDRESS: `127.0.0.1:${port}`,
     });
@@ -90,7 +65,7 @@ describe('operator-facing errors (issue 13)', function () {
         `^Temporal at 127\\.0\\.0\\.1:${port} cannot be reached \\(.+\\): start it or fix TEMPORAL_ADDRESS$`,
       ),
     );
-    const missing = await run('scripts/start-worker.ts', {
+    const missing = await runEntryPoint('scripts/start-worker.ts', {
       ...base(),
       TEMPORAL_NAMESPACE: 'no-such-namespace',
     });
@@ -109,7 +84,7 @@ describe('operator-facing errors (issue 13)', function () {
     try {
       const env: NodeJS.ProcessEnv = base();
       delete env.TEMPORAL_ADDRESS;
-      const result = await run('scripts/start.ts', {
+      const result = await runEntryPoint('scripts/start.ts', {
         ...env,
         DATA_DIR: dataDir,
         TEMPORAL_DEV_PORT: String(await freePort()),
@@ -131,7 +106,7 @@ describe('operator-facing errors (issue 13)', function () {
 
   it('LOG_LEVEL=debug shows the stack', async () => {
     const port = await freePort();
-    const result = await run('scripts/start-api.ts', {
+    const result = await runEntryPoint('scripts/start-api.ts', {
       ...base(),
       LOG_LEVEL: 'debug',
       DATABASE_URL: `postgres://app:secret@127.0.0.1:${port}/notarization`,
