@@ -6,6 +6,7 @@ import { commissionInForceSql } from '../src/team/jurisdictionTime';
 import { networkCommissionDates } from '../src/network/commissionHorizon';
 import { sessionEndedSql } from '../core/session/statusSql';
 import { networkNotaryIsFreeSql } from '../src/team/notaryAvailability';
+import { stillInNetworkSql } from '../src/auth/people';
 
 export interface NotaryOffer {
   offerId: string;
@@ -67,6 +68,7 @@ export function networkActivities({ sequelize, config }: ActivityDependencies) {
           sequelize,
           `SELECT n.id, n.email, ${NETWORK_NOTARY_NAME} AS name FROM network_notaries n
             WHERE ${commissionInForceSql('n', '$3')}
+              AND ${stillInNetworkSql('n')}
               AND ($2::text IS NULL OR n.state = $2)
               AND ${networkNotaryIsFreeSql('n')}
               AND NOT EXISTS (SELECT 1 FROM notary_offers d
@@ -187,7 +189,8 @@ export function networkWitnessActivities({ sequelize, config }: ActivityDependen
           sequelize,
           `WITH free AS (
              SELECT w.* FROM network_witnesses w
-              WHERE NOT EXISTS (SELECT 1 FROM participants p JOIN sessions s ON s.id = p.session_id
+              WHERE ${stillInNetworkSql('w')}
+                AND NOT EXISTS (SELECT 1 FROM participants p JOIN sessions s ON s.id = p.session_id
                                  WHERE p.network_witness_id = w.id AND NOT ${sessionEndedSql('s')})
               ORDER BY w.created_at, w.id
               LIMIT $2

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, type Config } from '../src/config';
 import { runningApiFrontUrl } from '../server/runningApi';
 import { addBrandingCommand } from './adminBranding';
+import { addNetworkRemovalCommands } from './adminNetworkRemoval';
 import {
   addNetworkNotary,
   type NetworkNotaryInput,
@@ -242,6 +243,7 @@ program
     }
   });
 addBrandingCommand(program);
+addNetworkRemovalCommands(program);
 
 async function main(): Promise<void> {
   try {

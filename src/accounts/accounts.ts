@@ -5,6 +5,7 @@ import { generateKey } from '../auth/keys';
 import { insertKey, revokeKeys, type KeyKind } from '../auth/keyStore';
 import { networkNotaryIsFreeSql } from '../team/notaryAvailability';
 import { auditAppliedChange, factsOf } from '../team/commissionChanges';
+import { removedFromNetwork } from '../auth/people';
 
 export interface CreateAccountInput {
   name: string;
@@ -189,12 +190,14 @@ export async function renewNetworkNotaryCommission(
     // The dispatch locks a notary's row while it offers them a session or assigns one, and this statement
     // reads as of its start: it would miss an offer committed while it waited for that lock. Taking the lock
     // first, the next statement sees what the dispatch wrote.
-    const [notary] = await queryRows<{ id: string }>(
+    const [notary] = await queryRows<{ id: string; removed_at: Date | null }>(
       sequelize,
-      'SELECT id FROM network_notaries WHERE email = $1 FOR UPDATE',
+      'SELECT id, removed_at FROM network_notaries WHERE email = $1 FOR UPDATE',
       { bind: [input.email], transaction },
     );
     if (!notary) throw new NotFoundError(`No network notary with e-mail ${input.email}`);
+    if (notary.removed_at)
+      throw new ConflictError(removedFromNetwork('notary', input.email, notary.removed_at));
     const [before] = await queryRows<NetworkCommissionRow>(
       sequelize,
       `SELECT ${NETWORK_COMMISSION_COLUMNS} FROM network_notaries WHERE id = $1`,

@@ -4,6 +4,7 @@ import { rowExists } from '../db/query';
 import { keyById, keyByPrefix, type ApiKey, type KeyKind } from './keyStore';
 import { parseKey, secretMatches, sha256 } from './keys';
 import type { NetworkPersonClaims, TeamMemberClaims, TokenService } from './tokens';
+import { stillInNetworkSql } from './people';
 
 /** A signing link's token: 32 random bytes, base64url. */
 export const SIGNING_TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
@@ -67,7 +68,8 @@ export class Authenticator {
     const table = claims.role === 'notary' ? 'network_notaries' : 'network_witnesses';
     return (await rowExists(
       this.sequelize,
-      `SELECT 1 FROM ${table} t WHERE t.id = $1 AND ${signInIsOpenSql('$2::uuid', 't.id')}`,
+      `SELECT 1 FROM ${table} t
+        WHERE t.id = $1 AND ${stillInNetworkSql('t')} AND ${signInIsOpenSql('$2::uuid', 't.id')}`,
       { bind: [claims.personId, claims.signInId] },
     ))
       ? claims

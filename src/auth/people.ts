@@ -2,6 +2,13 @@
 
 export type NetworkRole = 'notary' | 'witness';
 
+/** SQL: the network notary or witness aliased `alias` has not been removed from the network by an operator. */
+export const stillInNetworkSql = (alias: string) => `${alias}.removed_at IS NULL`;
+
+/** What refuses anything asked for a person an operator removed from the network. */
+export const removedFromNetwork = (role: NetworkRole, email: string, removedAt: Date) =>
+  `The network ${role} ${email} was removed at ${removedAt.toISOString()}`;
+
 /** A notary or witness of the service's network, signed in: they belong to no account. */
 export interface NetworkPerson {
   id: string;

@@ -4,7 +4,7 @@ import { isUuid } from '../ids';
 import { conflict, notFound } from '../domain/errors';
 import { execute, isUniqueViolation, queryRows } from '../db/query';
 import type { LoginLinkSettings } from '../team/loginLinks';
-import type { NetworkRole } from '../auth/people';
+import { removedFromNetwork, type NetworkRole } from '../auth/people';
 
 export interface NetworkPersonView {
   id: string;
@@ -39,13 +39,15 @@ async function findPerson(
   role: NetworkRole,
   where: string,
   value: string,
-): Promise<NetworkPersonView | undefined> {
-  const [person] = await queryRows<Omit<NetworkPersonView, 'role'>>(
+): Promise<(NetworkPersonView & { removedAt: Date | null }) | undefined> {
+  const [person] = await queryRows<Omit<NetworkPersonView, 'role'> & { removed_at: Date | null }>(
     sequelize,
-    `SELECT id, email, first_name || ' ' || last_name AS name FROM ${TABLE[role]} WHERE ${where}`,
+    `SELECT id, email, first_name || ' ' || last_name AS name, removed_at FROM ${TABLE[role]} WHERE ${where}`,
     { bind: [value] },
   );
-  return person && { ...person, role };
+  if (!person) return undefined;
+  const { removed_at, ...view } = person;
+  return { ...view, role, removedAt: removed_at };
 }
 
 /** A 12-hour login link for a network notary or witness, like a team member's (spec 4.9). */
@@ -58,6 +60,7 @@ export async function createNetworkLoginLink(
     (await findPerson(sequelize, 'notary', 'lower(email) = lower($1)', email)) ??
     (await findPerson(sequelize, 'witness', 'lower(email) = lower($1)', email));
   if (!person) throw notFound(`No network notary or witness has e-mail ${email}`);
+  if (person.removedAt) throw conflict(removedFromNetwork(person.role, person.email, person.removedAt));
   const { token: key, hash } = generateOpaqueToken();
   const [link] = await queryRows<{ id: string }>(
     sequelize,
@@ -94,7 +97,10 @@ export async function networkPersonForLoginLink(
     return undefined;
   }
   if (!secretMatches(key, link.key_hash)) return undefined;
-  return link.notary_id
-    ? findPerson(sequelize, 'notary', 'id = $1', link.notary_id)
-    : findPerson(sequelize, 'witness', 'id = $1', link.witness_id!);
+  const person = link.notary_id
+    ? await findPerson(sequelize, 'notary', 'id = $1', link.notary_id)
+    : await findPerson(sequelize, 'witness', 'id = $1', link.witness_id!);
+  if (!person || person.removedAt) return undefined;
+  const { removedAt: _removed, ...view } = person;
+  return view;
 }

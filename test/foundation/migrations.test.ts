@@ -835,7 +835,10 @@ describe('migrations', () => {
                 'ron', 'gnw', 'notarize_now', '{}', 'session-1', '{}');
         INSERT INTO media_rooms (session_id, segment, room, secret, recording_dir)
         VALUES ('00000000-0000-4000-8000-0000000000c1', 1, 'r.1', 's', '/r/1');`);
-      assert.deepEqual(await migrate(db), ['0022-a-segment-begins-when-its-room-opens']);
+      assert.deepEqual(
+        (await createMigrator(db).up({ to: '0022-a-segment-begins-when-its-room-opens' })).map((m) => m.name),
+        ['0022-a-segment-begins-when-its-room-opens'],
+      );
       assert.equal(
         (await rows('SELECT count(*)::int AS n FROM media_rooms WHERE opened_at IS NOT NULL'))[0].n,
         1,
@@ -848,6 +851,34 @@ describe('migrations', () => {
         /a_room_closes_once_opened/,
       );
       await db.query('UPDATE media_rooms SET closed_at = now() WHERE segment = 1');
+    });
+  });
+
+  it('0023 lets an operator remove network people, saying why, from the 0022 schema with rows', async () => {
+    await withScratchDatabase('migrate_0023', async (db) => {
+      const rows = rowsOf(db);
+      await createMigrator(db).up({ to: '0022-a-segment-begins-when-its-room-opens' });
+      await db.query(`
+        INSERT INTO network_notaries (email, first_name, last_name, state, commission_number, commission_expires_on)
+        VALUES ('n@example.com', 'N', 'N', 'TX', 'TX-1', '2030-01-01');
+        INSERT INTO network_witnesses (email, first_name, last_name) VALUES ('w@example.com', 'W', 'W');`);
+      assert.deepEqual(await migrate(db), ['0023-network-people-can-be-removed']);
+      for (const table of ['network_notaries', 'network_witnesses']) {
+        assert.deepEqual(await rows(`SELECT removed_at, removed_reason FROM ${table}`), [
+          { removed_at: null, removed_reason: null },
+        ]);
+        for (const set of [
+          'removed_at = now()',
+          "removed_reason = 'x'",
+          "removed_at = now(), removed_reason = ''",
+        ])
+          await assert.rejects(
+            db.query(`UPDATE ${table} SET ${set}`),
+            /removal_says_why/,
+            `${table}: ${set}`,
+          );
+        await db.query(`UPDATE ${table} SET removed_at = now(), removed_reason = 'Left the network'`);
+      }
     });
   });
 });

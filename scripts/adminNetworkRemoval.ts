@@ -1,0 +1,29 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { removeNetworkPerson } from '../src/network/networkRemoval';
+import type { NetworkRole } from '../src/auth/people';
+import { email, print, withDatabase } from './adminSupport';
+
+const REASON_MAX = 500;
+
+function reason(value: string): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw new InvalidArgumentError('must say why');
+  if (trimmed.length > REASON_MAX) throw new InvalidArgumentError(`must be at most ${REASON_MAX} characters`);
+  return trimmed;
+}
+
+/** `remove-network-notary` and `remove-network-witness`: a person leaves the network at once. */
+export function addNetworkRemovalCommands(program: Command): void {
+  for (const role of ['notary', 'witness'] as NetworkRole[])
+    program
+      .command(`remove-network-${role}`)
+      .description(
+        `Remove a ${role} from the network at once (a commission revoked, a person who left): nothing more is ` +
+          'offered or assigned to them and their sign-in ends; lists their unfinished sessions to follow up',
+      )
+      .requiredOption('--email <email>', `e-mail of the network ${role}`, email)
+      .requiredOption('--reason <text>', 'why, kept with the removal', reason)
+      .action(async (opts: { email: string; reason: string }) => {
+        print(await withDatabase((sequelize) => removeNetworkPerson(sequelize, role, opts)));
+      });
+}

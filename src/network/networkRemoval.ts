@@ -1,0 +1,83 @@
+import type { Sequelize } from 'sequelize';
+import { sessionEndedSql } from '../../core/session/statusSql';
+import { conflict, notFound } from '../domain/errors';
+import { execute, queryRows } from '../db/query';
+import { inTransaction } from '../db/transaction';
+import { removedFromNetwork, type NetworkRole } from '../auth/people';
+
+export interface NetworkRemoval {
+  id: string;
+  email: string;
+  role: NetworkRole;
+  removed_at: string;
+  removed_reason: string;
+  /** Sessions they hold and that have not ended: the operator follows each up (none is reassigned). */
+  unfinished_sessions: Array<{ bn_session_id: string; status: string }>;
+  /** Offers still open to them: each passes to another notary when its time runs out. */
+  open_offers: number;
+}
+
+const TABLE: Record<NetworkRole, string> = { notary: 'network_notaries', witness: 'network_witnesses' };
+const NAME: Record<NetworkRole, string> = { notary: 'network notary', witness: 'network witness' };
+
+const UNFINISHED_SESSIONS: Record<NetworkRole, string> = {
+  notary: `SELECT s.id AS bn_session_id, s.status FROM sessions s
+            WHERE s.network_notary_id = $1 AND NOT ${sessionEndedSql('s')} ORDER BY s.created_at`,
+  witness: `SELECT DISTINCT s.id AS bn_session_id, s.status, s.created_at FROM sessions s
+              JOIN participants p ON p.session_id = s.id
+             WHERE p.network_witness_id = $1 AND NOT ${sessionEndedSql('s')} ORDER BY s.created_at`,
+};
+
+/**
+ * Removes a notary or witness from the network at once (a commission revoked or suspended, a person who
+ * left): nothing more is offered or assigned to them, their sign-in and login links stop working, and the
+ * row stays, with when and why, as their past acts name it. Their row's lock keeps a dispatch that is
+ * offering them a session from committing after the removal.
+ */
+export async function removeNetworkPerson(
+  sequelize: Sequelize,
+  role: NetworkRole,
+  input: { email: string; reason: string },
+): Promise<NetworkRemoval> {
+  return inTransaction(sequelize, async (transaction) => {
+    const [person] = await queryRows<{ id: string; email: string; removed_at: Date | null }>(
+      sequelize,
+      `SELECT id, email, removed_at FROM ${TABLE[role]} WHERE lower(email) = lower($1) FOR UPDATE`,
+      { bind: [input.email], transaction },
+    );
+    if (!person) throw notFound(`No ${NAME[role]} has e-mail ${input.email}`);
+    if (person.removed_at) throw conflict(removedFromNetwork(role, person.email, person.removed_at));
+    const [removed] = await queryRows<{ removed_at: Date }>(
+      sequelize,
+      `UPDATE ${TABLE[role]} SET removed_at = now(), removed_reason = $2
+        WHERE id = $1 RETURNING removed_at`,
+      { bind: [person.id, input.reason], transaction },
+    );
+    await execute(sequelize, `DELETE FROM network_login_links WHERE ${role}_id = $1`, {
+      bind: [person.id],
+      transaction,
+    });
+    const unfinished = await queryRows<{ bn_session_id: string; status: string }>(
+      sequelize,
+      UNFINISHED_SESSIONS[role],
+      { bind: [person.id], transaction },
+    );
+    const [{ open }] =
+      role === 'notary'
+        ? await queryRows<{ open: number }>(
+            sequelize,
+            `SELECT count(*)::int AS open FROM notary_offers WHERE notary_id = $1 AND outcome = 'open'`,
+            { bind: [person.id], transaction },
+          )
+        : [{ open: 0 }];
+    return {
+      id: person.id,
+      email: person.email,
+      role,
+      removed_at: removed.removed_at.toISOString(),
+      removed_reason: input.reason,
+      unfinished_sessions: unfinished.map(({ bn_session_id, status }) => ({ bn_session_id, status })),
+      open_offers: open,
+    };
+  });
+}
