@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, type Config } from '../src/config';
 import { runningApiFrontUrl } from '../server/runningApi';
 import { addBrandingCommand } from './adminBranding';
-import { addNetworkRemovalCommands } from './adminNetworkRemoval';
+import { addNetworkCommands } from './adminNetwork';
 import {
   addNetworkNotary,
   type NetworkNotaryInput,
@@ -243,7 +243,7 @@ program
     }
   });
 addBrandingCommand(program);
-addNetworkRemovalCommands(program);
+addNetworkCommands(program);
 
 async function main(): Promise<void> {
   try {

@@ -18,10 +18,10 @@ import {
 const REVOKED = 'Commission revoked by the Mississippi Secretary of State on 2026-12-07';
 
 // Mississippi is this file's own state: only its sessions ask for its notaries.
-describe('an operator removes a network notary or witness at once (admin CLI)', function () {
+describe('an operator lists the network and removes a notary or witness from it at once (admin CLI)', function () {
   this.timeout(90_000);
 
-  it('a removed notary is offered nothing more, their sign-in and links end, and their unfinished session is listed', async () => {
+  it('a removed notary is offered nothing more, their sign-in and links end, their unfinished session is listed, and the list shows who left and why', async () => {
     const account = await createTestAccount();
     // Both free and never offered anything: the one added first would be offered first.
     const removed = await networkNotary('MS');
@@ -98,6 +98,28 @@ describe('an operator removes a network notary or witness at once (admin CLI)', 
     await waitForRelation(third.token, held.bn_session_id, 'offered');
     assert.equal((await meAction(third.token, held.bn_session_id, 'accept')).status, 200);
     assert.equal((await getSession(account.api_key, held.bn_session_id)).body.notary.email, third.email);
+
+    // The operator's list: the network as it stands, and with --include-removed, who left, when and why.
+    const listed = await admin(['list-network']);
+    assert.equal(listed.code, 0, listed.stderr);
+    const listedEmails = listed.json.notaries.map((n: any) => n.email);
+    assert.ok(listedEmails.includes(third.email), 'a notary in the network is listed');
+    assert.ok(!listedEmails.includes(removed.email) && !listedEmails.includes(other.email));
+    const all = await admin(['list-network', '--include-removed']);
+    const entry = all.json.notaries.find((n: any) => n.email === removed.email);
+    assert.deepEqual(
+      { ...entry, commission_number: undefined },
+      {
+        id: removed.id,
+        email: removed.email,
+        name: 'Net Notary MS',
+        state: 'MS',
+        commission_number: undefined,
+        commission_expires_on: '2099-12-31',
+        removed_at: first.json.removed_at,
+        removed_reason: REVOKED,
+      },
+    );
   });
 
   it('a removed witness is assigned to no session and their sign-in ends', async () => {
@@ -115,6 +137,8 @@ describe('an operator removes a network notary or witness at once (admin CLI)', 
     assert.equal(answer.json.role, 'witness');
     assert.deepEqual(answer.json.unfinished_sessions, []);
     assert.equal((await mySessions(witness.token)).status, 401);
+    const listed = await admin(['list-network']);
+    assert.ok(!listed.json.witnesses.some((w: any) => w.email === email), 'no longer listed');
 
     await networkWitness();
     const session = await onDemandSession(account.api_key, 'MS', {

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { removeNetworkPerson } from '../src/network/networkRemoval';
+import { networkRoster } from '../src/network/networkRoster';
 import type { NetworkRole } from '../src/auth/people';
 import { email, print, withDatabase } from './adminSupport';
 
@@ -12,8 +13,21 @@ function reason(value: string): string {
   return trimmed;
 }
 
-/** `remove-network-notary` and `remove-network-witness`: a person leaves the network at once. */
-export function addNetworkRemovalCommands(program: Command): void {
+/** `list-network`; `remove-network-notary` and `remove-network-witness`: a person leaves the network at once. */
+export function addNetworkCommands(program: Command): void {
+  program
+    .command('list-network')
+    .description(
+      "The network's notaries (with their commissions) and witnesses, by e-mail; --include-removed adds those removed",
+    )
+    .option('--include-removed', 'also list those removed from the network, with when and why')
+    .action(async (opts: { includeRemoved?: boolean }) => {
+      print(
+        await withDatabase((sequelize) =>
+          networkRoster(sequelize, { includeRemoved: !!opts.includeRemoved }),
+        ),
+      );
+    });
   for (const role of ['notary', 'witness'] as NetworkRole[])
     program
       .command(`remove-network-${role}`)
