@@ -4,7 +4,7 @@ import { isUuid } from '../ids';
 import { conflict, notFound } from '../domain/errors';
 import { execute, isUniqueViolation, queryRows } from '../db/query';
 import type { LoginLinkSettings } from '../team/loginLinks';
-import { removedFromNetwork, type NetworkRole } from '../auth/people';
+import { PERSON_BY_EMAIL, removedFromNetwork, type NetworkRole } from '../auth/people';
 
 export interface NetworkPersonView {
   id: string;
@@ -42,7 +42,8 @@ async function findPerson(
 ): Promise<(NetworkPersonView & { removedAt: Date | null }) | undefined> {
   const [person] = await queryRows<Omit<NetworkPersonView, 'role'> & { removed_at: Date | null }>(
     sequelize,
-    `SELECT id, email, first_name || ' ' || last_name AS name, removed_at FROM ${TABLE[role]} WHERE ${where}`,
+    `SELECT id, email, first_name || ' ' || last_name AS name, removed_at FROM ${TABLE[role]}
+      WHERE ${where} ${PERSON_BY_EMAIL}`,
     { bind: [value] },
   );
   if (!person) return undefined;
@@ -56,9 +57,12 @@ export async function createNetworkLoginLink(
   settings: LoginLinkSettings,
   email: string,
 ): Promise<{ login_link: string; expires_in: number; role: NetworkRole }> {
-  const person =
-    (await findPerson(sequelize, 'notary', 'lower(email) = lower($1)', email)) ??
-    (await findPerson(sequelize, 'witness', 'lower(email) = lower($1)', email));
+  // A notary removed may be a witness still in the network, under the same e-mail.
+  const found = [
+    await findPerson(sequelize, 'notary', 'lower(email) = lower($1)', email),
+    await findPerson(sequelize, 'witness', 'lower(email) = lower($1)', email),
+  ].filter((p) => p !== undefined);
+  const person = found.find((p) => !p.removedAt) ?? found[0];
   if (!person) throw notFound(`No network notary or witness has e-mail ${email}`);
   if (person.removedAt) throw conflict(removedFromNetwork(person.role, person.email, person.removedAt));
   const { token: key, hash } = generateOpaqueToken();

@@ -3,7 +3,7 @@ import { sessionEndedSql } from '../../core/session/statusSql';
 import { conflict, notFound } from '../domain/errors';
 import { execute, queryRows } from '../db/query';
 import { inTransaction } from '../db/transaction';
-import { removedFromNetwork, type NetworkRole } from '../auth/people';
+import { PERSON_BY_EMAIL, removedFromNetwork, type NetworkRole } from '../auth/people';
 
 export interface NetworkRemoval {
   id: string;
@@ -42,7 +42,7 @@ export async function removeNetworkPerson(
   return inTransaction(sequelize, async (transaction) => {
     const [person] = await queryRows<{ id: string; email: string; removed_at: Date | null }>(
       sequelize,
-      `SELECT id, email, removed_at FROM ${TABLE[role]} WHERE lower(email) = lower($1) FOR UPDATE`,
+      `SELECT id, email, removed_at FROM ${TABLE[role]} WHERE lower(email) = lower($1) ${PERSON_BY_EMAIL} FOR UPDATE`,
       { bind: [input.email], transaction },
     );
     if (!person) throw notFound(`No ${NAME[role]} has e-mail ${input.email}`);

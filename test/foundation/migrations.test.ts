@@ -879,6 +879,13 @@ describe('migrations', () => {
           );
         await db.query(`UPDATE ${table} SET removed_at = now(), removed_reason = 'Left the network'`);
       }
+      // One entry in the network per e-mail: a person removed may be added again.
+      const again = (n: number) =>
+        db.query(`
+          INSERT INTO network_notaries (email, first_name, last_name, state, commission_number, commission_expires_on)
+          VALUES ('N@example.com', 'N', 'N', 'TX', 'TX-${n}', '2030-01-01')`);
+      await again(2);
+      await assert.rejects(again(3), (err: any) => err.parent?.constraint === 'network_notaries_email_lower');
     });
   });
 });
