@@ -31,8 +31,8 @@ const UNFINISHED_SESSIONS: Record<NetworkRole, string> = {
 /**
  * Removes a notary or witness from the network at once (a commission revoked or suspended, a person who
  * left): nothing more is offered or assigned to them, their sign-in and login links stop working, and the
- * row stays, with when and why, as their past acts name it. Their row's lock keeps a dispatch that is
- * offering them a session from committing after the removal.
+ * row stays, with when and why, as their past acts name it. Their row's lock orders it with the dispatch:
+ * an offer committed first is counted here, and a dispatch after it skips them.
  */
 export async function removeNetworkPerson(
   sequelize: Sequelize,
