@@ -192,7 +192,7 @@ export async function renewNetworkNotaryCommission(
     // first, the next statement sees what the dispatch wrote.
     const [notary] = await queryRows<{ id: string; removed_at: Date | null }>(
       sequelize,
-      `SELECT id, removed_at FROM network_notaries WHERE email = $1 ${PERSON_BY_EMAIL} FOR UPDATE`,
+      `SELECT id, removed_at FROM network_notaries WHERE lower(email) = lower($1) ${PERSON_BY_EMAIL} FOR UPDATE`,
       { bind: [input.email], transaction },
     );
     if (!notary) throw new NotFoundError(`No network notary with e-mail ${input.email}`);

@@ -119,6 +119,14 @@ describe('admin CLI', function () {
       commission_number: 'OR-78',
       commission_expires_on: '2030-01-31',
     });
+    // The e-mail as the operator types it: its case does not matter, as for every other command.
+    const shouted = await admin([
+      'renew-network-notary',
+      ...['--email', email.toUpperCase(), '--commission-number', 'OR-78'],
+      ...['--commission-expires-on', '2030-02-28'],
+    ]);
+    assert.equal(shouted.code, 0, shouted.stderr);
+    assert.equal(shouted.json.notary_id, added.json.notary_id);
     const moved = await renew(['--state', 'Washington', '--commission-expires-on', '2031-01-31']);
     assert.equal(moved.code, 0, moved.stderr);
     assert.equal(moved.json.state, 'WA');
