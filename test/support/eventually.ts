@@ -19,6 +19,19 @@ async function answered<T>(value: Promise<T> | T, by: number, what: string): Pro
   }
 }
 
+/** The waits now running: a test that runs out of time in mocha names what it was still waiting for. */
+const waiting = new Map<symbol, { what: string; since: number; last?: unknown }>();
+
+/** What each `eventually` begun at or after `since` (ms) and still running waits for, and its last answer. */
+export function pendingWaits(since: number): string[] {
+  return [...waiting.values()]
+    .filter((w) => w.since >= since)
+    .map(
+      (w) =>
+        `${w.what} (for ${Math.round((Date.now() - w.since) / 1000)} s; last: ${inspect(w.last, { depth: 2, breakLength: Infinity })})`,
+    );
+}
+
 /**
  * The one way tests wait for asynchronous state: `probe` is asked until `accept` holds for what it
  * returns, or the deadline passes and the test fails naming what it waited for and the last answer.
@@ -30,14 +43,22 @@ export async function eventually<T>(
   { timeoutMs = 20_000, intervalMs = 100 }: { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await answered(probe(), Math.max(deadline, Date.now()) + PROBE_GRACE_MS, what);
-    if (accept(value)) return value;
-    if (Date.now() >= deadline)
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what}; last: ${inspect(value, { depth: 4 })}`,
-      );
-    await new Promise((r) => setTimeout(r, intervalMs));
+  const key = Symbol(what);
+  const wait: { what: string; since: number; last?: unknown } = { what, since: Date.now() };
+  waiting.set(key, wait);
+  try {
+    for (;;) {
+      const value = await answered(probe(), Math.max(deadline, Date.now()) + PROBE_GRACE_MS, what);
+      if (accept(value)) return value;
+      wait.last = value;
+      if (Date.now() >= deadline)
+        throw new Error(
+          `timed out after ${timeoutMs} ms waiting for ${what}; last: ${inspect(value, { depth: 4 })}`,
+        );
+      await new Promise((r) => setTimeout(r, intervalMs));
+    }
+  } finally {
+    waiting.delete(key);
   }
 }
 
