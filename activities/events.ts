@@ -16,7 +16,8 @@ export interface PublishEventInput {
   eventId: string;
   sessionId: string;
   event: EventName;
-  status: SessionStatus;
+  /** Absent: the session's status as recorded (an event published outside the session's workflow). */
+  status?: SessionStatus;
   data: EventData[EventName];
 }
 
@@ -33,7 +34,8 @@ async function recordEvent(
     account_id: string;
     notarization_id: string | null;
     test_mode: boolean;
-  }>(sequelize, 'SELECT account_id, notarization_id, test_mode FROM sessions WHERE id = $1', {
+    status: SessionStatus;
+  }>(sequelize, 'SELECT account_id, notarization_id, test_mode, status FROM sessions WHERE id = $1', {
     bind: [input.sessionId],
     transaction,
   });
@@ -44,7 +46,7 @@ async function recordEvent(
     created_at: new Date().toISOString(),
     bn_session_id: input.sessionId,
     notarization_id: session.notarization_id ?? '',
-    status: input.status,
+    status: input.status ?? session.status,
     data: input.data,
     ...(session.test_mode ? { test: true } : {}),
   };

@@ -9,14 +9,15 @@ import { deliveryWorkflowIdOf } from '../core/temporal/webhookDelivery';
 
 /**
  * Records a session's event and hands each delivery its first attempt could not finish to a delivery
- * workflow of its own. Workflow code: the session's workflow publishes through it, and so does the sweep
- * that ends a session whose workflow was terminated.
+ * workflow of its own. Workflow code: the session's workflow publishes through it, and so do the sweep
+ * that ends a session whose workflow was terminated and the composition of the act's grid.
  */
 export async function publishSessionEvent(
   db: Pick<DatabaseSteps, 'publishEvent'>,
   published: {
     sessionId: string;
-    status: SessionStatus;
+    /** Absent for an event from outside the session's course: the session's status as recorded then. */
+    status?: SessionStatus;
     event: EventName;
     data: EventData[EventName];
     occurrence: Occurrence;

@@ -1,4 +1,5 @@
 import type { BouncedMail, CancelledBy, IdentityOutcome, ParticipantRef } from './messages';
+import type { RenditionKind } from './media';
 import type { SignatureKind } from './signing';
 
 /** Session events delivered to webhooks (contract §5). */
@@ -34,6 +35,9 @@ export const EVENT_NAMES = [
   'participant_disconnected',
   'recording_available',
   'recording_failed',
+  // What is made from the evidence afterwards, outside the session's course (the composed grid).
+  'rendition_available',
+  'rendition_failed',
   // The signers' part of the act: each application at a place, a participant who applied at all of
   // theirs, and the notary's change of a document's places.
   'signature_applied',
@@ -84,6 +88,13 @@ export interface EventData {
   participant_disconnected: InTheRoom;
   recording_available: { sha256: string; duration_seconds: number; size_bytes: number };
   recording_failed: { reason: string };
+  rendition_available: {
+    kind: RenditionKind;
+    sha256: string;
+    duration_seconds: number;
+    size_bytes: number;
+  };
+  rendition_failed: { kind: RenditionKind; reason: string };
   signature_applied: {
     role: 'signer' | 'witness';
     index: number;

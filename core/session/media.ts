@@ -6,6 +6,9 @@ import { signerOfKey } from './signing';
  * loses its rooms, and the session opens the next segment's.
  */
 
+/** What is made from a recording's evidence after it is stored: the composed grid. */
+export type RenditionKind = 'grid';
+
 /** Who is in a room: the notary, or a participant by role and index (`signer-0`, `witness-1`). */
 export type MediaIdentity = 'notary' | `signer-${number}` | `witness-${number}`;
 

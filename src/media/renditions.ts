@@ -1,8 +1,8 @@
 import type { Sequelize } from 'sequelize';
 import { execute, queryRows } from '../db/query';
+import type { RenditionKind } from '../../core/session/media';
 
-/** What is made from a recording's evidence after it is stored: the composed grid. */
-export type RenditionKind = 'grid';
+export type { RenditionKind };
 export type RenditionStatus = 'pending' | 'processing' | 'available' | 'failed';
 
 export interface RenditionRow {

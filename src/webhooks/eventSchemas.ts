@@ -25,6 +25,12 @@ const failedCheck = {
   retake_until: instant.description('Set when a retake is left: start it before this'),
 };
 const nothing = Joi.object({});
+const madeFile = {
+  sha256: Joi.string().hex().length(64).required(),
+  duration_seconds: Joi.number().min(0).required(),
+  size_bytes: Joi.number().integer().min(0).required(),
+};
+const renditionKind = Joi.string().valid('grid').required();
 const segment = Joi.number().integer().min(1).required();
 const inTheRoom = {
   role: Joi.string().valid('notary', 'signer', 'witness').required(),
@@ -152,16 +158,22 @@ export const EVENT_DOCUMENTATION: Record<EventName, EventDocumentation> = {
   },
   recording_available: {
     summary: 'The recording of the act is stored (GET /sessions/{id}/recording)',
-    data: Joi.object({
-      sha256: Joi.string().hex().length(64).required(),
-      duration_seconds: Joi.number().min(0).required(),
-      size_bytes: Joi.number().integer().min(0).required(),
-    }),
+    data: Joi.object(madeFile),
   },
   recording_failed: {
     summary:
       'The recording could not be made into a file; its segments are kept as recorded (failure_reason)',
     data: Joi.object({ reason: Joi.string().required() }),
+  },
+  rendition_available: {
+    summary:
+      'A view made from the stored evidence afterwards (`grid`: everyone side by side) is ready: the recording’s `renditions` list it with its link. It may come after the session’s last event; `status` is the session’s then',
+    data: Joi.object({ kind: renditionKind, ...madeFile }),
+  },
+  rendition_failed: {
+    summary:
+      'A view of the evidence could not be made; the evidence is unchanged (the rendition’s `failure_reason`)',
+    data: Joi.object({ kind: renditionKind, reason: Joi.string().required() }),
   },
   signature_applied: {
     summary:

@@ -28,11 +28,17 @@ const audit = (apiKey: string, id: string) => request(`${SESSIONS}/${id}/audit`,
  * Waits until `event` is in the session's chain: the workflow records a status before it publishes the
  * event that goes with it, so a status seen through the API can precede its audit record.
  */
-async function waitForAuditEvent(apiKey: string, id: string, event: string): Promise<any[]> {
+async function waitForAuditEvent(
+  apiKey: string,
+  id: string,
+  event: string,
+  timeoutMs?: number,
+): Promise<any[]> {
   return eventually(
     async (): Promise<any[]> => (await audit(apiKey, id)).body.records ?? [],
     (records) => records.some((r) => r.event === event),
     `${event} in the audit trail of ${id}`,
+    { timeoutMs },
   );
 }
 
@@ -97,6 +103,8 @@ describe('journal and audit trail', function () {
       await waitForSession(notary.apiKey, sessionId, (s) => s.documents_status === 'released', 120_000)
     ).completed_at;
     await waitForAuditEvent(notary.apiKey, sessionId, 'documents_released');
+    // The chain is whole once the grid's event is in too: composed in the background, behind other tests' acts.
+    await waitForAuditEvent(notary.apiKey, sessionId, 'rendition_available', 120_000);
   });
 
   describe('GET /sessions/{id}/journal', () => {
@@ -205,7 +213,7 @@ describe('journal and audit trail', function () {
   });
 
   describe('GET /sessions/{id}/audit', () => {
-    it('has one record per session event, in order, from session_created to documents_released', async () => {
+    it('has one record per session event, in order, from session_created to documents_released and the grid', async () => {
       const res = await audit(notary.apiKey, sessionId);
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(Object.keys(res.body).sort(), ['bn_session_id', 'intact', 'records', 'response']);
@@ -220,6 +228,8 @@ describe('journal and audit trail', function () {
         'identity_verified',
         'participant_connected',
         'participant_disconnected',
+        // The grid is composed beside the documents' finalization: its event comes before or after theirs.
+        'rendition_available',
       ];
       assert.deepEqual(
         order.filter((e) => !presence.includes(e)),
@@ -251,6 +261,11 @@ describe('journal and audit trail', function () {
           ),
         ].sort(),
         ['notary', 'signer0', 'signer1'],
+      );
+      assert.equal(order.filter((e) => e === 'rendition_available').length, 1);
+      assert.ok(
+        order.indexOf('rendition_available') > order.indexOf('recording_available'),
+        order.join(' → '),
       );
       // Both signers join and pass their checks (KBA, an ID check) before the notary starts.
       assert.equal(order.filter((e) => e === 'join_session').length, 2);

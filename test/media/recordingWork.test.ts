@@ -8,7 +8,7 @@ import { startWorker } from '../../worker/createWorker';
 import { testEnvironment } from '../support/environment';
 import { eventually } from '../support/eventually';
 import { request } from '../support/http';
-import { signer, waitForSession } from '../support/sessions';
+import { getSession, signer, waitForSession } from '../support/sessions';
 import { processRuns, startWorkerProcess, type WorkerProcess } from '../support/workerProcess';
 import { download, removeTempFiles, sha256 } from '../documents/helpers';
 import { completeRecordedAct, liveTeamSession, mediaBrowsers, notaryAction } from './helpers';
@@ -120,6 +120,19 @@ describe('the recording: the evidence at once, the grid composed apart on media 
       timeoutMs: 120_000,
     });
     const [grid] = made.renditions;
+    // The integrator is told, after the session's own last event: in its audit chain as the webhook carries it.
+    const audit = await eventually(
+      async () => (await request(`${API}/sessions/${live.id}/audit`, { auth: live.account.api_key })).body,
+      (a) => a.records.some((r: any) => r.event === 'rendition_available'),
+      'the grid’s event',
+    );
+    const announced = audit.records.find((r: any) => r.event === 'rendition_available').payload;
+    const { duration_seconds, ...file } = announced.data;
+    assert.deepEqual(file, { kind: 'grid', sha256: grid.sha256, size_bytes: grid.size_bytes });
+    assert.ok(Math.abs(duration_seconds - grid.duration_seconds) < 0.01, JSON.stringify(announced));
+    assert.equal(announced.status, (await getSession(live.account.api_key, live.id)).body.status);
+    assert.equal(audit.records.at(-1).event, 'rendition_available');
+    assert.equal(audit.intact, true);
     assert.equal(made.sha256, evidence.sha256, 'the evidence is unchanged by its view');
     assert.notEqual(grid.sha256, evidence.sha256);
     const bytes = (await download(grid.download_url)).bytes;

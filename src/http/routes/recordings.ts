@@ -102,7 +102,8 @@ function getRecordingRoute(
       'A live act is recorded from the notary’s start to completion: every participant’s audio and video, ' +
       'copied as received into one file (the evidence), hashed, and kept for RECORDING_RETENTION (10 years by ' +
       'default); `available` within a minute of the act’s end. Event `recording_available` when it is stored. ' +
-      'The composed grid (`renditions`) is made from it afterwards, in the background.',
+      'The composed grid (`renditions`) is made from it afterwards, in the background; event `rendition_available` ' +
+      'or `rendition_failed` when it is done.',
     tags: ['Signed documents'],
     auth: 'session_actor',
     params: sessionIdParams,
