@@ -6,7 +6,8 @@ import { API_PREFIX } from '../publicPaths';
 import { UrlSigner } from '../crypto/urlSigner';
 import { recordingById, recordingOf, type RecordingRow } from './recordings';
 import { roomsOf } from './rooms';
-import { renditionOf, renditionsOf, type RenditionKind, type RenditionRow } from './renditions';
+import { renditionOf, renditionsOf, type RenditionRow } from './renditions';
+import type { RenditionKind } from '../../core/session/media';
 
 /** Contract §7's recording: where it stands and, once available, a short-lived link to it. */
 export interface RecordingView {

@@ -2,7 +2,6 @@ import type { Sequelize } from 'sequelize';
 import { execute, queryRows } from '../db/query';
 import type { RenditionKind } from '../../core/session/media';
 
-export type { RenditionKind };
 export type RenditionStatus = 'pending' | 'processing' | 'available' | 'failed';
 
 export interface RenditionRow {
