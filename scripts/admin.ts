@@ -16,7 +16,6 @@ import { readAuditTrail, verifyChain } from '../src/audit/auditChain';
 import { DomainError } from '../src/domain/errors';
 import { operatorLine } from '../src/setupErrors';
 import { addNetworkWitness, createNetworkLoginLink } from '../src/network/networkPeople';
-import { connectTemporal } from '../src/temporal/client';
 import { updateSession } from '../src/temporal/sessionUpdates';
 import { retryFinalizationUpdate } from '../core/session/messages';
 import { queryRows, rowExists } from '../src/db/query';
@@ -31,6 +30,7 @@ import {
   email,
   uuid,
   withDatabase,
+  withTemporal,
   print,
 } from './adminSupport';
 /** FRONT_URL or PUBLIC_BASE_URL as set here, else the running service's, else the default. */
@@ -208,7 +208,6 @@ program
   .description('Notarize again the documents of a session whose documents_status is failed')
   .requiredOption('--session <id>', 'bn_session_id', uuid)
   .action(async (opts: { session: string }) => {
-    const config = loadConfig();
     const workflowId = await withDatabase(async (sequelize) => {
       const sessions = await queryRows<{ workflow_id: string; documents_status: string }>(
         sequelize,
@@ -221,12 +220,7 @@ program
         throw new ConflictError(`Documents cannot be retried while ${sessions[0].documents_status}`);
       return sessions[0].workflow_id;
     });
-    // Without TEMPORAL_ADDRESS, the dev server of a running `npm start`.
-    const temporal = await connectTemporal(
-      config.temporalAddress ?? `127.0.0.1:${config.temporalDevPort}`,
-      config.temporalNamespace,
-    );
-    try {
+    await withTemporal(async (temporal) => {
       const answer = await updateSession(temporal, workflowId, retryFinalizationUpdate, []);
       if (answer.outcome === 'refused') throw new ConflictError(answer.refusal.reason);
       if (answer.outcome === 'already_done')
@@ -238,9 +232,7 @@ program
         );
       const { status, documentsStatus } = answer.result;
       print({ bn_session_id: opts.session, status, documents_status: documentsStatus });
-    } finally {
-      await temporal.connection.close();
-    }
+    });
   });
 addBrandingCommand(program);
 addNetworkCommands(program);

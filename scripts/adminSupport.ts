@@ -7,6 +7,7 @@ import { migrateExclusively } from '../src/db/migrator';
 import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import { databaseSetupError } from '../src/setupErrors';
+import { connectTemporal, type TemporalHandle } from '../src/temporal/client';
 import { delayThresholdSchema } from '../src/sessions/createRequest';
 
 /**
@@ -93,6 +94,20 @@ export async function withDatabase<T>(fn: (sequelize: Sequelize) => Promise<T>):
   } finally {
     await sequelize.close();
     await database.stop();
+  }
+}
+
+/** Temporal at TEMPORAL_ADDRESS, or else the dev server of a running `npm start`. */
+export async function withTemporal<T>(fn: (temporal: TemporalHandle) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const temporal = await connectTemporal(
+    config.temporalAddress ?? `127.0.0.1:${config.temporalDevPort}`,
+    config.temporalNamespace,
+  );
+  try {
+    return await fn(temporal);
+  } finally {
+    await temporal.connection.close();
   }
 }
 
