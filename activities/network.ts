@@ -7,6 +7,8 @@ import { networkCommissionDates } from '../src/network/commissionHorizon';
 import { sessionEndedSql } from '../core/session/statusSql';
 import { networkNotaryIsFreeSql } from '../src/team/notaryAvailability';
 import { stillInNetworkSql } from '../src/auth/people';
+import { BEFORE_THE_ACT } from '../core/session/statuses';
+import type { NetworkWitness, SessionStatus } from '../core/session/messages';
 
 export interface NotaryOffer {
   offerId: string;
@@ -24,10 +26,11 @@ export interface OfferAttempt {
   startTimeoutMs: number;
 }
 
-export interface AssignedWitness {
-  index: number;
-  email: string;
-  name: string;
+/** The session's places for network witnesses as they stand, and how many are still open. */
+export interface NetworkWitnessStaffing {
+  witnesses: NetworkWitness[];
+  missing: number;
+  retryAfterMs: number;
 }
 
 /**
@@ -160,9 +163,10 @@ export function networkAcceptanceActivities({ sequelize }: ActivityDependencies)
 export function networkWitnessActivities({ sequelize, config }: ActivityDependencies) {
   return {
     /**
-     * Fills the session's network-witness places with witnesses who are in no other live session; each
-     * becomes a witness participant after the invited ones. Returns those it added now and how many
-     * places are still open.
+     * Fills the session's places for network witnesses (after the invited witnesses') with witnesses in no
+     * other live session. Before the act begins, the place of one who has left the network is emptied
+     * first (their identity checks and consent with it) and filled again. Answers who holds the places
+     * now, so a retry finds its own earlier work.
      */
     async assignNetworkWitnesses({
       sessionId,
@@ -170,48 +174,61 @@ export function networkWitnessActivities({ sequelize, config }: ActivityDependen
     }: {
       sessionId: string;
       count: number;
-    }): Promise<{ added: AssignedWitness[]; missing: number; retryAfterMs: number }> {
-      const added = await inTransaction(sequelize, async (transaction) => {
+    }): Promise<NetworkWitnessStaffing> {
+      const witnesses = await inTransaction(sequelize, async (transaction) => {
         // One assignment at a time per session: the row lock orders two attempts of this activity (NO
         // KEY UPDATE, like the audit chain's, so an API transaction adding documents does not stop it).
-        await execute(sequelize, 'SELECT 1 FROM sessions WHERE id = $1 FOR NO KEY UPDATE', {
-          bind: [sessionId],
-          transaction,
-        });
-        const [{ assigned }] = await queryRows<{ assigned: number }>(
+        const [{ status }] = await queryRows<{ status: SessionStatus }>(
           sequelize,
-          `SELECT count(*)::int AS assigned FROM participants
-            WHERE session_id = $1 AND network_witness_id IS NOT NULL`,
+          'SELECT status FROM sessions WHERE id = $1 FOR NO KEY UPDATE',
           { bind: [sessionId], transaction },
         );
-        if (assigned >= count) return [];
-        return queryRows<AssignedWitness>(
+        if (BEFORE_THE_ACT.includes(status)) {
+          await execute(
+            sequelize,
+            `DELETE FROM participants p USING network_witnesses w
+              WHERE p.session_id = $1 AND w.id = p.network_witness_id AND NOT ${stillInNetworkSql('w')}`,
+            { bind: [sessionId], transaction },
+          );
+          await execute(sequelize, FILL_OPEN_PLACES, { bind: [sessionId, count], transaction });
+        }
+        return queryRows<NetworkWitness>(
           sequelize,
-          `WITH free AS (
-             SELECT w.* FROM network_witnesses w
-              WHERE ${stillInNetworkSql('w')}
-                AND NOT EXISTS (SELECT 1 FROM participants p JOIN sessions s ON s.id = p.session_id
-                                 WHERE p.network_witness_id = w.id AND NOT ${sessionEndedSql('s')})
-              ORDER BY w.created_at, w.id
-              LIMIT $2
-              FOR UPDATE OF w SKIP LOCKED
-           ), next AS (
-             SELECT coalesce(max(index) + 1, 0) AS first FROM participants WHERE session_id = $1 AND role = 'witness'
-           )
-           INSERT INTO participants (session_id, role, index, email, first_name, last_name, network_witness_id)
-           SELECT $1, 'witness', next.first + row_number() OVER (ORDER BY free.created_at, free.id) - 1,
-                  free.email, free.first_name, free.last_name, free.id
-             FROM free, next
-           RETURNING index, email, first_name || ' ' || last_name AS name`,
-          { bind: [sessionId, count - assigned], transaction },
+          `SELECT index, email, first_name || ' ' || last_name AS name FROM participants
+            WHERE session_id = $1 AND network_witness_id IS NOT NULL ORDER BY index`,
+          { bind: [sessionId], transaction },
         );
       });
-      const [{ assigned }] = await queryRows<{ assigned: number }>(
-        sequelize,
-        `SELECT count(*)::int AS assigned FROM participants WHERE session_id = $1 AND network_witness_id IS NOT NULL`,
-        { bind: [sessionId] },
-      );
-      return { added, missing: Math.max(0, count - assigned), retryAfterMs: config.notaryRetryIntervalMs };
+      return {
+        witnesses,
+        missing: Math.max(0, count - witnesses.length),
+        retryAfterMs: config.notaryRetryIntervalMs,
+      };
     },
   };
 }
+
+/** The open places ($2 of them after the invited witnesses'), each to the longest-standing free witness. */
+const FILL_OPEN_PLACES = `
+  WITH invited AS (
+    SELECT count(*)::int AS n FROM participants
+     WHERE session_id = $1 AND role = 'witness' AND network_witness_id IS NULL
+  ), places AS (
+    SELECT place, row_number() OVER (ORDER BY place) AS n
+      FROM invited, generate_series(invited.n, invited.n + $2 - 1) AS place
+     WHERE NOT EXISTS (SELECT 1 FROM participants p
+                        WHERE p.session_id = $1 AND p.role = 'witness' AND p.index = place)
+  ), locked AS (
+    SELECT w.* FROM network_witnesses w
+     WHERE ${stillInNetworkSql('w')}
+       AND NOT EXISTS (SELECT 1 FROM participants p JOIN sessions s ON s.id = p.session_id
+                        WHERE p.network_witness_id = w.id AND NOT ${sessionEndedSql('s')})
+     ORDER BY w.created_at, w.id
+     LIMIT (SELECT count(*) FROM places)
+     FOR UPDATE OF w SKIP LOCKED
+  ), free AS (
+    SELECT locked.*, row_number() OVER (ORDER BY created_at, id) AS n FROM locked
+  )
+  INSERT INTO participants (session_id, role, index, email, first_name, last_name, network_witness_id)
+  SELECT $1, 'witness', places.place, free.email, free.first_name, free.last_name, free.id
+    FROM places JOIN free ON free.n = places.n`;

@@ -1,4 +1,5 @@
-import { condition, sleep } from '@temporalio/workflow';
+import { condition } from '@temporalio/workflow';
+import { BEFORE_THE_ACT } from '../core/session/statuses';
 import { signerIsWaiting } from '../core/session/machine';
 import type { SessionPlan } from '../core/session/plan';
 import type { SessionRun } from './sessionRun';
@@ -75,19 +76,22 @@ export async function assignTeamNotary(run: SessionRun, sessionId: string, membe
 
 /**
  * Fills the session's places for network witnesses once its signer waits, asking again while too few
- * are free. Runs beside the main flow; `busy` lets the flow continue as new only between attempts.
+ * are free, and again whenever one of them leaves the network, until the act begins. Runs beside the
+ * main flow; `busy` lets the flow continue as new only between attempts.
  */
 export function staffNetworkWitnesses(run: SessionRun, plan: SessionPlan, sessionId: string, count: number) {
   const status = { busy: false };
+  const actBegun = () => !BEFORE_THE_ACT.includes(run.status);
   void (async () => {
-    await condition(() => signerIsWaiting(run.state(), plan));
-    for (;;) {
+    await condition(() => signerIsWaiting(run.state(), plan) || actBegun());
+    while (!actBegun()) {
       status.busy = true;
-      const { added, missing, retryAfterMs } = await run.db.assignNetworkWitnesses({ sessionId, count });
-      for (const witness of added) run.events.queue('witness_assigned', { role: 'witness', ...witness });
+      run.requested.witnessLeft = false;
+      const { witnesses, missing, retryAfterMs } = await run.db.assignNetworkWitnesses({ sessionId, count });
+      run.staffWitnesses(witnesses);
       status.busy = false;
-      if (!missing) return;
-      await sleep(retryAfterMs);
+      const askAgain = () => run.requested.witnessLeft || actBegun();
+      await (missing ? condition(askAgain, retryAfterMs) : condition(askAgain));
     }
   })();
   return status;

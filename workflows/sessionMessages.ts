@@ -10,6 +10,7 @@ import {
   isParticipantRef,
   joinUpdate,
   mediaEventUpdate,
+  networkWitnessLeftSignal,
   participantJoinedSignal,
   placesChangedUpdate,
   pretaggedUpdate,
@@ -61,6 +62,7 @@ export class SessionMessages {
     const steadfast = this.steadfast;
     setHandler(snapshotQuery, () => this.run.snapshot());
     setHandler(participantJoinedSignal, (participant) => this.joinSignalled(participant));
+    setHandler(networkWitnessLeftSignal, () => void (this.run.requested.witnessLeft = true));
     setHandler(joinUpdate, (joiner) => this.join(joiner), { validator: (j) => this.validateJoin(j) });
     setHandler(identityOutcomeUpdate, (check) => this.identity(check), {
       validator: (check) => this.validateIdentity(check),
@@ -94,9 +96,7 @@ export class SessionMessages {
     setHandler(
       releaseDocumentsUpdate,
       steadfast(() => this.release()),
-      {
-        validator: this.judged('release_documents'),
-      },
+      { validator: this.judged('release_documents') },
     );
     setHandler(
       cancelUpdate,
@@ -110,9 +110,7 @@ export class SessionMessages {
     setHandler(
       retryFinalizationUpdate,
       steadfast(() => this.retryFinalization()),
-      {
-        validator: this.judged('retry_finalization'),
-      },
+      { validator: this.judged('retry_finalization') },
     );
     setHandler(
       acceptOfferUpdate,
@@ -127,9 +125,7 @@ export class SessionMessages {
     setHandler(
       addDocumentsUpdate,
       ({ documentIds }: { documentIds: string[] }) => this.addDocuments(documentIds),
-      {
-        validator: this.judged('add_documents'),
-      },
+      { validator: this.judged('add_documents') },
     );
   }
 

@@ -4,6 +4,7 @@ import type {
   BouncedMail,
   DocumentsStatus,
   IdentityOutcome,
+  NetworkWitness,
   NotaryAtTheAct,
   ParticipantKey,
   ParticipantRef,
@@ -19,6 +20,7 @@ import { SessionStatusAttribute } from '../core/temporal/searchAttributes';
 import type { EventArgs, EventData, EventName } from '../core/session/events';
 import { dataOf, SessionEvents } from './sessionEvents';
 import { SessionSigning } from './sessionSigning';
+import { witnessChanges } from '../core/session/networkWitnesses';
 import {
   actIsRecorded,
   applyMediaEvent,
@@ -40,6 +42,8 @@ export class SessionRun {
   readonly joined: ParticipantRef[] = [];
   readonly verified: ParticipantKey[] = [];
   readonly recordedChecks: string[] = [];
+  /** The network witnesses announced in the session's places. */
+  readonly networkWitnesses: NetworkWitness[] = [];
   /** The on-demand network: the offer open now, the notary who accepted, since when the signer waits. */
   openOffer?: { offerId: string; notaryId: string };
   networkNotaryId?: string;
@@ -57,6 +61,8 @@ export class SessionRun {
     /** The network notary who declined the open offer. */
     declinedBy: undefined as string | undefined,
     retryFinalization: false,
+    /** A network witness of the session left the network: their place is to be staffed again. */
+    witnessLeft: false,
   };
   /** A live act's room: its segment, whether it is open, and who is on camera in it. */
   readonly media = { segment: 0, open: false, presence: emptyPresence() };
@@ -82,6 +88,7 @@ export class SessionRun {
       this.joined.push(...resumed.joined);
       this.verified.push(...resumed.verified);
       this.recordedChecks.push(...resumed.recordedChecks);
+      this.networkWitnesses.push(...resumed.networkWitnesses);
       this.waitingSince = resumed.waitingSince;
     }
   }
@@ -118,6 +125,7 @@ export class SessionRun {
       waitingSince: this.waitingSince,
       verified: [...this.verified],
       recordedChecks: [...this.recordedChecks],
+      networkWitnesses: [...this.networkWitnesses],
       generation: this.events.generation + 1,
     };
   }
@@ -136,6 +144,21 @@ export class SessionRun {
     const { role, index, email } = participant;
     this.joined.push({ role, index, email });
     this.events.queue('join_session', { role, index, email });
+  }
+
+  /**
+   * The network witnesses in the session's places now: each new one is announced; where one left, their
+   * join and identity check stop counting (but a join the new witness already made).
+   */
+  staffWitnesses(now: NetworkWitness[]): void {
+    const { assigned, vacated } = witnessChanges(this.networkWitnesses, now);
+    for (const gone of vacated) {
+      const leftBehind = (p: ParticipantKey) => p.role === 'witness' && p.index === gone.index;
+      removeWhere(this.joined, (p) => leftBehind(p) && p.email === gone.email);
+      removeWhere(this.verified, leftBehind);
+    }
+    this.networkWitnesses.splice(0, this.networkWitnesses.length, ...now);
+    for (const witness of assigned) this.events.queue('witness_assigned', { role: 'witness', ...witness });
   }
 
   /** An identity check's outcome: a pass admits the participant; each outcome is reported as events. */
@@ -247,4 +270,8 @@ export class SessionRun {
       ...(this.actNotary === undefined ? {} : { actNotary: this.actNotary }),
     });
   }
+}
+
+function removeWhere<T>(list: T[], drop: (item: T) => boolean): void {
+  for (let i = list.length - 1; i >= 0; i--) if (drop(list[i])) list.splice(i, 1);
 }

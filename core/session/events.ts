@@ -71,7 +71,8 @@ export interface EventData {
   email_bounced: BouncedMail;
   documents_failed: { documents: Array<{ document_id: string; reason: string }> };
   notary_released: { notary: EventNotary };
-  witness_assigned: ParticipantRef & { role: 'witness'; name: string };
+  /** `replaces`: the e-mail of the network witness who left the network and whose place this was. */
+  witness_assigned: ParticipantRef & { role: 'witness'; name: string; replaces?: string };
   identity_verified: ParticipantRef & { method: IdentityMethod; attempt: number };
   kba_failed: ParticipantRef & {
     attempt: number;

@@ -15,7 +15,7 @@ import type {
 import type { SessionPlan } from './plan';
 import type { MediaIdentity } from './media';
 import {
-  EDITABLE_STATUSES,
+  BEFORE_THE_ACT,
   isFinal,
   judgePlacesWindow,
   NOTARY_WAIT_RETRY_SECONDS,
@@ -178,7 +178,7 @@ export function judgeRequest(
       if (status === 'cancelled') return ALREADY_DONE;
       return isFinal(status) ? refuse('not_now', `Session cannot be cancelled while ${status}`) : ALLOWED;
     case 'add_documents':
-      return EDITABLE_STATUSES.includes(status)
+      return BEFORE_THE_ACT.includes(status)
         ? ALLOWED
         : refuse('not_now', `Documents cannot be added while ${status}`);
     case 'edit_places':

@@ -111,6 +111,19 @@ export interface ActionResult {
 /** The notary actions an integrator or team member calls (`POST /sessions/{id}/{action}`). */
 export type NotaryActionName = 'pretagged' | 'start' | 'complete' | 'release_documents' | 'cancel';
 
+/**
+ * A network witness of the session left the network (an operator removed them): before the act begins,
+ * the session staffs their place again; from then on it changes nothing.
+ */
+export const networkWitnessLeftSignal = defineSignal('networkWitnessLeft');
+
+/** A network witness in one of the session's places for them (`index` among its witnesses). */
+export interface NetworkWitness {
+  index: number;
+  email: string;
+  name: string;
+}
+
 /** A join an operator records from the Temporal UI; judged as the join update is (but for same-device signing). */
 export const participantJoinedSignal = defineSignal<[ParticipantRef]>('participantJoined');
 

@@ -6,8 +6,8 @@ import { ALLOWED, refuse, type Verdict } from './verdicts';
 export const FINAL_STATUSES: readonly SessionStatus[] = ['completed', 'expired', 'cancelled'];
 /** Statuses in which participants can join through their signing links. */
 export const OPEN_STATUSES: readonly SessionStatus[] = ['awaiting_notary', 'ready', 'in_progress'];
-/** Statuses in which documents can still be added. */
-export const EDITABLE_STATUSES: readonly SessionStatus[] = [
+/** Statuses before the notarial act begins: documents can still be added, network witnesses replaced. */
+export const BEFORE_THE_ACT: readonly SessionStatus[] = [
   'awaiting_pretag',
   'scheduled',
   'awaiting_notary',

@@ -1,4 +1,4 @@
-import type { ParticipantKey, ParticipantRef } from './messages';
+import type { NetworkWitness, ParticipantKey, ParticipantRef } from './messages';
 import type { SessionPlan } from './plan';
 
 /** What a session's workflow is started with (`session-{bn_session_id}`), and what a run hands the next. */
@@ -23,6 +23,8 @@ export interface ResumedSession {
   verified: ParticipantKey[];
   /** Identity checks already recorded, so a retried report records nothing twice. */
   recordedChecks: string[];
+  /** The network witnesses announced in the session's places, so a fresh run announces only changes. */
+  networkWitnesses: NetworkWitness[];
   /** The run's place in the session's chain of runs (the first is 0). */
   generation: number;
 }

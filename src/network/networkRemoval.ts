@@ -11,7 +11,7 @@ export interface NetworkRemoval {
   role: NetworkRole;
   removed_at: string;
   removed_reason: string;
-  /** Sessions they hold and that have not ended: the operator follows each up (none is reassigned). */
+  /** Sessions they hold and that have not ended: a witness's place in one not begun is filled again, the rest the operator follows up. */
   unfinished_sessions: Array<{ bn_session_id: string; status: string }>;
   /** Offers still open to them: each passes to another notary when its time runs out. */
   open_offers: number;

@@ -11,6 +11,8 @@ import { commissionLapse, commissionOutsideRequest } from '../../core/session/co
 import type { SessionRow } from '../../core/session/rows';
 import { assignedNetworkSession } from '../reads/networkSessions';
 import { sessionNotaryCommission } from '../team/commissions';
+import { replaceWitnessesWhoLeft } from './witnessReplacement';
+import { NOTARY_WAIT_RETRY_SECONDS } from '../../core/session/statuses';
 import {
   findSessionRow,
   listSessions,
@@ -32,7 +34,7 @@ export class SessionService {
 
   constructor(
     private readonly sequelize: Sequelize,
-    temporal: TemporalHandle,
+    private readonly temporal: TemporalHandle,
     config: Config,
     documents: DocumentPool,
   ) {
@@ -94,6 +96,14 @@ export class SessionService {
       ? (commissionLapse(commission, Date.now()) ?? commissionOutsideRequest(session.plan, commission))
       : undefined;
     if (lapse) throw conflict(`Session cannot be started: ${lapse}`);
+    if (!session.plan.serviceWitnesses) return;
+    // The session is told here too, in case the operator's removal could not tell it.
+    const left = await replaceWitnessesWhoLeft(this.sequelize, this.temporal, { sessionId: session.id });
+    if (left.length)
+      throw conflict(
+        `Session cannot be started: its network witness ${left.map((w) => w.email).join(', ')} left the network; another is being assigned`,
+        NOTARY_WAIT_RETRY_SECONDS,
+      );
   }
 
   /** One session of the account with its participants and documents; during a live act, who is on camera. */

@@ -106,11 +106,13 @@ export const EVENT_DOCUMENTATION: Record<EventName, EventDocumentation> = {
     data: Joi.object({ notary }),
   },
   witness_assigned: {
-    summary: 'A network witness was assigned to the session',
+    summary:
+      'A network witness was assigned to the session; `replaces` names the one who left the network before the act, whose place (index) this is',
     data: Joi.object({
       ...participant,
       role: Joi.string().valid('witness').required(),
       name: Joi.string().required(),
+      replaces: Joi.string(),
     }),
   },
   identity_verified: {

@@ -3,7 +3,11 @@ import { createTestAccount } from '../support/accounts';
 import { admin } from '../support/adminCli';
 import { testEnvironment } from '../support/environment';
 import { request } from '../support/http';
-import { getSession, waitForSession } from '../support/sessions';
+import { action, getSession, joinSession, teamNotarySession, waitForSession } from '../support/sessions';
+import { receiverForSuite, subscribe, type ReceivedWebhook } from '../support/webhookReceiver';
+import { recordHistory } from '../support/histories';
+import { removeNetworkPerson } from '../../src/network/networkRemoval';
+import { freePort } from '../support/freePort';
 import {
   meAction,
   mySessions,
@@ -153,6 +157,99 @@ describe('an operator lists the network and removes a notary or witness from it 
     const witnesses = assigned.participants.filter((p: any) => p.role === 'witness').map((p: any) => p.email);
     assert.equal(witnesses.length, 1);
     assert.notEqual(witnesses[0], email);
+  });
+
+  describe('a witness removed before the act begins is replaced in their place', () => {
+    const hooks = receiverForSuite();
+    const witnessAt = (session: any, index: number) =>
+      session.participants.find((p: any) => p.role === 'witness' && p.index === index);
+
+    /** A team notary's session with one network witness, who has joined; the signer waits. */
+    async function sessionWithJoinedWitness() {
+      // Two free at least: the one assigned and one to take their place.
+      for (let i = 0; i < 2; i++) await networkWitness();
+      const session = await teamNotarySession({ witnesses: { number_of_service_witnesses: 1 } });
+      const apiKey = session.account.api_key;
+      await subscribe(apiKey, hooks.url, ['witness_assigned']);
+      await waitForSession(apiKey, session.id, (s) => s.status === 'ready');
+      assert.equal((await joinSession(session.created.body.bn_signing_url)).status, 200);
+      const assigned = await waitForSession(apiKey, session.id, (s) => witnessAt(s, 0));
+      const leaving = await signIn(witnessAt(assigned, 0).email);
+      assert.equal((await meAction(leaving.token, session.id, 'join')).status, 200);
+      return { ...session, apiKey, leaving };
+    }
+
+    /** Waits for another witness in place 0 and the webhook that names whom they replace; they join. */
+    async function replacementJoins(session: { apiKey: string; id: string }, left: string) {
+      const replaced = await waitForSession(
+        session.apiKey,
+        session.id,
+        (s) => witnessAt(s, 0) && witnessAt(s, 0).email !== left,
+      );
+      const email = witnessAt(replaced, 0).email;
+      const isAssignment = (h: ReceivedWebhook) =>
+        h.json.bn_session_id === session.id && h.json.event === 'witness_assigned';
+      const assignments = (await hooks.receiver.waitFor((r) => r.filter(isAssignment).length >= 2)).filter(
+        isAssignment,
+      );
+      assert.deepEqual(
+        assignments.map((h) => ({ ...h.json.data, name: undefined })),
+        [
+          { role: 'witness', index: 0, email: left, name: undefined },
+          { role: 'witness', index: 0, email, name: undefined, replaces: left },
+        ],
+      );
+      const startPath = `/api/integrationsv2/sessions/${session.id}/start`;
+      const early = await request(startPath, { auth: session.apiKey, body: {} });
+      assert.equal(early.status, 409, 'the join of the witness who left no longer counts');
+      assert.equal(
+        early.body.response_message,
+        'Session cannot be started before its witnesses have joined (0 of 1)',
+      );
+      const arriving = await signIn(email);
+      assert.equal((await meAction(arriving.token, session.id, 'join')).status, 200);
+      assert.equal((await request(startPath, { auth: session.apiKey, body: {} })).status, 200);
+    }
+
+    it('by the operator’s removal: the session is named, another witness takes the place, and the act starts once they join', async () => {
+      const session = await sessionWithJoinedWitness();
+      const { email } = session.leaving;
+      const args = ['remove-network-witness', `--email=${email}`, '--reason=Left the network'];
+      const closed = `127.0.0.1:${await freePort()}`;
+      const untold = await admin(args, { ...testEnvironment().processEnv, TEMPORAL_ADDRESS: closed });
+      assert.equal(untold.code, 1, untold.stderr);
+      assert.match(untold.json.error, new RegExp(`^Temporal at ${closed} cannot be reached`));
+      assert.equal((await mySessions(session.leaving.token)).status, 200, 'refused before any change');
+      const removal = await admin(args);
+      assert.equal(removal.code, 0, removal.stderr);
+      assert.deepEqual(removal.json.unfinished_sessions, [{ bn_session_id: session.id, status: 'ready' }]);
+      assert.deepEqual(removal.json.replacing_in, [session.id]);
+      await replacementJoins(session, email);
+      assert.equal((await action(session.apiKey, session.id, 'cancel')).status, 200);
+      await recordHistory('session-network-witness-replaced', `session-${session.id}`);
+    });
+
+    it('by the start, when the session was not told: refused with the reason, and the place filled again', async () => {
+      const session = await sessionWithJoinedWitness();
+      const { email } = session.leaving;
+      // As an operator's removal whose word to the session was lost (Temporal out of reach then).
+      await removeNetworkPerson(testEnvironment().runtime.sequelize, 'witness', {
+        email,
+        reason: 'Left the network',
+      });
+      const start = await request(`/api/integrationsv2/sessions/${session.id}/start`, {
+        auth: session.apiKey,
+        body: {},
+      });
+      assert.equal(start.status, 409, start.text);
+      assert.equal(start.headers.get('retry-after'), '5');
+      assert.equal(
+        start.body.response_message,
+        `Session cannot be started: its network witness ${email} left the network; another is being assigned`,
+      );
+      await replacementJoins(session, email);
+      assert.equal((await action(session.apiKey, session.id, 'cancel')).status, 200);
+    });
   });
 
   it('refuses an unknown person, a reason left out or blank, and says so', async () => {

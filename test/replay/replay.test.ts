@@ -31,11 +31,13 @@ const EXPECTED = [
   'session-identity-kba-locked-out',
   'session-identity-same-device',
   'session-identity-then-network',
-  // The on-demand network: an offer accepted, one that moved on, a notary released, network witnesses.
+  // The on-demand network: an offer accepted, one that moved on, a notary released, network witnesses,
+  // one who left the network before the act replaced in their place (the operator's signal).
   'session-network-offer-accepted',
   'session-network-offer-moved-on',
   'session-network-notary-released',
   'session-network-witnesses',
+  'session-network-witness-replaced',
   // A cancel's task lost after it published (its worker killed), run again after a join was signalled.
   'session-task-lost-after-publishing',
   // Reset by an operator to the task that published session_created, whose delivery workflow was

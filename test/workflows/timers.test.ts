@@ -12,10 +12,13 @@ import {
   acceptOfferUpdate,
   cancelUpdate,
   completeUpdate,
+  identityOutcomeUpdate,
   joinUpdate,
+  networkWitnessLeftSignal,
   snapshotQuery,
   startUpdate,
   type CompleteRequest,
+  type NetworkWitness,
   type SessionStatus,
 } from '../../core/session/messages';
 import { startTimeSkipping, withMockedWorker } from '../support/timeSkipping';
@@ -49,6 +52,9 @@ function mockActivities(
     webhookLastAttempts: [] as boolean[],
     closedOffers: [] as string[],
     released: 0,
+    /** The network witnesses in the session's places, as the test sets them; and when they were asked for. */
+    witnesses: [] as NetworkWitness[],
+    witnessAttemptsAt: [] as number[],
   };
   const now = () => env.currentTimeMs();
   const activities: Partial<Activities> = {
@@ -85,6 +91,10 @@ function mockActivities(
     acceptOffer: async () => undefined,
     releaseNetworkNotary: async () => {
       record.released++;
+    },
+    assignNetworkWitnesses: async ({ count }) => {
+      record.witnessAttemptsAt.push(await now());
+      return { witnesses: record.witnesses, missing: count - record.witnesses.length, retryAfterMs: HOUR };
     },
     signingProgress: async () => ({ places: [], applied: [] }),
     listDocumentsToFinalize: async () => [],
@@ -410,6 +420,76 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
         1,
         'the session was opened once',
       );
+    });
+  });
+
+  it('network witnesses: asked for every retry interval while none is free; one who leaves before the act is replaced, and their join and ID check stop counting', async () => {
+    const { activities, record } = mockActivities(env, neverANotary);
+    const witness = (email: string) => ({ role: 'witness' as const, index: 0, email });
+    const refusal = (reason: string) => (err: Error) => (err.cause as Error)?.message === reason;
+    const passes = (email: string) => ({
+      ...witness(email),
+      checkId: crypto.randomUUID(),
+      method: 'biometrics' as const,
+      outcome: 'passed' as const,
+      attempt: 1,
+      reasons: [],
+    });
+    await withMockedWorker(env, taskQueue, activities, async () => {
+      const handle = await start({
+        witnessesRequired: 1,
+        serviceWitnesses: 1,
+        identityRequired: [{ role: 'witness', index: 0 }],
+      });
+      await handle.executeUpdate(joinUpdate, { args: [signer] });
+      await env.sleep(2 * HOUR + 60_000);
+      assert.equal(record.witnessAttemptsAt.length, 3, 'at once, then every retry interval');
+      record.witnesses = [{ index: 0, email: 'wanda@example.com', name: 'Wanda Witness' }];
+      await env.sleep(HOUR);
+      await eventually(
+        () => record.events.filter((e) => e === 'witness_assigned').length,
+        (n) => n === 1,
+        'the first witness announced',
+      );
+      const attempts = record.witnessAttemptsAt.length;
+      await env.sleep(2 * DAY);
+      assert.equal(record.witnessAttemptsAt.length, attempts, 'all places filled: nobody asked again');
+      await handle.executeUpdate(joinUpdate, {
+        args: [{ ...witness('wanda@example.com'), sameDeviceAll: false, isHost: false }],
+      });
+      await handle.executeUpdate(identityOutcomeUpdate, { args: [passes('wanda@example.com')] });
+
+      // Wanda leaves the network; Will takes her place.
+      record.witnesses = [{ index: 0, email: 'will@example.com', name: 'Will Witness' }];
+      await handle.signal(networkWitnessLeftSignal);
+      await eventually(
+        () => record.events.filter((e) => e === 'witness_assigned').length,
+        (n) => n === 2,
+        'the new witness announced',
+      );
+      assert.deepEqual((await handle.query(snapshotQuery)).joined, [
+        { role: 'signer', index: 0, email: 's@example.com' },
+      ]);
+      await assert.rejects(
+        handle.executeUpdate(startUpdate),
+        refusal('Session cannot be started before its witnesses have joined (0 of 1)'),
+      );
+      await handle.executeUpdate(joinUpdate, {
+        args: [{ ...witness('will@example.com'), sameDeviceAll: false, isHost: false }],
+      });
+      await assert.rejects(
+        handle.executeUpdate(startUpdate),
+        refusal('Session cannot be started before every participant has verified their identity (0 of 1)'),
+      );
+      await handle.executeUpdate(identityOutcomeUpdate, { args: [passes('will@example.com')] });
+      assert.equal((await handle.executeUpdate(startUpdate)).status, 'in_progress');
+
+      // Once the act has begun, a witness leaving changes nothing.
+      const asked = record.witnessAttemptsAt.length;
+      await handle.signal(networkWitnessLeftSignal);
+      await handle.executeUpdate(cancelUpdate, { args: [{}] });
+      assert.equal(await handle.result(), 'cancelled');
+      assert.equal(record.witnessAttemptsAt.length, asked);
     });
   });
 

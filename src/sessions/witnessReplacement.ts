@@ -1,0 +1,53 @@
+import type { Sequelize } from 'sequelize';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { queryRows } from '../db/query';
+import { stillInNetworkSql } from '../auth/people';
+import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
+import { isUnavailable } from '../outages';
+import { unavailable } from '../domain/errors';
+import { networkWitnessLeftSignal } from '../../core/session/messages';
+import { BEFORE_THE_ACT } from '../../core/session/statuses';
+
+export interface WitnessWhoLeft {
+  bn_session_id: string;
+  email: string;
+}
+
+const SESSION_UNTOLD = 'The session could not be told that its witness left the network; retry';
+
+/**
+ * Network witnesses who left the network while holding a place in a session whose act has not begun (the
+ * one witness's, or the one session's): each such session is told, and staffs the place again.
+ */
+export async function replaceWitnessesWhoLeft(
+  sequelize: Sequelize,
+  temporal: TemporalHandle,
+  of: { witnessId: string } | { sessionId: string },
+): Promise<WitnessWhoLeft[]> {
+  const rows = await queryRows<WitnessWhoLeft & { workflow_id: string }>(
+    sequelize,
+    `SELECT s.id AS bn_session_id, s.workflow_id, p.email FROM participants p
+       JOIN network_witnesses w ON w.id = p.network_witness_id
+       JOIN sessions s ON s.id = p.session_id
+      WHERE ${'witnessId' in of ? 'w.id' : 's.id'} = $1 AND NOT ${stillInNetworkSql('w')}
+        AND s.status = ANY($2)
+      ORDER BY s.created_at, p.index`,
+    { bind: ['witnessId' in of ? of.witnessId : of.sessionId, BEFORE_THE_ACT] },
+  );
+  for (const workflowId of new Set(rows.map((row) => row.workflow_id))) await tell(temporal, workflowId);
+  return rows.map(({ bn_session_id, email }) => ({ bn_session_id, email }));
+}
+
+async function tell(temporal: TemporalHandle, workflowId: string): Promise<void> {
+  const handle = temporal.client.workflow.getHandle(workflowId);
+  try {
+    await temporal.connection.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
+      handle.signal(networkWitnessLeftSignal),
+    );
+  } catch (err) {
+    // A session that ended since it was read has no place left to staff.
+    if (err instanceof WorkflowNotFoundError) return;
+    if (isUnavailable(err)) throw unavailable(SESSION_UNTOLD);
+    throw err;
+  }
+}
