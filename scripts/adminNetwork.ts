@@ -2,7 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { removeNetworkPerson } from '../src/network/networkRemoval';
 import { networkRoster } from '../src/network/networkRoster';
 import type { NetworkRole } from '../src/auth/people';
-import { replaceWitnessesWhoLeft } from '../src/sessions/witnessReplacement';
+import { replaceWitnessesWhoLeft, requeueSessionsOfNotaryWhoLeft } from '../src/sessions/networkDepartures';
 import { email, print, withDatabase, withTemporal } from './adminSupport';
 
 const REASON_MAX = 500;
@@ -37,19 +37,20 @@ export function addNetworkCommands(program: Command): void {
           'offered or assigned to them and their sign-in ends; lists their unfinished sessions to follow up' +
           (role === 'witness'
             ? ', and those not begun, where another witness takes their place (replacing_in)'
-            : ''),
+            : ', and those not begun, offered to another notary at once (back_to_queue)'),
       )
       .requiredOption('--email <email>', `e-mail of the network ${role}`, email)
       .requiredOption('--reason <text>', 'why, kept with the removal', reason)
       .action(async (opts: { email: string; reason: string }) => {
-        if (role === 'notary') {
-          print(await withDatabase((sequelize) => removeNetworkPerson(sequelize, role, opts)));
-          return;
-        }
         // Temporal is reached first, so that an outage refuses the removal rather than leave it untold.
         const removal = await withTemporal((temporal) =>
           withDatabase(async (sequelize) => {
             const removed = await removeNetworkPerson(sequelize, role, opts);
+            if (role === 'notary')
+              return {
+                ...removed,
+                back_to_queue: await requeueSessionsOfNotaryWhoLeft(sequelize, temporal, removed.id),
+              };
             const left = await replaceWitnessesWhoLeft(sequelize, temporal, { witnessId: removed.id });
             return { ...removed, replacing_in: left.map((w) => w.bn_session_id) };
           }),

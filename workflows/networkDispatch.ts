@@ -10,7 +10,8 @@ export type DispatchOutcome = 'started' | 'ended' | 'continue_as_new';
 /**
  * An on-demand session finds its notary: once its signer waits, it offers itself to one eligible network
  * notary at a time; an offer not accepted in time goes to the next notary, and a notary who accepts but
- * does not start in time is released and the session goes back to the queue. With nobody waiting it
+ * does not start in time is released and the session goes back to the queue (at once for a notary who
+ * left the network). With nobody waiting it
  * asks nobody, so an idle session never holds a notary. Ends when the notary has started the session,
  * the session ended, or its history is long enough to continue as new (only between offers).
  */
@@ -36,15 +37,16 @@ export async function dispatchToNetwork(
     }
 
     run.openOffer = { offerId: offer.offerId, notaryId: offer.notaryId };
+    const left = () => requested.notaryLeft === offer.notaryId;
     const answered = await run.waitFor(
-      () => requested.acceptedBy === offer.notaryId || requested.declinedBy === offer.notaryId,
+      () => requested.acceptedBy === offer.notaryId || requested.declinedBy === offer.notaryId || left(),
       Date.now() + attempt.offerTimeoutMs,
     );
     run.openOffer = undefined;
     const declined = requested.declinedBy === offer.notaryId;
     requested.declinedBy = undefined;
-    if (!answered || declined) {
-      const outcome = ended() ? 'withdrawn' : declined ? 'declined' : 'expired';
+    if (!answered || declined || requested.acceptedBy !== offer.notaryId) {
+      const outcome = ended() || left() ? 'withdrawn' : declined ? 'declined' : 'expired';
       await run.db.closeOffer({ offerId: offer.offerId, outcome });
       if (ended()) return 'ended';
       continue;
@@ -56,7 +58,8 @@ export async function dispatchToNetwork(
     await run.enter('ready', 'notary_assigned', { notary });
     // Set once the session is recorded ready: the accept's answer waits for it.
     run.networkNotaryId = offer.notaryId;
-    if (await run.waitFor(() => requested.start, Date.now() + attempt.startTimeoutMs)) return 'started';
+    const woke = await run.waitFor(() => requested.start || left(), Date.now() + attempt.startTimeoutMs);
+    if (woke && requested.start) return 'started';
     if (ended()) return 'ended';
 
     await run.db.releaseNetworkNotary({ offerId: offer.offerId, sessionId });

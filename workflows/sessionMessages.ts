@@ -10,6 +10,7 @@ import {
   isParticipantRef,
   joinUpdate,
   mediaEventUpdate,
+  networkNotaryLeftSignal,
   networkWitnessLeftSignal,
   participantJoinedSignal,
   placesChangedUpdate,
@@ -63,6 +64,7 @@ export class SessionMessages {
     setHandler(snapshotQuery, () => this.run.snapshot());
     setHandler(participantJoinedSignal, (participant) => this.joinSignalled(participant));
     setHandler(networkWitnessLeftSignal, () => void (this.run.requested.witnessLeft = true));
+    setHandler(networkNotaryLeftSignal, (left) => void (this.run.requested.notaryLeft = left?.notaryId));
     setHandler(joinUpdate, (joiner) => this.join(joiner), { validator: (j) => this.validateJoin(j) });
     setHandler(identityOutcomeUpdate, (check) => this.identity(check), {
       validator: (check) => this.validateIdentity(check),

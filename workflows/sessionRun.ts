@@ -63,6 +63,8 @@ export class SessionRun {
     retryFinalization: false,
     /** A network witness of the session left the network: their place is to be staffed again. */
     witnessLeft: false,
+    /** The network notary who left the network last: no offer to them stays open, nor do they stay assigned. */
+    notaryLeft: undefined as string | undefined,
   };
   /** A live act's room: its segment, whether it is open, and who is on camera in it. */
   readonly media = { segment: 0, open: false, presence: emptyPresence() };

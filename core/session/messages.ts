@@ -117,6 +117,12 @@ export type NotaryActionName = 'pretagged' | 'start' | 'complete' | 'release_doc
  */
 export const networkWitnessLeftSignal = defineSignal('networkWitnessLeft');
 
+/**
+ * A network notary left the network (an operator removed them): an offer open to them is withdrawn, and
+ * if they accepted the session and have not started it, they are let go; either way the next is asked.
+ */
+export const networkNotaryLeftSignal = defineSignal<[{ notaryId: string }]>('networkNotaryLeft');
+
 /** A network witness in one of the session's places for them (`index` among its witnesses). */
 export interface NetworkWitness {
   index: number;

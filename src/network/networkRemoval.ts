@@ -13,7 +13,7 @@ export interface NetworkRemoval {
   removed_reason: string;
   /** Sessions they hold and that have not ended: a witness's place in one not begun is filled again, the rest the operator follows up. */
   unfinished_sessions: Array<{ bn_session_id: string; status: string }>;
-  /** Offers still open to them: each passes to another notary when its time runs out. */
+  /** Offers still open to them: each is withdrawn and its session offered to another notary. */
   open_offers: number;
 }
 

@@ -11,7 +11,7 @@ import { commissionLapse, commissionOutsideRequest } from '../../core/session/co
 import type { SessionRow } from '../../core/session/rows';
 import { assignedNetworkSession } from '../reads/networkSessions';
 import { sessionNotaryCommission } from '../team/commissions';
-import { replaceWitnessesWhoLeft } from './witnessReplacement';
+import { replaceWitnessesWhoLeft } from './networkDepartures';
 import { NOTARY_WAIT_RETRY_SECONDS } from '../../core/session/statuses';
 import {
   findSessionRow,
@@ -101,7 +101,9 @@ export class SessionService {
     const left = await replaceWitnessesWhoLeft(this.sequelize, this.temporal, { sessionId: session.id });
     if (left.length)
       throw conflict(
-        `Session cannot be started: its network witness ${left.map((w) => w.email).join(', ')} left the network; another is being assigned`,
+        left.length === 1
+          ? `Session cannot be started: its network witness ${left[0].email} left the network; another is being assigned`
+          : `Session cannot be started: its network witnesses ${left.map((w) => w.email).join(', ')} left the network; others are being assigned`,
         NOTARY_WAIT_RETRY_SECONDS,
       );
   }

@@ -46,6 +46,7 @@ describe('an operator lists the network and removes a notary or witness from it 
         removed_reason: REVOKED,
         unfinished_sessions: [],
         open_offers: 0,
+        back_to_queue: [],
       },
     );
     assert.ok(Math.abs(Date.parse(first.json.removed_at) - Date.now()) < 60_000, first.json.removed_at);
@@ -85,7 +86,7 @@ describe('an operator lists the network and removes a notary or witness from it 
     );
     assert.deepEqual(offered, [{ notary_id: other.id }], 'offered to the notary still in the network only');
 
-    // Removed while holding a session: it is listed for the operator to follow up, and they cannot start it.
+    // Removed while holding a session not begun: it goes back to the queue at once, and they cannot start it.
     const second = await admin([
       'remove-network-notary',
       `--email=${other.email}`,
@@ -95,16 +96,19 @@ describe('an operator lists the network and removes a notary or witness from it 
     assert.deepEqual(second.json.unfinished_sessions, [
       { bn_session_id: held.bn_session_id, status: 'ready' },
     ]);
+    assert.deepEqual(second.json.back_to_queue, [held.bn_session_id]);
+    await waitForSession(account.api_key, held.bn_session_id, (s) => s.status === 'awaiting_notary');
     const start = await request(`/api/integrationsv2/sessions/${held.bn_session_id}/start`, {
       auth: other.token,
       body: {},
     });
     assert.equal(start.status, 401);
-    // Not started in time, it goes back to the queue (as for any notary who does not start) and on to another.
+    // On to another notary.
     const third = await networkNotary('MS');
     await waitForRelation(third.token, held.bn_session_id, 'offered', OFFERED_WITHIN_MS);
     assert.equal((await meAction(third.token, held.bn_session_id, 'accept')).status, 200);
     assert.equal((await getSession(account.api_key, held.bn_session_id)).body.notary.email, third.email);
+    await recordHistory('session-network-notary-left', `session-${held.bn_session_id}`);
 
     // The operator's list: the network as it stands, and with --include-removed, who left, when and why.
     const listed = await admin(['list-network']);

@@ -14,6 +14,7 @@ import {
   completeUpdate,
   identityOutcomeUpdate,
   joinUpdate,
+  networkNotaryLeftSignal,
   networkWitnessLeftSignal,
   snapshotQuery,
   startUpdate,
@@ -360,6 +361,33 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
     });
   });
 
+  it('a network notary who leaves the network is let go at once: their open offer withdrawn, an accept not started released', async () => {
+    const timing = { offerTimeoutMs: HOUR, startTimeoutMs: DAY };
+    const { activities, record } = mockActivities(env, (n) => ({ notaryId: `n${n}` }), timing);
+    await withMockedWorker(env, taskQueue, activities, async () => {
+      const handle = await start({ notary: { kind: 'network' } });
+      const began = await env.currentTimeMs();
+      await handle.executeUpdate(joinUpdate, { args: [signer] });
+      const offeredTo = () => handle.query(snapshotQuery).then((s) => s.offeredTo);
+      await eventually(offeredTo, (id) => id === 'n1', 'the offer to n1');
+      await handle.signal(networkNotaryLeftSignal, { notaryId: 'n1' });
+      await eventually(offeredTo, (id) => id === 'n2', 'the offer to the next notary');
+      assert.deepEqual(record.closedOffers, ['withdrawn']);
+
+      assert.equal(
+        (await handle.executeUpdate(acceptOfferUpdate, { args: [{ notaryId: 'n2' }] })).status,
+        'ready',
+      );
+      await handle.signal(networkNotaryLeftSignal, { notaryId: 'n2' });
+      await eventually(offeredTo, (id) => id === 'n3', 'back in the queue, offered to the next');
+      assert.equal(record.released, 1);
+      assert.ok(record.events.includes('notary_released'));
+      assert.ok((await env.currentTimeMs()) - began < timing.offerTimeoutMs, 'without waiting out a timeout');
+      await handle.executeUpdate(cancelUpdate, { args: [{}] });
+      assert.equal(await handle.result(), 'cancelled');
+    });
+  });
+
   it('the network is asked again every retry interval until a notary is free', async () => {
     const interval = 10 * 60_000;
     const { activities, record } = mockActivities(env, (attempt) =>
@@ -426,6 +454,12 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
   it('network witnesses: asked for every retry interval while none is free; one who leaves before the act is replaced, and their join and ID check stop counting', async () => {
     const { activities, record } = mockActivities(env, neverANotary);
     const witness = (email: string) => ({ role: 'witness' as const, index: 0, email });
+    const announced = (n: number) =>
+      eventually(
+        () => record.events.filter((e) => e === 'witness_assigned').length,
+        (count) => count === n,
+        `${n} witness_assigned`,
+      );
     const refusal = (reason: string) => (err: Error) => (err.cause as Error)?.message === reason;
     const passes = (email: string) => ({
       ...witness(email),
@@ -446,27 +480,21 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
       assert.equal(record.witnessAttemptsAt.length, 3, 'at once, then every retry interval');
       record.witnesses = [{ index: 0, email: 'wanda@example.com', name: 'Wanda Witness' }];
       await env.sleep(HOUR);
-      await eventually(
-        () => record.events.filter((e) => e === 'witness_assigned').length,
-        (n) => n === 1,
-        'the first witness announced',
-      );
+      await announced(1);
       const attempts = record.witnessAttemptsAt.length;
       await env.sleep(2 * DAY);
       assert.equal(record.witnessAttemptsAt.length, attempts, 'all places filled: nobody asked again');
-      await handle.executeUpdate(joinUpdate, {
-        args: [{ ...witness('wanda@example.com'), sameDeviceAll: false, isHost: false }],
-      });
+      const joins = (email: string) =>
+        handle.executeUpdate(joinUpdate, {
+          args: [{ ...witness(email), sameDeviceAll: false, isHost: false }],
+        });
+      await joins('wanda@example.com');
       await handle.executeUpdate(identityOutcomeUpdate, { args: [passes('wanda@example.com')] });
 
       // Wanda leaves the network; Will takes her place.
       record.witnesses = [{ index: 0, email: 'will@example.com', name: 'Will Witness' }];
       await handle.signal(networkWitnessLeftSignal);
-      await eventually(
-        () => record.events.filter((e) => e === 'witness_assigned').length,
-        (n) => n === 2,
-        'the new witness announced',
-      );
+      await announced(2);
       assert.deepEqual((await handle.query(snapshotQuery)).joined, [
         { role: 'signer', index: 0, email: 's@example.com' },
       ]);
@@ -474,9 +502,7 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
         handle.executeUpdate(startUpdate),
         refusal('Session cannot be started before its witnesses have joined (0 of 1)'),
       );
-      await handle.executeUpdate(joinUpdate, {
-        args: [{ ...witness('will@example.com'), sameDeviceAll: false, isHost: false }],
-      });
+      await joins('will@example.com');
       await assert.rejects(
         handle.executeUpdate(startUpdate),
         refusal('Session cannot be started before every participant has verified their identity (0 of 1)'),

@@ -1,11 +1,11 @@
 import type { Sequelize } from 'sequelize';
-import { WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowNotFoundError, type SignalDefinition } from '@temporalio/common';
 import { queryRows } from '../db/query';
 import { stillInNetworkSql } from '../auth/people';
 import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
 import { isUnavailable } from '../outages';
 import { unavailable } from '../domain/errors';
-import { networkWitnessLeftSignal } from '../../core/session/messages';
+import { networkNotaryLeftSignal, networkWitnessLeftSignal } from '../../core/session/messages';
 import { BEFORE_THE_ACT } from '../../core/session/statuses';
 
 export interface WitnessWhoLeft {
@@ -13,7 +13,7 @@ export interface WitnessWhoLeft {
   email: string;
 }
 
-const SESSION_UNTOLD = 'The session could not be told that its witness left the network; retry';
+const SESSION_UNTOLD = 'The session could not be told that someone of the network left it; retry';
 
 /**
  * Network witnesses who left the network while holding a place in a session whose act has not begun (the
@@ -34,18 +34,47 @@ export async function replaceWitnessesWhoLeft(
       ORDER BY s.created_at, p.index`,
     { bind: ['witnessId' in of ? of.witnessId : of.sessionId, BEFORE_THE_ACT] },
   );
-  for (const workflowId of new Set(rows.map((row) => row.workflow_id))) await tell(temporal, workflowId);
+  for (const workflowId of new Set(rows.map((row) => row.workflow_id)))
+    await tell(temporal, workflowId, networkWitnessLeftSignal, []);
   return rows.map(({ bn_session_id, email }) => ({ bn_session_id, email }));
 }
 
-async function tell(temporal: TemporalHandle, workflowId: string): Promise<void> {
+/**
+ * Sessions a network notary who left the network was offered, or accepted and has not started: each is
+ * told, withdraws the offer or lets the notary go, and goes on to another notary at once.
+ */
+export async function requeueSessionsOfNotaryWhoLeft(
+  sequelize: Sequelize,
+  temporal: TemporalHandle,
+  notaryId: string,
+): Promise<string[]> {
+  const rows = await queryRows<{ bn_session_id: string; workflow_id: string }>(
+    sequelize,
+    `SELECT s.id AS bn_session_id, s.workflow_id FROM sessions s
+      WHERE s.status = ANY($2)
+        AND (s.network_notary_id = $1 OR EXISTS (SELECT 1 FROM notary_offers o
+                                                   WHERE o.session_id = s.id AND o.notary_id = $1 AND o.outcome = 'open'))
+      ORDER BY s.created_at`,
+    { bind: [notaryId, BEFORE_THE_ACT] },
+  );
+  for (const { workflow_id } of rows)
+    await tell(temporal, workflow_id, networkNotaryLeftSignal, [{ notaryId }]);
+  return rows.map((row) => row.bn_session_id);
+}
+
+async function tell<Args extends unknown[]>(
+  temporal: TemporalHandle,
+  workflowId: string,
+  signal: SignalDefinition<Args>,
+  args: Args,
+): Promise<void> {
   const handle = temporal.client.workflow.getHandle(workflowId);
   try {
     await temporal.connection.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
-      handle.signal(networkWitnessLeftSignal),
+      handle.signal(signal, ...args),
     );
   } catch (err) {
-    // A session that ended since it was read has no place left to staff.
+    // A session that ended since it was read has nothing left to change.
     if (err instanceof WorkflowNotFoundError) return;
     if (isUnavailable(err)) throw unavailable(SESSION_UNTOLD);
     throw err;
