@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { removeNetworkPerson } from '../src/network/networkRemoval';
 import { networkRoster } from '../src/network/networkRoster';
 import type { NetworkRole } from '../src/auth/people';
+import { DomainError } from '../src/domain/errors';
 import { replaceWitnessesWhoLeft, requeueSessionsOfNotaryWhoLeft } from '../src/sessions/networkDepartures';
 import { email, print, withDatabase, withTemporal } from './adminSupport';
 
@@ -13,6 +14,13 @@ function reason(value: string): string {
   if (trimmed.length > REASON_MAX) throw new InvalidArgumentError(`must be at most ${REASON_MAX} characters`);
   return trimmed;
 }
+
+/** Temporal lost between the removal and the word to its sessions: a second removal would only say "removed". */
+const untold = (email: string) =>
+  new DomainError(
+    'unavailable',
+    `${email} was removed, but Temporal was lost before every session they held was told: those not begun go on by their timers (docs/operations.md)`,
+  );
 
 /** `list-network`; `remove-network-notary` and `remove-network-witness`: a person leaves the network at once. */
 export function addNetworkCommands(program: Command): void {
@@ -46,13 +54,17 @@ export function addNetworkCommands(program: Command): void {
         const removal = await withTemporal((temporal) =>
           withDatabase(async (sequelize) => {
             const removed = await removeNetworkPerson(sequelize, role, opts);
-            if (role === 'notary')
-              return {
-                ...removed,
-                back_to_queue: await requeueSessionsOfNotaryWhoLeft(sequelize, temporal, removed.id),
-              };
-            const left = await replaceWitnessesWhoLeft(sequelize, temporal, { witnessId: removed.id });
-            return { ...removed, replacing_in: left.map((w) => w.bn_session_id) };
+            try {
+              if (role === 'notary')
+                return {
+                  ...removed,
+                  back_to_queue: await requeueSessionsOfNotaryWhoLeft(sequelize, temporal, removed.id),
+                };
+              const left = await replaceWitnessesWhoLeft(sequelize, temporal, { witnessId: removed.id });
+              return { ...removed, replacing_in: left.map((w) => w.bn_session_id) };
+            } catch (err) {
+              throw err instanceof DomainError && err.kind === 'unavailable' ? untold(removed.email) : err;
+            }
           }),
         );
         print(removal);

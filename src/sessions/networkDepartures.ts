@@ -3,6 +3,7 @@ import { WorkflowNotFoundError, type SignalDefinition } from '@temporalio/common
 import { queryRows } from '../db/query';
 import { stillInNetworkSql } from '../auth/people';
 import { TEMPORAL_DEADLINE_MS, type TemporalHandle } from '../temporal/client';
+import { SESSION_UNREACHABLE } from '../temporal/sessionUpdates';
 import { isUnavailable } from '../outages';
 import { unavailable } from '../domain/errors';
 import { networkNotaryLeftSignal, networkWitnessLeftSignal } from '../../core/session/messages';
@@ -12,8 +13,6 @@ export interface WitnessWhoLeft {
   bn_session_id: string;
   email: string;
 }
-
-const SESSION_UNTOLD = 'The session could not be told that someone of the network left it; retry';
 
 /**
  * Network witnesses who left the network while holding a place in a session whose act has not begun (the
@@ -76,7 +75,7 @@ async function tell<Args extends unknown[]>(
   } catch (err) {
     // A session that ended since it was read has nothing left to change.
     if (err instanceof WorkflowNotFoundError) return;
-    if (isUnavailable(err)) throw unavailable(SESSION_UNTOLD);
+    if (isUnavailable(err)) throw unavailable(SESSION_UNREACHABLE);
     throw err;
   }
 }
