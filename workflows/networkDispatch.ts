@@ -11,9 +11,9 @@ export type DispatchOutcome = 'started' | 'ended' | 'continue_as_new';
  * An on-demand session finds its notary: once its signer waits, it offers itself to one eligible network
  * notary at a time; an offer not accepted in time goes to the next notary, and a notary who accepts but
  * does not start in time is released and the session goes back to the queue (at once for a notary who
- * left the network). With nobody waiting it
- * asks nobody, so an idle session never holds a notary. Ends when the notary has started the session,
- * the session ended, or its history is long enough to continue as new (only between offers).
+ * left the network). With nobody waiting it asks nobody, so an idle session never holds a notary. Ends
+ * when the notary has started the session, the session ended, or its history is long enough to continue
+ * as new (only between offers).
  */
 export async function dispatchToNetwork(
   run: SessionRun,
