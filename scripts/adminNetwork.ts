@@ -15,11 +15,11 @@ function reason(value: string): string {
   return trimmed;
 }
 
-/** Temporal lost between the removal and the word to its sessions: a second removal would only say "removed". */
+/** Temporal lost between the removal and the word to its sessions: the same removal again tells them. */
 const untold = (email: string) =>
   new DomainError(
     'unavailable',
-    `${email} was removed, but Temporal was lost before every session they held was told: those not begun go on by their timers (docs/operations.md)`,
+    `${email} was removed, but Temporal was lost before every session they held was told: run the same removal again once Temporal is back`,
   );
 
 /** `list-network`; `remove-network-notary` and `remove-network-witness`: a person leaves the network at once. */
@@ -45,7 +45,8 @@ export function addNetworkCommands(program: Command): void {
           'offered or assigned to them and their sign-in ends; lists their unfinished sessions to follow up' +
           (role === 'witness'
             ? ', and those not begun, where another witness takes their place (replacing_in)'
-            : ', and those not begun, offered to another notary at once (back_to_queue)'),
+            : ', and those not begun, offered to another notary at once (back_to_queue)') +
+          '. Run again, it tells those sessions once more and changes nothing else',
       )
       .requiredOption('--email <email>', `e-mail of the network ${role}`, email)
       .requiredOption('--reason <text>', 'why, kept with the removal', reason)

@@ -1,9 +1,9 @@
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import { sessionEndedSql } from '../../core/session/statusSql';
-import { conflict, notFound } from '../domain/errors';
+import { notFound } from '../domain/errors';
 import { execute, queryRows } from '../db/query';
 import { inTransaction } from '../db/transaction';
-import { PERSON_BY_EMAIL, removedFromNetwork, type NetworkRole } from '../auth/people';
+import { PERSON_BY_EMAIL, type NetworkRole } from '../auth/people';
 
 export interface NetworkRemoval {
   id: string;
@@ -11,6 +11,8 @@ export interface NetworkRemoval {
   role: NetworkRole;
   removed_at: string;
   removed_reason: string;
+  /** Removed before: `removed_at` and `removed_reason` are the first removal's, and nothing else changes. */
+  already_removed: boolean;
   /** Sessions they hold and that have not ended: a witness's place in one not begun is filled again, the rest the operator follows up. */
   unfinished_sessions: Array<{ bn_session_id: string; status: string }>;
   /** Offers still open to them: each is withdrawn and its session offered to another notary. */
@@ -32,7 +34,8 @@ const UNFINISHED_SESSIONS: Record<NetworkRole, string> = {
  * Removes a notary or witness from the network at once (a commission revoked or suspended, a person who
  * left): nothing more is offered or assigned to them, their sign-in and login links stop working, and the
  * row stays, with when and why, as their past acts name it. Their row's lock orders it with the dispatch:
- * an offer committed first is counted here, and a dispatch after it skips them.
+ * an offer committed first is counted here, and a dispatch after it skips them. Removing them again answers
+ * the first removal and what they still hold, so that the sessions a removal could not tell can be told.
  */
 export async function removeNetworkPerson(
   sequelize: Sequelize,
@@ -40,23 +43,20 @@ export async function removeNetworkPerson(
   input: { email: string; reason: string },
 ): Promise<NetworkRemoval> {
   return inTransaction(sequelize, async (transaction) => {
-    const [person] = await queryRows<{ id: string; email: string; removed_at: Date | null }>(
+    const [person] = await queryRows<{
+      id: string;
+      email: string;
+      removed_at: Date | null;
+      removed_reason: string | null;
+    }>(
       sequelize,
-      `SELECT id, email, removed_at FROM ${TABLE[role]} WHERE lower(email) = lower($1) ${PERSON_BY_EMAIL} FOR UPDATE`,
+      `SELECT id, email, removed_at, removed_reason FROM ${TABLE[role]} WHERE lower(email) = lower($1) ${PERSON_BY_EMAIL} FOR UPDATE`,
       { bind: [input.email], transaction },
     );
     if (!person) throw notFound(`No ${NAME[role]} has e-mail ${input.email}`);
-    if (person.removed_at) throw conflict(removedFromNetwork(role, person.email, person.removed_at));
-    const [removed] = await queryRows<{ removed_at: Date }>(
-      sequelize,
-      `UPDATE ${TABLE[role]} SET removed_at = now(), removed_reason = $2
-        WHERE id = $1 RETURNING removed_at`,
-      { bind: [person.id, input.reason], transaction },
-    );
-    await execute(sequelize, `DELETE FROM network_login_links WHERE ${role}_id = $1`, {
-      bind: [person.id],
-      transaction,
-    });
+    const removed = person.removed_at
+      ? { removed_at: person.removed_at, removed_reason: person.removed_reason! }
+      : await remove(sequelize, role, person.id, input.reason, transaction);
     const unfinished = await queryRows<{ bn_session_id: string; status: string }>(
       sequelize,
       UNFINISHED_SESSIONS[role],
@@ -75,9 +75,29 @@ export async function removeNetworkPerson(
       email: person.email,
       role,
       removed_at: removed.removed_at.toISOString(),
-      removed_reason: input.reason,
+      removed_reason: removed.removed_reason,
+      already_removed: !!person.removed_at,
       unfinished_sessions: unfinished.map(({ bn_session_id, status }) => ({ bn_session_id, status })),
       open_offers: open,
     };
   });
+}
+
+async function remove(
+  sequelize: Sequelize,
+  role: NetworkRole,
+  id: string,
+  reason: string,
+  transaction: Transaction,
+): Promise<{ removed_at: Date; removed_reason: string }> {
+  const [removed] = await queryRows<{ removed_at: Date }>(
+    sequelize,
+    `UPDATE ${TABLE[role]} SET removed_at = now(), removed_reason = $2 WHERE id = $1 RETURNING removed_at`,
+    { bind: [id, reason], transaction },
+  );
+  await execute(sequelize, `DELETE FROM network_login_links WHERE ${role}_id = $1`, {
+    bind: [id],
+    transaction,
+  });
+  return { removed_at: removed.removed_at, removed_reason: reason };
 }

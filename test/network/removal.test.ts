@@ -44,6 +44,7 @@ describe('an operator lists the network and removes a notary or witness from it 
         role: 'notary',
         removed_at: undefined,
         removed_reason: REVOKED,
+        already_removed: false,
         unfinished_sessions: [],
         open_offers: 0,
         back_to_queue: [],
@@ -61,9 +62,14 @@ describe('an operator lists the network and removes a notary or witness from it 
       link.json.error,
       `The network notary ${removed.email} was removed at ${first.json.removed_at}`,
     );
-    const again = await admin(['remove-network-notary', `--email=${removed.email}`, `--reason=${REVOKED}`]);
-    assert.equal(again.code, 1);
-    assert.equal(again.json.error, link.json.error);
+    // Run again (as after a removal that lost Temporal midway): the first removal stands, and nothing changes.
+    const again = await admin([
+      'remove-network-notary',
+      `--email=${removed.email}`,
+      '--reason=Another reason',
+    ]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual(again.json, { ...first.json, already_removed: true });
     const renewed = await admin([
       'renew-network-notary',
       `--email=${removed.email}`,
@@ -251,6 +257,22 @@ describe('an operator lists the network and removes a notary or witness from it 
         start.body.response_message,
         `Session cannot be started: its network witness ${email} left the network; another is being assigned`,
       );
+      await replacementJoins(session, email);
+      assert.equal((await action(session.apiKey, session.id, 'cancel')).status, 200);
+    });
+
+    it('by the operator’s removal run again, when the first could not tell the session', async () => {
+      const session = await sessionWithJoinedWitness();
+      const { email } = session.leaving;
+      const first = await removeNetworkPerson(testEnvironment().runtime.sequelize, 'witness', {
+        email,
+        reason: 'Left the network',
+      });
+      const again = await admin(['remove-network-witness', `--email=${email}`, '--reason=Left the network']);
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal(again.json.already_removed, true);
+      assert.equal(again.json.removed_at, first.removed_at);
+      assert.deepEqual(again.json.replacing_in, [session.id]);
       await replacementJoins(session, email);
       assert.equal((await action(session.apiKey, session.id, 'cancel')).status, 200);
     });
