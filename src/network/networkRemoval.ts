@@ -13,21 +13,31 @@ export interface NetworkRemoval {
   removed_reason: string;
   /** Removed before: `removed_at` and `removed_reason` are the first removal's, and nothing else changes. */
   already_removed: boolean;
-  /** Sessions they hold and that have not ended: a witness's place in one not begun is filled again, the rest the operator follows up. */
-  unfinished_sessions: Array<{ bn_session_id: string; status: string }>;
+  /**
+   * Sessions they hold and that have not ended, with the integrator's account: a witness's place in one not
+   * begun is filled again, the rest the operator follows up with that integrator.
+   */
+  unfinished_sessions: UnfinishedSession[];
   /** Offers still open to them: each is withdrawn and its session offered to another notary. */
   open_offers: number;
+}
+
+export interface UnfinishedSession {
+  bn_session_id: string;
+  status: string;
+  account: { id: string; name: string };
 }
 
 const TABLE: Record<NetworkRole, string> = { notary: 'network_notaries', witness: 'network_witnesses' };
 const NAME: Record<NetworkRole, string> = { notary: 'network notary', witness: 'network witness' };
 
+const UNFINISHED = `SELECT s.id AS bn_session_id, s.status, json_build_object('id', a.id, 'name', a.name) AS account
+                      FROM sessions s JOIN accounts a ON a.id = s.account_id`;
 const UNFINISHED_SESSIONS: Record<NetworkRole, string> = {
-  notary: `SELECT s.id AS bn_session_id, s.status FROM sessions s
-            WHERE s.network_notary_id = $1 AND NOT ${sessionEndedSql('s')} ORDER BY s.created_at`,
-  witness: `SELECT DISTINCT s.id AS bn_session_id, s.status, s.created_at FROM sessions s
-              JOIN participants p ON p.session_id = s.id
-             WHERE p.network_witness_id = $1 AND NOT ${sessionEndedSql('s')} ORDER BY s.created_at`,
+  notary: `${UNFINISHED} WHERE s.network_notary_id = $1 AND NOT ${sessionEndedSql('s')} ORDER BY s.created_at`,
+  witness: `${UNFINISHED} WHERE NOT ${sessionEndedSql('s')}
+              AND EXISTS (SELECT 1 FROM participants p WHERE p.session_id = s.id AND p.network_witness_id = $1)
+            ORDER BY s.created_at`,
 };
 
 /**
@@ -57,11 +67,10 @@ export async function removeNetworkPerson(
     const removed = person.removed_at
       ? { removed_at: person.removed_at, removed_reason: person.removed_reason! }
       : await remove(sequelize, role, person.id, input.reason, transaction);
-    const unfinished = await queryRows<{ bn_session_id: string; status: string }>(
-      sequelize,
-      UNFINISHED_SESSIONS[role],
-      { bind: [person.id], transaction },
-    );
+    const unfinished = await queryRows<UnfinishedSession>(sequelize, UNFINISHED_SESSIONS[role], {
+      bind: [person.id],
+      transaction,
+    });
     const [{ open }] =
       role === 'notary'
         ? await queryRows<{ open: number }>(
@@ -77,7 +86,7 @@ export async function removeNetworkPerson(
       removed_at: removed.removed_at.toISOString(),
       removed_reason: removed.removed_reason,
       already_removed: !!person.removed_at,
-      unfinished_sessions: unfinished.map(({ bn_session_id, status }) => ({ bn_session_id, status })),
+      unfinished_sessions: unfinished,
       open_offers: open,
     };
   });

@@ -28,8 +28,8 @@ const OFFERED_WITHIN_MS = 120_000;
 describe('an operator lists the network and removes a notary or witness from it at once (admin CLI)', function () {
   this.timeout(360_000);
 
-  it('a removed notary is offered nothing more, their sign-in and links end, their unfinished session is listed, and the list shows who left and why', async () => {
-    const account = await createTestAccount();
+  it('a removed notary is offered nothing more, their sign-in and links end, their unfinished session is listed with its integrator, and the list shows who left and why', async () => {
+    const account = await createTestAccount({ name: 'Magnolia Title' });
     // Both free and never offered anything: the one added first would be offered first.
     const removed = await networkNotary('MS');
     const other = await networkNotary('MS');
@@ -100,7 +100,11 @@ describe('an operator lists the network and removes a notary or witness from it 
     ]);
     assert.equal(second.code, 0, second.stderr);
     assert.deepEqual(second.json.unfinished_sessions, [
-      { bn_session_id: held.bn_session_id, status: 'ready' },
+      {
+        bn_session_id: held.bn_session_id,
+        status: 'ready',
+        account: { id: account.account_id, name: 'Magnolia Title' },
+      },
     ]);
     assert.deepEqual(second.json.back_to_queue, [held.bn_session_id]);
     await waitForSession(account.api_key, held.bn_session_id, (s) => s.status === 'awaiting_notary');
@@ -232,7 +236,17 @@ describe('an operator lists the network and removes a notary or witness from it 
       assert.equal((await mySessions(session.leaving.token)).status, 200, 'refused before any change');
       const removal = await admin(args);
       assert.equal(removal.code, 0, removal.stderr);
-      assert.deepEqual(removal.json.unfinished_sessions, [{ bn_session_id: session.id, status: 'ready' }]);
+      assert.deepEqual(removal.json.unfinished_sessions, [
+        {
+          bn_session_id: session.id,
+          status: 'ready',
+          account: {
+            id: session.account.account_id,
+            name: removal.json.unfinished_sessions[0]?.account.name,
+          },
+        },
+      ]);
+      assert.match(removal.json.unfinished_sessions[0].account.name, /^Test account /);
       assert.deepEqual(removal.json.replacing_in, [session.id]);
       await replacementJoins(session, email);
       assert.equal((await action(session.apiKey, session.id, 'cancel')).status, 200);

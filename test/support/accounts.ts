@@ -3,6 +3,8 @@ import { createAccount, type CreatedAccount } from '../../src/accounts/accounts'
 import { testEnvironment } from './environment';
 
 export interface TestAccountOptions {
+  /** A random one unless given. */
+  name?: string;
   autoOnboarding?: boolean;
   whiteLabelBaseUrl?: string;
   completionRedirectUrl?: string;
