@@ -1,11 +1,11 @@
 import type { ActivityDependencies } from './dependencies';
+import { tellSessionsNotaryIsFree } from './freedNotaries';
 import { execute, queryRows } from '../src/db/query';
 import { inTransaction } from '../src/db/transaction';
 import { NETWORK_NOTARY_NAME } from '../src/db/sessionNotary';
-import { commissionInForceSql } from '../src/team/jurisdictionTime';
 import { networkCommissionDates } from '../src/network/commissionHorizon';
+import { notaryMayBeOfferedSql } from '../src/network/offerEligibility';
 import { sessionEndedSql } from '../core/session/statusSql';
-import { networkNotaryIsFreeSql } from '../src/team/notaryAvailability';
 import { stillInNetworkSql } from '../src/auth/people';
 import { BEFORE_THE_ACT } from '../core/session/statuses';
 import type { NetworkWitness, SessionStatus } from '../core/session/messages';
@@ -37,14 +37,16 @@ export interface NetworkWitnessStaffing {
  * The on-demand network's bookkeeping: offers to notaries and the assignment of network witnesses.
  * The workflow decides when; each activity is one transaction whose retry finds its own earlier work.
  */
-export function networkActivities({ sequelize, config }: ActivityDependencies) {
+export function networkActivities(deps: ActivityDependencies) {
+  const { sequelize, config } = deps;
   return {
     /**
      * Offers the session to one eligible network notary: a commission in force for the next 24 hours
      * (`src/network/commissionHorizon`), in the requested state, no open offer and no live session.
      * Notaries this session has asked least, and then those offered anything longest ago, come first, so
-     * an unanswered offer moves on to the next notary; one who declined it is not asked again. Row locks with SKIP LOCKED and the
-     * one-open-offer-per-notary index keep two sessions off the same notary.
+     * an unanswered offer moves on to the next notary; one who declined it is not asked again. Row locks
+     * with SKIP LOCKED and the one-open-offer-per-notary index keep two sessions off the same notary. The
+     * session's first attempt is kept (`notary_sought_since`): a notary who becomes free is told of it.
      */
     async offerToNetworkNotary({
       sessionId,
@@ -61,7 +63,9 @@ export function networkActivities({ sequelize, config }: ActivityDependencies) {
       const offer = await inTransaction(sequelize, async (transaction) => {
         const [open] = await queryRows<NotaryOffer>(
           sequelize,
-          `SELECT o.id AS "offerId", n.id AS "notaryId", n.email, ${NETWORK_NOTARY_NAME} AS name
+          `WITH sought AS (UPDATE sessions SET notary_sought_since = now()
+                            WHERE id = $1 AND notary_sought_since IS NULL)
+           SELECT o.id AS "offerId", n.id AS "notaryId", n.email, ${NETWORK_NOTARY_NAME} AS name
              FROM notary_offers o JOIN network_notaries n ON n.id = o.notary_id
             WHERE o.session_id = $1 AND o.outcome = 'open'`,
           { bind: [sessionId], transaction },
@@ -70,12 +74,7 @@ export function networkActivities({ sequelize, config }: ActivityDependencies) {
         const [candidate] = await queryRows<{ id: string; email: string; name: string }>(
           sequelize,
           `SELECT n.id, n.email, ${NETWORK_NOTARY_NAME} AS name FROM network_notaries n
-            WHERE ${commissionInForceSql('n', '$3')}
-              AND ${stillInNetworkSql('n')}
-              AND ($2::text IS NULL OR n.state = $2)
-              AND ${networkNotaryIsFreeSql('n')}
-              AND NOT EXISTS (SELECT 1 FROM notary_offers d
-                               WHERE d.session_id = $1 AND d.notary_id = n.id AND d.outcome = 'declined')
+            WHERE ${notaryMayBeOfferedSql('n', '$1', '$2::text', '$3')}
             ORDER BY (SELECT count(*) FROM notary_offers o WHERE o.notary_id = n.id AND o.session_id = $1),
                      (SELECT max(o.offered_at) FROM notary_offers o WHERE o.notary_id = n.id) NULLS FIRST,
                      n.created_at, n.id
@@ -95,7 +94,10 @@ export function networkActivities({ sequelize, config }: ActivityDependencies) {
       return { offer, ...timing };
     },
 
-    /** The offer ends unanswered (`expired`), passed on (`declined`) or because the session ended (`withdrawn`). */
+    /**
+     * The offer ends unanswered (`expired`), passed on (`declined`) or because the session ended or the
+     * notary left (`withdrawn`); the sessions waiting longest are told the notary is free.
+     */
     async closeOffer({
       offerId,
       outcome,
@@ -108,12 +110,14 @@ export function networkActivities({ sequelize, config }: ActivityDependencies) {
         `UPDATE notary_offers SET outcome = $2, decided_at = now() WHERE id = $1 AND outcome = 'open'`,
         { bind: [offerId, outcome] },
       );
+      await tellSessionsNotaryIsFree(deps, { offerId });
     },
   };
 }
 
 /** An accepted offer makes the notary the session's; one who does not start is let go. */
-export function networkAcceptanceActivities({ sequelize }: ActivityDependencies) {
+export function networkAcceptanceActivities(deps: ActivityDependencies) {
+  const { sequelize } = deps;
   return {
     /** The notary who accepted becomes the session's notary, in one transaction with the offer's outcome. */
     async acceptOffer({ offerId, sessionId }: { offerId: string; sessionId: string }): Promise<void> {
@@ -155,6 +159,7 @@ export function networkAcceptanceActivities({ sequelize }: ActivityDependencies)
           { bind: [sessionId, offerId], transaction },
         );
       });
+      await tellSessionsNotaryIsFree(deps, { offerId });
     },
   };
 }

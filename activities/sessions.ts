@@ -4,8 +4,11 @@ import type { DocumentsStatus, NotaryAtTheAct, SessionStatus } from '../core/ses
 import { execute, queryRows, rowExists } from '../src/db/query';
 import { MEMBER_NAME, NOTARY_AT_THE_ACT, SESSION_NOTARY_JOINS } from '../src/db/sessionNotary';
 import type { EventNotary } from '../core/session/events';
+import { isFinal } from '../core/session/statuses';
+import { tellSessionsNotaryIsFree } from './freedNotaries';
 
-export function sessionActivities({ sequelize }: Pick<ActivityDependencies, 'sequelize'>) {
+export function sessionActivities(deps: Pick<ActivityDependencies, 'sequelize' | 'temporal'>) {
+  const { sequelize } = deps;
   return {
     /**
      * Succeeds once the API's transaction that created the session is visible. PostgreSQL itself says
@@ -45,7 +48,8 @@ export function sessionActivities({ sequelize }: Pick<ActivityDependencies, 'seq
      * `completedAt` is the act's time as the workflow decided it, however late this write lands (a
      * database outage across midnight must not move the certificate's date). The completion also keeps the
      * notary whose commission it was judged by (`actNotary`), so a record changed since, even while this
-     * write waited out an outage, is not what the certificates state.
+     * write waited out an outage, is not what the certificates state. A network notary's session that ends
+     * frees them: the sessions waiting longest are told.
      */
     async recordStatus(input: {
       sessionId: string;
@@ -54,7 +58,7 @@ export function sessionActivities({ sequelize }: Pick<ActivityDependencies, 'seq
       completedAt?: string;
       actNotary?: NotaryAtTheAct;
     }): Promise<void> {
-      await execute(
+      const [session] = await queryRows<{ network_notary_id: string | null }>(
         sequelize,
         `UPDATE sessions SET status = $2, documents_status = $3, updated_at = now(),
                 completed_at = CASE WHEN $2 = 'completed' THEN coalesce(completed_at, $4::timestamptz, now())
@@ -63,7 +67,7 @@ export function sessionActivities({ sequelize }: Pick<ActivityDependencies, 'seq
                                   THEN coalesce($5::jsonb,
                                                 (SELECT ${NOTARY_AT_THE_ACT} FROM sessions s ${SESSION_NOTARY_JOINS} WHERE s.id = $1))
                                   ELSE act_notary END
-          WHERE id = $1`,
+          WHERE id = $1 RETURNING network_notary_id`,
         {
           bind: [
             input.sessionId,
@@ -74,6 +78,8 @@ export function sessionActivities({ sequelize }: Pick<ActivityDependencies, 'seq
           ],
         },
       );
+      if (session?.network_notary_id && isFinal(input.status))
+        await tellSessionsNotaryIsFree(deps, { notaryId: session.network_notary_id });
     },
   };
 }

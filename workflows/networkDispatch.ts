@@ -11,9 +11,10 @@ export type DispatchOutcome = 'started' | 'ended' | 'continue_as_new';
  * An on-demand session finds its notary: once its signer waits, it offers itself to one eligible network
  * notary at a time; an offer not accepted in time goes to the next notary, and a notary who accepts but
  * does not start in time is released and the session goes back to the queue (at once for a notary who
- * left the network). With nobody waiting it asks nobody, so an idle session never holds a notary. Ends
- * when the notary has started the session, the session ended, or its history is long enough to continue
- * as new (only between offers).
+ * left the network). With no notary free it asks again after a while, or at once when told one became
+ * free. With nobody waiting it asks nobody, so an idle session never holds a notary. Ends when the notary
+ * has started the session, the session ended, or its history is long enough to continue as new (only
+ * between offers).
  */
 export async function dispatchToNetwork(
   run: SessionRun,
@@ -27,10 +28,11 @@ export async function dispatchToNetwork(
   for (;;) {
     if (!(await run.waitFor(() => signerIsWaiting(run.state(), plan)))) return 'ended';
     run.waitingSince ??= Date.now();
+    requested.notaryFree = false;
     const attempt = await run.db.offerToNetworkNotary({ sessionId, state });
     const { offer } = attempt;
     if (!offer) {
-      await run.waitFor(() => false, Date.now() + attempt.retryAfterMs);
+      await run.waitFor(() => requested.notaryFree, Date.now() + attempt.retryAfterMs);
       if (ended()) return 'ended';
       if (historyIsLong()) return 'continue_as_new';
       continue;

@@ -16,11 +16,11 @@ export const RETRY_UNTIL_IT_PASSES: RetryPolicy = {
 };
 
 /**
- * The session's database steps, one or two round trips each, run by the worker inside the workflow task
- * that asks for them: an ordinary activity would cost Temporal a task of its own and the workflow another
- * to go on. A worker that dies mid-step leaves its task to another, which runs the step again: these
- * steps are idempotent. While one runs the workflow's task is held, so the API never waits for an update
- * while holding a lock these steps take.
+ * The session's database steps, one or two round trips each (and a signal to the sessions waiting for a
+ * notary a step freed), run by the worker inside the workflow task that asks for them: an ordinary
+ * activity would cost Temporal a task of its own and the workflow another to go on. A worker that dies
+ * mid-step leaves its task to another, which runs the step again: these steps are idempotent. While one
+ * runs the workflow's task is held, so the API never waits for an update while holding a lock these take.
  */
 export const databaseSteps = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10s',

@@ -11,6 +11,7 @@ import {
   joinUpdate,
   mediaEventUpdate,
   networkNotaryLeftSignal,
+  networkNotaryFreeSignal,
   networkWitnessLeftSignal,
   participantJoinedSignal,
   placesChangedUpdate,
@@ -65,6 +66,7 @@ export class SessionMessages {
     setHandler(participantJoinedSignal, (participant) => this.joinSignalled(participant));
     setHandler(networkWitnessLeftSignal, () => void (this.run.requested.witnessLeft = true));
     setHandler(networkNotaryLeftSignal, (left) => void (this.run.requested.notaryLeft = left?.notaryId));
+    setHandler(networkNotaryFreeSignal, () => void (this.run.requested.notaryFree = true));
     setHandler(joinUpdate, (joiner) => this.join(joiner), { validator: (j) => this.validateJoin(j) });
     setHandler(identityOutcomeUpdate, (check) => this.identity(check), {
       validator: (check) => this.validateIdentity(check),

@@ -65,6 +65,8 @@ export class SessionRun {
     witnessLeft: false,
     /** The network notary who left the network last: no offer to them stays open, nor do they stay assigned. */
     notaryLeft: undefined as string | undefined,
+    /** A network notary became free since the session last asked for one. */
+    notaryFree: false,
   };
   /** A live act's room: its segment, whether it is open, and who is on camera in it. */
   readonly media = { segment: 0, open: false, presence: emptyPresence() };

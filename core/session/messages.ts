@@ -123,6 +123,9 @@ export const networkWitnessLeftSignal = defineSignal('networkWitnessLeft');
  */
 export const networkNotaryLeftSignal = defineSignal<[{ notaryId: string }]>('networkNotaryLeft');
 
+/** A network notary the session may be offered became free: a session waiting for one asks at once. */
+export const networkNotaryFreeSignal = defineSignal('networkNotaryFree');
+
 /** A network witness in one of the session's places for them (`index` among its witnesses). */
 export interface NetworkWitness {
   index: number;

@@ -862,7 +862,10 @@ describe('migrations', () => {
         INSERT INTO network_notaries (email, first_name, last_name, state, commission_number, commission_expires_on)
         VALUES ('n@example.com', 'N', 'N', 'TX', 'TX-1', '2030-01-01');
         INSERT INTO network_witnesses (email, first_name, last_name) VALUES ('w@example.com', 'W', 'W');`);
-      assert.deepEqual(await migrate(db), ['0023-network-people-can-be-removed']);
+      assert.deepEqual(
+        (await createMigrator(db).up({ to: '0023-network-people-can-be-removed' })).map((m) => m.name),
+        ['0023-network-people-can-be-removed'],
+      );
       for (const table of ['network_notaries', 'network_witnesses']) {
         assert.deepEqual(await rows(`SELECT removed_at, removed_reason FROM ${table}`), [
           { removed_at: null, removed_reason: null },
@@ -886,6 +889,30 @@ describe('migrations', () => {
           VALUES ('N@example.com', 'N', 'N', 'TX', 'TX-${n}', '2030-01-01')`);
       await again(2);
       await assert.rejects(again(3), (err: any) => err.parent?.constraint === 'network_notaries_email_lower');
+    });
+  });
+
+  it('0024 keeps since when an on-demand session seeks a notary, from the 0023 schema with rows', async () => {
+    await withScratchDatabase('migrate_0024', async (db) => {
+      const rows = rowsOf(db);
+      await createMigrator(db).up({ to: '0023-network-people-can-be-removed' });
+      await db.query(`
+        INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A');
+        INSERT INTO sessions (id, account_id, status, signing_type, session_type, notarization_timing_type, options,
+                              workflow_id, plan)
+        VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-00000000000a', 'awaiting_notary',
+                'ron', 'gnw', 'notarize_now', '{}', 'session-1', '{"notary": {"kind": "network"}}');`);
+      assert.deepEqual(await migrate(db), ['0024-sessions-say-since-when-they-seek-a-notary']);
+      // A session already waiting sets it at its next attempt.
+      assert.deepEqual(await rows('SELECT notary_sought_since FROM sessions'), [
+        { notary_sought_since: null },
+      ]);
+      await db.query('UPDATE sessions SET notary_sought_since = now()');
+      // The sessions waiting are read longest first, by an index of those alone.
+      const [index] = await rows(
+        `SELECT indexdef FROM pg_indexes WHERE indexname = 'sessions_seeking_a_notary'`,
+      );
+      assert.match(index.indexdef, /\(notary_sought_since, id\) WHERE .*awaiting_notary/);
     });
   });
 });

@@ -32,13 +32,15 @@ const EXPECTED = [
   'session-identity-same-device',
   'session-identity-then-network',
   // The on-demand network: an offer accepted, one that moved on, a notary released, network witnesses;
-  // a notary and a witness who left the network before the act (the operator's signals).
+  // a notary and a witness who left the network before the act (the operator's signals); a session told a
+  // notary became free.
   'session-network-offer-accepted',
   'session-network-offer-moved-on',
   'session-network-notary-released',
   'session-network-witnesses',
   'session-network-witness-replaced',
   'session-network-notary-left',
+  'session-network-notary-freed',
   // A cancel's task lost after it published (its worker killed), run again after a join was signalled.
   'session-task-lost-after-publishing',
   // Reset by an operator to the task that published session_created, whose delivery workflow was

@@ -15,6 +15,7 @@ import {
   identityOutcomeUpdate,
   joinUpdate,
   networkNotaryLeftSignal,
+  networkNotaryFreeSignal,
   networkWitnessLeftSignal,
   snapshotQuery,
   startUpdate,
@@ -406,6 +407,31 @@ describe('workflow timers, in time-skipping (mocked activities)', function () {
       assert.ok(record.events.includes('notary_assigned'));
       await handle.executeUpdate(cancelUpdate, { args: [{}] });
       await handle.result();
+    });
+  });
+
+  it('a session told that a notary became free asks at once, not at its next retry', async () => {
+    const { activities, record } = mockActivities(env, (attempt) =>
+      attempt < 2 ? { retryAfterMs: DAY } : { notaryId: 'n1' },
+    );
+    await withMockedWorker(env, taskQueue, activities, async () => {
+      const handle = await start({ notary: { kind: 'network' } });
+      await handle.executeUpdate(joinUpdate, { args: [signer] });
+      await eventually(
+        () => record.networkAttemptsAt.length,
+        (n) => n === 1,
+        'the first attempt',
+      );
+      await handle.signal(networkNotaryFreeSignal);
+      await eventually(
+        () => handle.query(snapshotQuery).then((s) => s.offeredTo),
+        (id) => id === 'n1',
+        'the offer once told',
+      );
+      const [first, second] = record.networkAttemptsAt;
+      assert.ok(second - first < HOUR, `asked again ${second - first} ms after, not a day`);
+      await handle.executeUpdate(cancelUpdate, { args: [{}] });
+      assert.equal(await handle.result(), 'cancelled');
     });
   });
 
