@@ -1,4 +1,4 @@
-import { buildTemporalCli, findTemporalCli, goAvailable } from '../server/embedded/temporalCli';
+import { buildTemporalCli, findGo, findTemporalCli } from '../server/embedded/temporalCli';
 import { runMain } from '../src/process';
 
 /**
@@ -13,10 +13,11 @@ runMain(async () => {
     process.stdout.write(`Temporal CLI: ${found}\n`);
     return;
   }
-  if (!goAvailable()) {
+  const go = findGo();
+  if (!go) {
     process.stdout.write('No Temporal CLI and no Go: the SDK will download the dev server when it starts.\n');
     return;
   }
-  const built = await buildTemporalCli((line) => process.stdout.write(`${line}\n`));
+  const built = await buildTemporalCli(go, (line) => process.stdout.write(`${line}\n`));
   process.stdout.write(`Temporal CLI: ${built}\n`);
 });

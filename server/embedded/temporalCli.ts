@@ -43,12 +43,24 @@ export function findTemporalCli(env: NodeJS.ProcessEnv = process.env): string | 
   return onPath('temporal', env) ?? (isExecutable(cached) ? cached : undefined);
 }
 
-export function goAvailable(env: NodeJS.ProcessEnv = process.env): boolean {
-  return spawnSync('go', ['version'], { env, stdio: 'ignore' }).status === 0;
+/**
+ * Go's own installer puts it in /usr/local/go without touching anyone's PATH, so a user whose shell
+ * never added it still has Go: `go` on PATH, then GOROOT's, then that standard place.
+ */
+export function findGo(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const candidates = [
+    onPath('go', env),
+    env.GOROOT ? path.join(env.GOROOT, 'bin', 'go') : undefined,
+    '/usr/local/go/bin/go',
+  ];
+  return candidates.find(
+    (go) => go && isExecutable(go) && spawnSync(go, ['version'], { env, stdio: 'ignore' }).status === 0,
+  );
 }
 
 /** Builds the pinned CLI into the cache with `go install`; minutes the first time, so it reports progress. */
 export async function buildTemporalCli(
+  go: string,
   log: (line: string) => void,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<string> {
@@ -56,7 +68,7 @@ export async function buildTemporalCli(
   fs.mkdirSync(gobin, { recursive: true });
   const target = `${MODULE}@${TEMPORAL_CLI_VERSION}`;
   log(
-    `Building the Temporal CLI ${TEMPORAL_CLI_VERSION} into ${gobin} (go install ${target}); the first build takes a few minutes`,
+    `Building the Temporal CLI ${TEMPORAL_CLI_VERSION} into ${gobin} (${go} install ${target}); the first build takes a few minutes`,
   );
   const started = Date.now();
   const ticker = setInterval(() => {
@@ -64,7 +76,7 @@ export async function buildTemporalCli(
   }, 20_000);
   try {
     await new Promise<void>((resolve, reject) => {
-      const child = spawn('go', ['install', target], {
+      const child = spawn(go, ['install', target], {
         env: { ...env, GOBIN: gobin, GOFLAGS: [env.GOFLAGS, '-buildvcs=false'].filter(Boolean).join(' ') },
         stdio: ['ignore', 'inherit', 'pipe'],
       });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { buildTemporalCli, findTemporalCli, goAvailable } from './temporalCli';
+import { buildTemporalCli, findGo, findTemporalCli } from './temporalCli';
 import type { BackingLog } from '../runtime';
 import { keepRunning } from './keepRunning';
 import { pidFileLauncher } from './pidFileLauncher';
@@ -58,7 +58,8 @@ const FILE_PRAGMAS = ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 
  */
 export async function startTemporalDevServer(opts: DevServerOptions): Promise<RunningDevServer> {
   let cli = findTemporalCli();
-  if (!cli && goAvailable()) cli = await buildTemporalCli(opts.log);
+  const go = cli ? undefined : findGo();
+  if (go) cli = await buildTemporalCli(go, opts.log);
   if (!cli) return startWithSdkDownload(opts);
 
   const dir = path.join(opts.dataDir, 'temporal');
