@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, type Config } from '../src/config';
 import { runningApiFrontUrl } from '../server/runningApi';
 import { addBrandingCommand } from './adminBranding';
-import { addNetworkCommands } from './adminNetwork';
+import { addNetworkCommands, tellWaitingSessions } from './adminNetwork';
 import {
   addNetworkNotary,
   type NetworkNotaryInput,
@@ -101,7 +101,9 @@ program
 
 program
   .command('add-network-notary')
-  .description("Add a notary to the service's on-demand network")
+  .description(
+    "Add a notary to the service's on-demand network; the sessions waiting longest for one are offered them at once",
+  )
   .requiredOption('--email <email>', 'e-mail', email)
   .requiredOption('--first-name <name>', 'first name')
   .requiredOption('--last-name <name>', 'last name')
@@ -113,7 +115,12 @@ program
     isoDate,
   )
   .action(async (opts: NetworkNotaryInput) => {
-    print(await withDatabase((sequelize) => addNetworkNotary(sequelize, opts)));
+    print(
+      await withDatabase(async (sequelize) => {
+        const added = await addNetworkNotary(sequelize, opts);
+        return { ...added, waiting_sessions_told: await tellWaitingSessions(sequelize, added.notary_id) };
+      }),
+    );
   });
 
 program
@@ -132,7 +139,15 @@ program
       commissionNumber: string;
       commissionExpiresOn: string;
     }) => {
-      print(await withDatabase((sequelize) => renewNetworkNotaryCommission(sequelize, opts)));
+      print(
+        await withDatabase(async (sequelize) => {
+          const renewed = await renewNetworkNotaryCommission(sequelize, opts);
+          return {
+            ...renewed,
+            waiting_sessions_told: await tellWaitingSessions(sequelize, renewed.notary_id),
+          };
+        }),
+      );
     },
   );
 

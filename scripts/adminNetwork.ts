@@ -4,6 +4,9 @@ import { networkRoster } from '../src/network/networkRoster';
 import type { NetworkRole } from '../src/auth/people';
 import { DomainError } from '../src/domain/errors';
 import { replaceWitnessesWhoLeft, requeueSessionsOfNotaryWhoLeft } from '../src/sessions/networkDepartures';
+import { tellSessionsOfAvailableNotary } from '../src/network/waitingSessions';
+import { SetupError } from '../src/setupErrors';
+import type { Sequelize } from 'sequelize';
 import { email, print, withDatabase, withTemporal } from './adminSupport';
 
 const REASON_MAX = 500;
@@ -21,6 +24,25 @@ const untold = (email: string) =>
     'unavailable',
     `${email} was removed, but Temporal was lost before every session they held was told: run the same removal again once Temporal is back`,
   );
+
+/**
+ * A notary just made available is offered at once to the sessions waiting longest (`waiting_sessions_told`).
+ * The notary is kept either way: with Temporal unreachable (null) those sessions find them at their next
+ * attempt, as the warning says.
+ */
+export async function tellWaitingSessions(sequelize: Sequelize, notaryId: string): Promise<string[] | null> {
+  try {
+    return await withTemporal((temporal) => tellSessionsOfAvailableNotary(sequelize, temporal, notaryId));
+  } catch (err) {
+    if (!(err instanceof SetupError) && !(err instanceof DomainError && err.kind === 'unavailable'))
+      throw err;
+    process.stderr.write(
+      `warning: ${err.message.split('\n')[0]}. Sessions waiting for a notary are offered this one at their ` +
+        'next attempt (NOTARY_RETRY_INTERVAL) instead of at once.\n',
+    );
+    return null;
+  }
+}
 
 /** `list-network`; `remove-network-notary` and `remove-network-witness`: a person leaves the network at once. */
 export function addNetworkCommands(program: Command): void {

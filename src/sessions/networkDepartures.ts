@@ -34,7 +34,7 @@ export async function replaceWitnessesWhoLeft(
     { bind: ['witnessId' in of ? of.witnessId : of.sessionId, BEFORE_THE_ACT] },
   );
   for (const workflowId of new Set(rows.map((row) => row.workflow_id)))
-    await tell(temporal, workflowId, networkWitnessLeftSignal, []);
+    await tellSession(temporal, workflowId, networkWitnessLeftSignal, []);
   return rows.map(({ bn_session_id, email }) => ({ bn_session_id, email }));
 }
 
@@ -57,11 +57,12 @@ export async function requeueSessionsOfNotaryWhoLeft(
     { bind: [notaryId, BEFORE_THE_ACT] },
   );
   for (const { workflow_id } of rows)
-    await tell(temporal, workflow_id, networkNotaryLeftSignal, [{ notaryId }]);
+    await tellSession(temporal, workflow_id, networkNotaryLeftSignal, [{ notaryId }]);
   return rows.map((row) => row.bn_session_id);
 }
 
-async function tell<Args extends unknown[]>(
+/** Signals a session's workflow within the deadline; one that has ended has nothing to hear. */
+export async function tellSession<Args extends unknown[]>(
   temporal: TemporalHandle,
   workflowId: string,
   signal: SignalDefinition<Args>,

@@ -6,7 +6,8 @@ import { eventually } from '../support/eventually';
 import { sessionBody, action } from '../support/sessions';
 import { recordHistory } from '../support/histories';
 import { startOwnQueue, type SecondApp } from '../support/secondApp';
-import { meAction, networkNotary, offersTo, signerJoins, waitForRelation } from './helpers';
+import { admin } from '../support/adminCli';
+import { meAction, networkNotary, offersTo, signIn, signerJoins, waitForRelation } from './helpers';
 
 const HOUR_MS = 3_600_000;
 // Utah is this file's own state. A session another test left waiting with no state may be offered its
@@ -31,12 +32,12 @@ describe('a network notary who becomes free is offered at once to a session wait
   });
   after(() => app?.close());
 
-  /** An on-demand session for a Utah notary on this file's queue, whose signer waits. */
-  async function waitingSession(apiKey: string): Promise<string> {
+  /** An on-demand session for a notary of `state` (Utah unless said) on this file's queue, whose signer waits. */
+  async function waitingSession(apiKey: string, state = 'UT'): Promise<string> {
     const res = await fetch(`${app.url}/api/integrationsv2/sessions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(await sessionBody({ state_specific_notary: 'UT' })),
+      body: JSON.stringify(await sessionBody({ state_specific_notary: state })),
     });
     const created = (await res.json()) as { bn_session_id: string; bn_signing_url: string };
     assert.equal(res.status, 200, JSON.stringify(created));
@@ -107,5 +108,46 @@ describe('a network notary who becomes free is offered at once to a session wait
     );
     for (const id of [first, other]) assert.equal((await action(account.api_key, id, 'cancel')).status, 200);
     await recordHistory('session-network-notary-freed', `session-${other}`);
+  });
+
+  it('when an operator adds them, or renews their lapsed commission, with the admin CLI', async () => {
+    const account = await createTestAccount();
+    // Iowa is this case's own state: nobody is commissioned there yet.
+    const waiting = [
+      await waitingSession(account.api_key, 'IA'),
+      await waitingSession(account.api_key, 'IA'),
+    ];
+    for (const id of waiting) await foundNobody(id);
+
+    const email = `added-ia-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const added = await admin([
+      'add-network-notary',
+      ...['--email', email, '--first-name', 'Ada', '--last-name', 'Iowa', '--state', 'IA'],
+      ...['--commission-number', 'IA-1', '--commission-expires-on', '2099-12-31'],
+    ]);
+    assert.equal(added.code, 0, added.stderr);
+    // Both are told, the one that has waited longer first (sessions left waiting by other tests may be too).
+    assert.deepEqual(
+      added.json.waiting_sessions_told.filter((id: string) => waiting.includes(id)),
+      waiting,
+    );
+    const notary = await signIn(email);
+    const offered = await offeredOneOf(notary.token, waiting);
+
+    // Arkansas: a notary whose commission has lapsed is offered nothing until its renewal is recorded.
+    const lapsed = await networkNotary('AR', '2020-01-31');
+    const inArkansas = await waitingSession(account.api_key, 'AR');
+    await foundNobody(inArkansas);
+    const renewed = await admin([
+      'renew-network-notary',
+      ...['--email', lapsed.email, '--commission-number', 'AR-2', '--commission-expires-on', '2099-12-31'],
+    ]);
+    assert.equal(renewed.code, 0, renewed.stderr);
+    assert.ok(renewed.json.waiting_sessions_told.includes(inArkansas));
+    await waitForRelation(lapsed.token, inArkansas, 'offered', TOLD_WITHIN_MS);
+
+    for (const id of [...waiting, inArkansas])
+      assert.equal((await action(account.api_key, id, 'cancel')).status, 200);
+    assert.ok(waiting.includes(offered));
   });
 });
