@@ -8,6 +8,7 @@ import { recordHistory } from '../support/histories';
 import { testEnvironment, TEST_METRICS_TOKEN } from '../support/environment';
 import { farJurisdictionDays } from '../support/farJurisdictions';
 import {
+  firstOfferedOf,
   meAction,
   mySessions,
   networkNotary,
@@ -224,17 +225,10 @@ describe('the on-demand network: dispatch when a signer waits, offers, accepts a
     const notaries = [await networkNotary('MT'), await networkNotary('MT')];
     const session = await onDemandSession(account.api_key, 'MT');
     await signerJoins(session);
-    const first = await eventually(
-      async () => {
-        for (const n of notaries) if ((await offersTo(n.token)).includes(session.bn_session_id)) return n;
-        return undefined;
-      },
-      (n) => n !== undefined,
-      'the first offer',
-    );
+    const first = await firstOfferedOf(notaries, session.bn_session_id);
     const next = notaries.find((n) => n !== first)!;
     await waitForRelation(next.token, session.bn_session_id, 'offered');
-    const late = await meAction(first!.token, session.bn_session_id, 'accept');
+    const late = await meAction(first.token, session.bn_session_id, 'accept');
     assert.equal(late.status, 409);
     assert.equal(late.body.response_message, 'This session is no longer offered to you');
     assert.equal((await meAction(next.token, session.bn_session_id, 'accept')).status, 200);

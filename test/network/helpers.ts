@@ -99,3 +99,19 @@ export async function offersTo(token: string): Promise<string[]> {
     .filter((s: any) => s.relation === 'offered')
     .map((s: any) => s.bn_session_id);
 }
+
+/** The one of `notaries` the session is offered to first, once it is. */
+export async function firstOfferedOf(
+  notaries: NetworkPersonLogin[],
+  sessionId: string,
+): Promise<NetworkPersonLogin> {
+  const first = await eventually(
+    async () => {
+      for (const n of notaries) if ((await offersTo(n.token)).includes(sessionId)) return n;
+      return undefined;
+    },
+    (n) => n !== undefined,
+    'the first offer',
+  );
+  return first!;
+}

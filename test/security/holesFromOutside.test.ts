@@ -5,8 +5,13 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { addTeamNotary, createTestAccount } from '../support/accounts';
-import { eventually } from '../support/eventually';
-import { networkNotary, offersTo, onDemandSession, signerJoins, waitForRelation } from '../network/helpers';
+import {
+  firstOfferedOf,
+  networkNotary,
+  onDemandSession,
+  signerJoins,
+  waitForRelation,
+} from '../network/helpers';
 import { request } from '../support/http';
 import { testEnvironment, TEST_METRICS_TOKEN } from '../support/environment';
 import { createSession, sessionBody, signer, tokenOf, waitForSession } from '../support/sessions';
@@ -286,19 +291,12 @@ describe('holes found from outside (issue 58)', function () {
       const notaries = [await networkNotary('DE'), await networkNotary('DE')];
       const session = await onDemandSession(account.api_key, 'DE');
       await signerJoins(session);
-      const first = await eventually(
-        async () => {
-          for (const n of notaries) if ((await offersTo(n.token)).includes(session.bn_session_id)) return n;
-          return undefined;
-        },
-        (n) => n !== undefined,
-        'the first offer',
-      );
+      const first = await firstOfferedOf(notaries, session.bn_session_id);
       const next = notaries.find((n) => n !== first)!;
       await waitForRelation(next.token, session.bn_session_id, 'offered');
       for (const step of ['start', 'complete', 'cancel']) {
         const res = await request(`/api/integrationsv2/sessions/${session.bn_session_id}/${step}`, {
-          auth: first!.token,
+          auth: first.token,
           body: {},
         });
         assert.equal(res.status, 404, `${step}: ${res.text}`);
