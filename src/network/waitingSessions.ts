@@ -15,8 +15,9 @@ export interface WaitingSession {
 }
 
 /**
- * The on-demand sessions that have sought a notary longest, found none, and may be offered this one (the
- * notary's, or the one of an offer made to them): those to tell when the notary may have become free.
+ * The on-demand sessions that have sought a notary longest, hold no offer and no notary (one that has just
+ * accepted is not recorded ready yet), and may be offered this one (the notary's, or the one of an offer
+ * made to them): those to tell when the notary may have become free.
  */
 export function sessionsWaitingForNotary(
   sequelize: Sequelize,
@@ -27,7 +28,7 @@ export function sessionsWaitingForNotary(
   return queryRows<WaitingSession>(
     sequelize,
     `SELECT s.id AS bn_session_id, s.workflow_id FROM sessions s JOIN network_notaries n ON ${notaryIs}
-      WHERE s.status = 'awaiting_notary' AND s.notary_sought_since IS NOT NULL
+      WHERE s.status = 'awaiting_notary' AND s.notary_sought_since IS NOT NULL AND s.network_notary_id IS NULL
         AND s.plan -> 'notary' ->> 'kind' = 'network'
         AND NOT EXISTS (SELECT 1 FROM notary_offers o WHERE o.session_id = s.id AND o.outcome = 'open')
         AND ${notaryMayBeOfferedSql('n', 's.id', "(s.plan -> 'notary' ->> 'state')", '$2')}
