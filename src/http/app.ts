@@ -21,6 +21,7 @@ import { API_PREFIX } from '../publicPaths';
 import { requestId } from './middleware/requestId';
 import { accessLog } from './middleware/accessLog';
 import { httpMetrics } from './middleware/metrics';
+import { registerNotaryQueueMetrics } from '../network/queueMetrics';
 import { errorHandler } from './middleware/errors';
 import { securityHeaders } from './middleware/securityHeaders';
 import { idempotency } from './middleware/idempotency';
@@ -195,6 +196,7 @@ function registerUseCases(
   registerIdentityImageRoute(api, sessions, idImages);
   registerConsolePage(site);
   registerMeRoutes(api, { sequelize, temporal, journeys, metrics: deps.metrics });
+  registerNotaryQueueMetrics(sequelize, deps.metrics, deps.logger);
   registerNotarySignatureRoutes(api, new NotarySignatures(sequelize));
   registerVerifyRoutes(site, api, sequelize);
   registerWebhookRoutes(api, new WebhookEndpointService(sequelize, temporal, config));

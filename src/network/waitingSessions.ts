@@ -9,15 +9,39 @@ import { networkNotaryFreeSignal } from '../../core/session/messages';
 /** Sessions told of one notary at once: a few more than one, as the first may take another notary. */
 const TOLD_AT_ONCE = 5;
 
+/**
+ * SQL: the session aliased `s` is on-demand, its signer waits (it has asked the network), and it has no
+ * notary yet (one that has just accepted is not recorded ready yet).
+ */
+const waitingForANotarySql = (s: string) =>
+  `${s}.status = 'awaiting_notary' AND ${s}.notary_sought_since IS NOT NULL AND ${s}.network_notary_id IS NULL
+   AND ${s}.plan -> 'notary' ->> 'kind' = 'network'`;
+
+/** The sessions waiting for a network notary, by the state they ask for (`any` without one). */
+export interface NotaryQueue {
+  state: string;
+  sessions: number;
+  longest_wait_seconds: number;
+}
+
+export function notaryQueue(sequelize: Sequelize): Promise<NotaryQueue[]> {
+  return queryRows<NotaryQueue>(
+    sequelize,
+    `SELECT coalesce(s.plan -> 'notary' ->> 'state', 'any') AS state, count(*)::int AS sessions,
+            extract(epoch FROM now() - min(s.notary_sought_since))::float8 AS longest_wait_seconds
+       FROM sessions s WHERE ${waitingForANotarySql('s')}
+      GROUP BY 1 ORDER BY 1`,
+  );
+}
+
 export interface WaitingSession {
   bn_session_id: string;
   workflow_id: string;
 }
 
 /**
- * The on-demand sessions that have sought a notary longest, hold no offer and no notary (one that has just
- * accepted is not recorded ready yet), and may be offered this one (the notary's, or the one of an offer
- * made to them): those to tell when the notary may have become free.
+ * The sessions that have waited longest for a notary, hold no offer, and may be offered this one (the
+ * notary's, or the one of an offer made to them): those to tell when the notary may have become free.
  */
 export function sessionsWaitingForNotary(
   sequelize: Sequelize,
@@ -28,8 +52,7 @@ export function sessionsWaitingForNotary(
   return queryRows<WaitingSession>(
     sequelize,
     `SELECT s.id AS bn_session_id, s.workflow_id FROM sessions s JOIN network_notaries n ON ${notaryIs}
-      WHERE s.status = 'awaiting_notary' AND s.notary_sought_since IS NOT NULL AND s.network_notary_id IS NULL
-        AND s.plan -> 'notary' ->> 'kind' = 'network'
+      WHERE ${waitingForANotarySql('s')}
         AND NOT EXISTS (SELECT 1 FROM notary_offers o WHERE o.session_id = s.id AND o.outcome = 'open')
         AND ${notaryMayBeOfferedSql('n', 's.id', "(s.plan -> 'notary' ->> 'state')", '$2')}
       ORDER BY s.notary_sought_since, s.id

@@ -86,14 +86,15 @@ function readyzRoute(deps: OperationsDeps): RouteDefinition<unknown> {
   };
 }
 
-/** Prometheus metrics (HTTP latency by route and status, process metrics) */
+/** Prometheus metrics (HTTP latency by route and status, process metrics, the on-demand notary queue) */
 function metricsRoute(deps: OperationsDeps): RouteDefinition<unknown> {
   return {
     method: 'get',
     path: '/metrics',
     operationId: 'metrics',
     dependencyFree: true,
-    summary: 'Prometheus metrics (HTTP latency by route and status, process metrics)',
+    summary:
+      'Prometheus metrics (HTTP latency by route and status, process metrics, the on-demand notary queue)',
     description:
       'For the operator’s scraper only: `Authorization: Bearer <METRICS_TOKEN>`. Without METRICS_TOKEN set, and ' +
       'to any other caller, 404 (per-route counts tell an outsider what the service is busy with).',
