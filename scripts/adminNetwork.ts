@@ -4,10 +4,10 @@ import { networkRoster } from '../src/network/networkRoster';
 import type { NetworkRole } from '../src/auth/people';
 import { DomainError } from '../src/domain/errors';
 import { replaceWitnessesWhoLeft, requeueSessionsOfNotaryWhoLeft } from '../src/sessions/networkDepartures';
-import { tellSessionsOfAvailableNotary } from '../src/network/waitingSessions';
+import { queuedSessions, tellSessionsOfAvailableNotary } from '../src/network/waitingSessions';
 import { SetupError } from '../src/setupErrors';
 import type { Sequelize } from 'sequelize';
-import { email, print, withDatabase, withTemporal } from './adminSupport';
+import { email, print, usState, withDatabase, withTemporal } from './adminSupport';
 
 const REASON_MAX = 500;
 
@@ -16,6 +16,15 @@ function reason(value: string): string {
   if (!trimmed) throw new InvalidArgumentError('must say why');
   if (trimmed.length > REASON_MAX) throw new InvalidArgumentError(`must be at most ${REASON_MAX} characters`);
   return trimmed;
+}
+
+const QUEUE_MAX = 1000;
+
+function queueLimit(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > QUEUE_MAX)
+    throw new InvalidArgumentError(`must be a whole number from 1 to ${QUEUE_MAX}`);
+  return n;
 }
 
 /** Temporal lost between the removal and the word to its sessions: the same removal again tells them. */
@@ -44,7 +53,7 @@ export async function tellWaitingSessions(sequelize: Sequelize, notaryId: string
   }
 }
 
-/** `list-network`; `remove-network-notary` and `remove-network-witness`: a person leaves the network at once. */
+/** `list-network`, `notary-queue`; `remove-network-notary` and `remove-network-witness`: a person leaves the network at once. */
 export function addNetworkCommands(program: Command): void {
   program
     .command('list-network')
@@ -58,6 +67,17 @@ export function addNetworkCommands(program: Command): void {
           networkRoster(sequelize, { includeRemoved: !!opts.includeRemoved }),
         ),
       );
+    });
+  program
+    .command('notary-queue')
+    .description(
+      'The on-demand sessions waiting for a network notary, longest first: their integrator, the state asked ' +
+        'for, since when, whom they are offered to now, and how many network notaries may take them at all',
+    )
+    .option('--state <state>', 'only sessions asking for this state, e.g. TX or Texas', usState)
+    .option('--limit <n>', `at most this many sessions (1–${QUEUE_MAX}, default 100)`, queueLimit, 100)
+    .action(async (opts: { state?: string; limit: number }) => {
+      print({ sessions: await withDatabase((sequelize) => queuedSessions(sequelize, opts)) });
     });
   for (const role of ['notary', 'witness'] as NetworkRole[])
     program

@@ -2,6 +2,8 @@ import type { Sequelize } from 'sequelize';
 import { queryRows } from '../db/query';
 import { networkCommissionDates } from './commissionHorizon';
 import { notaryMayBeOfferedSql } from './offerEligibility';
+import { commissionInForceSql } from '../team/jurisdictionTime';
+import { stillInNetworkSql } from '../auth/people';
 import type { TemporalHandle } from '../temporal/client';
 import { tellSession } from '../sessions/networkDepartures';
 import { networkNotaryFreeSignal } from '../../core/session/messages';
@@ -32,6 +34,52 @@ export function notaryQueue(sequelize: Sequelize): Promise<NotaryQueue[]> {
        FROM sessions s WHERE ${waitingForANotarySql('s')}
       GROUP BY 1 ORDER BY 1`,
   );
+}
+
+/** One session of the queue, as the operator follows it up. */
+export interface QueuedSession {
+  bn_session_id: string;
+  account: { id: string; name: string };
+  /** The state whose commission it asks for; null for any. */
+  state: string | null;
+  waiting_since: Date;
+  /** The notary it is offered to now, until when. */
+  open_offer: { notary_email: string; expires_at: Date } | null;
+  /** Network notaries whose commission may take it (in force for 24 hours, in its state), free or not. */
+  commissioned_notaries: number;
+}
+
+/**
+ * The sessions waiting for a network notary (of one state, or all), longest first: whom each is offered to,
+ * and whether the network has anyone who may take it at all.
+ */
+export async function queuedSessions(
+  sequelize: Sequelize,
+  { state, limit }: { state?: string; limit: number },
+): Promise<QueuedSession[]> {
+  const rows = await queryRows<
+    Omit<QueuedSession, 'open_offer'> & { offered_to: string | null; offer_expires_at: Date | null }
+  >(
+    sequelize,
+    `SELECT s.id AS bn_session_id, json_build_object('id', a.id, 'name', a.name) AS account,
+            s.plan -> 'notary' ->> 'state' AS state, s.notary_sought_since AS waiting_since,
+            n.email AS offered_to, o.expires_at AS offer_expires_at,
+            (SELECT count(*)::int FROM network_notaries c
+              WHERE ${commissionInForceSql('c', '$3')} AND ${stillInNetworkSql('c')}
+                AND (s.plan -> 'notary' ->> 'state' IS NULL OR c.state = s.plan -> 'notary' ->> 'state'))
+              AS commissioned_notaries
+       FROM sessions s JOIN accounts a ON a.id = s.account_id
+       LEFT JOIN notary_offers o ON o.session_id = s.id AND o.outcome = 'open'
+       LEFT JOIN network_notaries n ON n.id = o.notary_id
+      WHERE ${waitingForANotarySql('s')} AND ($1::text IS NULL OR s.plan -> 'notary' ->> 'state' = $1)
+      ORDER BY s.notary_sought_since, s.id
+      LIMIT $2`,
+    { bind: [state ?? null, limit, networkCommissionDates(Date.now())] },
+  );
+  return rows.map(({ offered_to, offer_expires_at, ...session }) => ({
+    ...session,
+    open_offer: offered_to ? { notary_email: offered_to, expires_at: offer_expires_at! } : null,
+  }));
 }
 
 export interface WaitingSession {
