@@ -45,7 +45,8 @@ const program = new Command('admin')
       'retry failed finalizations',
   )
   .exitOverride()
-  .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  // main() prints every error once, as JSON; commander's own line would make stderr two lines.
+  .configureOutput({ writeErr: (text) => process.stderr.write(text), outputError: () => undefined });
 
 program
   .command('create-account')
@@ -257,13 +258,9 @@ async function main(): Promise<void> {
     await program.parseAsync(process.argv);
   } catch (err) {
     const e = err as Error & { code?: string; exitCode?: number };
-    if (
-      e.code === 'commander.helpDisplayed' ||
-      e.code === 'commander.version' ||
-      e.code === 'commander.help'
-    ) {
-      process.exit(0);
-    }
+    // commander.help with a non-zero exit code is the help shown because no command was given.
+    if (e.code === 'commander.help') process.exit(e.exitCode === 0 ? 0 : 2);
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') process.exit(0);
     const usage = e.code?.startsWith('commander.') || err instanceof UsageError;
     const known =
       usage || err instanceof NotFoundError || err instanceof ConflictError || err instanceof DomainError;

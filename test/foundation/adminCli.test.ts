@@ -279,7 +279,14 @@ describe('admin CLI', function () {
       const result = await admin(args);
       assert.equal(result.code, 2, args.join(' '));
       assert.equal(typeof result.json.error, 'string', args.join(' '));
+      assert.equal(result.stderr.trim().split('\n').length, 1, `one line: ${result.stderr}`);
     }
+    const bare = await admin([]);
+    assert.equal(bare.code, 2, 'no command is a usage error');
+    assert.match(bare.stderr, /^Usage: admin /);
+    const help = await admin(['help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^Usage: admin /);
     const missing = await admin([
       'rotate-key',
       '--account',

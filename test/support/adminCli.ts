@@ -4,6 +4,15 @@ import { promisify } from 'node:util';
 import { testEnvironment } from './environment';
 
 const run = promisify(execFile);
+
+/** The command's JSON answer, or null where it printed text (help). */
+const jsonOf = (text: string) => {
+  try {
+    return JSON.parse(text.trim().split('\n').pop()!);
+  } catch {
+    return null;
+  }
+};
 const ROOT = path.join(__dirname, '..', '..');
 
 export interface CliResult {
@@ -27,14 +36,14 @@ export async function admin(
         env,
       },
     );
-    return { code: 0, stdout, stderr, json: JSON.parse(stdout) };
+    return { code: 0, stdout, stderr, json: jsonOf(stdout) };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
     return {
       code: e.code,
       stdout: e.stdout,
       stderr: e.stderr,
-      json: e.stderr ? JSON.parse(e.stderr.trim().split('\n').pop()!) : null,
+      json: jsonOf(e.stderr),
     };
   }
 }
