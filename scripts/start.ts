@@ -5,11 +5,15 @@ import { embeddedBacking } from '../server/embedded/services';
 import { createApp } from '../src/http/app';
 import { startWorker } from '../worker/createWorker';
 import { runMain, stopOnSignals } from '../src/process';
+import { anyPort } from '../server/embedded/ports';
 
 /** `npm start`: the whole service in one process, on embedded PostgreSQL and Temporal unless configured. */
 async function main() {
   process.env.NODE_ENV ??= 'development';
-  const config = loadConfig();
+  let config = loadConfig();
+  // The signing links' base and the embedded Janus's events URL derive from PORT before the API listens:
+  // PORT=0 takes its port now, so they name the one the API gets.
+  if (config.port === 0) config = loadConfig({ ...process.env, PORT: String(await anyPort(config.host)) });
   const logger = createLogger(config.logLevel);
   const runtime = await startRuntime(config, {
     api: createApp,

@@ -27,3 +27,16 @@ export async function ensurePortsFree(server: string, ports: readonly ServerPort
     if (!(await listenable(port))) throw portTaken(server, port, setting);
   }
 }
+
+/** A port the kernel hands out on `host` now: the one `listen(0)` would have taken. */
+export function anyPort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}

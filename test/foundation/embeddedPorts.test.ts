@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +8,9 @@ import { testEnvironment } from '../support/environment';
 import { freePort } from '../support/freePort';
 import { admin } from '../support/adminCli';
 import { runEntryPoint } from '../support/entryPoint';
+import { eventually } from '../support/eventually';
+
+const ROOT = path.resolve(__dirname, '..', '..');
 
 const refusal = (server: string, port: string, setting: string) =>
   `${server} cannot listen on port ${port}: another process holds it (another instance of the service?). ` +
@@ -14,9 +19,9 @@ const refusal = (server: string, port: string, setting: string) =>
 /**
  * A second instance given a port the suite's own servers hold (another checkout started with the same
  * defaults): it refuses to start, naming the port and the setting, instead of running on the other
- * instance's database, Temporal or media server under its own DATA_DIR.
+ * instance's database, Temporal or media server under its own DATA_DIR. Given PORT=0, it takes any port.
  */
-describe('embedded servers on a port another instance holds', function () {
+describe("npm start's ports: one another instance holds, or any", function () {
   this.timeout(120_000);
   let dataDir: string;
   let running: NodeJS.ProcessEnv;
@@ -77,5 +82,44 @@ describe('embedded servers on a port another instance holds', function () {
       { code: started.code, stderr: started.stderr.trim() },
       { code: 1, stderr: refusal('The embedded Janus', port, 'EMBEDDED_MEDIA_PORT') },
     );
+  });
+
+  it('PORT=0: npm start takes a free port, and the links and the media events it derives name that port', async () => {
+    const env = await secondInstance({ TEMPORAL_TASK_QUEUE: `port-zero-${process.pid}` });
+    delete env.PUBLIC_BASE_URL;
+    delete env.FRONT_URL;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = once(child, 'exit');
+    try {
+      const port = await eventually(
+        async () => /API +http:\/\/localhost:(\d+)\/api\/integrationsv2/.exec(output)?.[1],
+        (found) => found !== undefined || child.exitCode !== null,
+        'the API line',
+        { timeoutMs: 90_000, intervalMs: 100 },
+      );
+      assert.ok(port && port !== '0', output);
+      const served = await fetch(`http://localhost:${port}/api/integrationsv2/openapi.json`);
+      assert.equal(served.status, 200);
+      const document = (await served.json()) as { servers: Array<{ url: string }> };
+      assert.equal(document.servers[0].url, `http://localhost:${port}`, 'links name the port the API has');
+      const janusEvents = fs.readFileSync(
+        path.join(dataDir, 'janus', 'conf', 'janus.eventhandler.sampleevh.jcfg'),
+        'utf8',
+      );
+      assert.match(
+        janusEvents,
+        new RegExp(`backend = "http://127\\.0\\.0\\.1:${port}/internal/media/events"`),
+      );
+    } finally {
+      child.kill('SIGINT');
+      await exited;
+    }
   });
 });
