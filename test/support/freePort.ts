@@ -1,6 +1,5 @@
 import fs from 'node:fs';
-import net from 'node:net';
-import { listenable } from '../../server/embedded/ports';
+import { anyPort, listenable } from '../../server/embedded/ports';
 
 /** The ports the kernel hands out by itself: to `listen(0)` and to outgoing connections. */
 function ephemeralRange(): [number, number] {
@@ -14,19 +13,6 @@ function ephemeralRange(): [number, number] {
 
 /** Ports this process handed out: two callers never get the same one before either binds it. */
 const handedOut = new Set<number>();
-
-/** A port from `listen(0)`: inside the ephemeral range, so only where nothing lies outside it. */
-function kernelPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A port free now, for a server started later. It is drawn outside the kernel's ephemeral range: a port
@@ -53,5 +39,6 @@ export async function freePort(): Promise<number> {
     handedOut.add(port);
     return port;
   }
-  return kernelPort();
+  // Inside the ephemeral range, so only where nothing lies outside it.
+  return anyPort('127.0.0.1');
 }
