@@ -24,6 +24,7 @@ general: {
   plugins_folder = "$LIB/plugins"
   transports_folder = "$LIB/transports"
   events_folder = "$LIB/events"
+  recordings_tmp_ext = "tmp"
   debug_level = 4
   admin_secret = "$(head -c 24 /dev/urandom | base64 | tr -d '/+=')"
   session_timeout = 60

@@ -83,6 +83,7 @@ function writeConfiguration(
   plugins_folder = ${quoted(path.join(dir, 'plugins'))}
   transports_folder = ${quoted(path.join(dir, 'transports'))}
   events_folder = ${quoted(path.join(dir, 'events'))}
+  recordings_tmp_ext = "tmp"
   debug_level = 3
   admin_secret = ${quoted(crypto.randomBytes(24).toString('base64url'))}
   session_timeout = 60

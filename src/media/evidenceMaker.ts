@@ -8,7 +8,7 @@ import type { CalendarSpan } from '../mediaConfig';
 import { peopleOf } from './composition';
 import { emptyActArgs, evidenceMuxArgs, type EvidenceTrack } from './evidenceMux';
 import { describeMedia, WEBM } from './mediaFiles';
-import { playableTrack, tracksIn, type RecordedTrack } from './recordingTracks';
+import { playableTrack, recordingsClosed, tracksIn, type RecordedTrack } from './recordingTracks';
 import { runTool } from './mediaTools';
 import { roomsOf, type OpenedRoom } from './rooms';
 import { owe } from './renditions';
@@ -20,6 +20,9 @@ export interface MadeRecording {
   durationSeconds: number;
   sizeBytes: number;
 }
+
+/** Janus closes a destroyed room's recordings within milliseconds; longer, it died with them open. */
+const RECORDINGS_CLOSED_WITHIN_MS = 10_000;
 
 /**
  * Makes the act's evidence from what the media server recorded: every participant's streams from every
@@ -43,6 +46,9 @@ export async function makeEvidence(
     const tracks: EvidenceTrack[] = [];
     const segments: RecordingSegment[] = [];
     for (const room of rooms) {
+      // The act's end closed the last room; an earlier one went with its media server, whose files stay open.
+      if (room === rooms.at(-1))
+        await recordingsClosed(room.recording_dir, room.room, RECORDINGS_CLOSED_WITHIN_MS);
       const raw = await tracksIn(room.recording_dir, room.room);
       for (const track of raw)
         tracks.push({
@@ -88,7 +94,7 @@ async function segmentOf(
   const endedAt = new Date(room.closed_at ?? Date.now());
   const tracks: RecordingSegment['tracks'] = [];
   for (const track of p.raw) {
-    const key = `recordings/${sessionId}/${p.recordingId}/segment-${room.segment}/${path.basename(track.file)}`;
+    const key = `recordings/${sessionId}/${p.recordingId}/segment-${room.segment}/${track.name}`;
     await deps.store.putFile(key, track.file, 'application/octet-stream');
     tracks.push({
       identity: track.identity,
