@@ -27,7 +27,11 @@ npm run -s build
 work=$(mktemp -d)
 # As root the embedded PostgreSQL runs as "postgres", which must be able to enter the data directory.
 chmod 755 "$work"
-trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$work"' EXIT
+fuzzing=() server=""
+# A pass's job is a shell whose child is schemathesis: both are stopped, then the service.
+trap 'set +e; for job in "${fuzzing[@]}"; do pkill -P "$job"; kill "$job"; done 2>/dev/null
+  kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
 export DATA_DIR="$work/data" PORT=3901 EMBEDDED_POSTGRES_PORT=54401 TEMPORAL_DEV_PORT=7301 TEMPORAL_UI_PORT=8301
 export NODE_ENV=development LOG_LEVEL=error
 base="http://127.0.0.1:$PORT"
@@ -75,7 +79,7 @@ toml_strings() { node -e "process.stdout.write(JSON.stringify(JSON.parse(require
 seed_resources() {
   local resources
   resources=$(node_modules/.bin/tsx test/support/fuzzResources.ts "$base" "$api_key" "$vendor_key")
-  cat >"$work/schemathesis.toml" <<TOML
+  cat >"$1/schemathesis.toml" <<TOML
 [dictionaries]
 resources = { values = $(toml_strings .ids <<<"$resources") }
 tokens = { values = $(toml_strings .tokens <<<"$resources") }
@@ -101,30 +105,49 @@ checks=all
 skipped_checks=positive_data_acceptance,allow_header_conformance
 # Signing out of the console ends the very credential a run goes on using: its own test covers it.
 excluded=(--exclude-operation-id signOutOfConsole)
-attribute() { sed -n "s/.*<testsuites[^>]* $2=\"\\([0-9]*\\)\".*/\\1/p" "$work/$1.xml" 2>/dev/null | head -1; }
-failed=0 operations_passed=0 operations_failed=0
-for credential in "api:$api_key" "vendor:$vendor_key" "team_member:$member_token" \
-  "network_notary:$notary_token" "network_witness:$witness_token"; do
-  kind=${credential%%:*}
-  seed_resources
-  echo "== schemathesis with the $kind credential"
-  # From the scratch directory: schemathesis keeps its caches in the working directory. Its report
-  # goes to a log printed only when it found something, so the run's output ends on the summary.
-  (cd "$work" && "$venv/bin/st" --config-file "$work/schemathesis.toml" run "$base/api/integrationsv2/openapi.json" --url "$base" \
-    -H "Authorization: Bearer ${credential#*:}" \
+attribute() { sed -n "s/.*<testsuites[^>]* $2=\"\\([0-9]*\\)\".*/\\1/p" "$work/$1/report.xml" 2>/dev/null | head -1; }
+# One credential's pass, in a directory of its own: schemathesis keeps its caches in the working
+# directory. Its report goes to a log printed only when it found something.
+fuzz_as() {
+  local dir="$work/$1"
+  mkdir -p "$dir"
+  seed_resources "$dir"
+  (cd "$dir" && exec "$venv/bin/st" --config-file "$dir/schemathesis.toml" run "$base/api/integrationsv2/openapi.json" --url "$base" \
+    -H "Authorization: Bearer $2" \
     --checks "$checks" --exclude-checks "$skipped_checks" "${excluded[@]}" --max-examples "$examples" "${seed[@]}" --workers 2 \
     --generation-allow-x00 true --suppress-health-check all --request-timeout 30 \
-    --report junit --report-junit-path "$work/$kind.xml") >"$work/$kind.log" 2>&1 || true
+    --report junit --report-junit-path "$dir/report.xml") >"$dir/log" 2>&1 || true
+}
+# Three passes at a time: schemathesis generates its cases on one core (its workers are threads), so
+# one pass alone leaves the machine half idle.
+credentials=("api:$api_key" "vendor:$vendor_key" "team_member:$member_token"
+  "network_notary:$notary_token" "network_witness:$witness_token")
+running=()
+for credential in "${credentials[@]}"; do
+  while [ ${#running[@]} -ge 3 ]; do
+    wait -n "${running[@]}" || true
+    still=()
+    for pid in "${running[@]}"; do kill -0 "$pid" 2>/dev/null && still+=("$pid"); done
+    running=("${still[@]}")
+  done
+  echo "== schemathesis with the ${credential%%:*} credential"
+  fuzz_as "${credential%%:*}" "${credential#*:}" &
+  running+=($!) fuzzing+=($!)
+done
+wait "${running[@]}" || true
+failed=0 operations_passed=0 operations_failed=0
+for credential in "${credentials[@]}"; do
+  kind=${credential%%:*}
   count=$(attribute "$kind" failures)
   echo "== $kind: $(attribute "$kind" tests) operation(s), ${count:-no report, so unknown} with a failed check"
   if [ "$count" = 0 ]; then
     operations_passed=$((operations_passed + $(attribute "$kind" tests)))
   else
-    cat "$work/$kind.log"
+    cat "$work/$kind/log"
     failed=1 operations_failed=$((operations_failed + ${count:-1}))
   fi
-  curl -fsS "$base/healthz" >/dev/null || { echo "== the service stopped answering"; failed=1 operations_failed=$((operations_failed + 1)); }
 done
+curl -fsS "$base/healthz" >/dev/null || { echo "== the service stopped answering"; failed=1 operations_failed=$((operations_failed + 1)); }
 node_modules/.bin/tsx -e "require('./test/results/stageResults').recordStage({ stage: 'fuzz', passed: $operations_passed, failed: $operations_failed, skipped: 0 })"
 if grep -q '"level":50' "$work/service.log"; then
   echo "== errors the service logged"
