@@ -11,9 +11,11 @@ RUN npm ci --no-audit --no-fund
 # Everything .dockerignore leaves; what is compiled is tsconfig.build.json's `include`, the one folder list.
 COPY . .
 # What only development runs leaves with the dev dependencies: the embedded servers of `npm start`, its
-# entry point and the build's own tools (test/foundation/productionImage.test.ts holds the entry points to it).
+# entry point and the build's own tools and state (test/foundation/productionImage.test.ts holds the entry
+# points to it).
 RUN npm run build && npm prune --omit=dev \
-  && rm -rf dist/server/embedded dist/scripts/start.js dist/scripts/setup-temporal.js dist/scripts/bundle-*.js
+  && rm -rf dist/server/embedded dist/scripts/start.js dist/scripts/setup-temporal.js dist/scripts/bundle-*.js \
+    dist/.tsbuildinfo
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
