@@ -73,11 +73,12 @@ export function uuid(value: string): string {
 
 /**
  * DATABASE_URL, or else the embedded PostgreSQL of a development machine's `npm start`: loaded only then, by a
- * path the production image (which has no embedded servers) is never asked for.
+ * path the production image (which has no embedded servers) is never asked for. The path is resolved first:
+ * `import()` takes no file without its extension, and that is `.js` compiled, `.ts` under tsx.
  */
 async function databaseFor(config: ReturnType<typeof loadConfig>) {
   if (config.databaseUrl) return { databaseUrl: config.databaseUrl, stop: async () => undefined };
-  const embedded = path.join(__dirname, '..', 'server', 'embedded', 'services');
+  const embedded = require.resolve(path.join(__dirname, '..', 'server', 'embedded', 'services'));
   const { provideDatabaseForTool } = (await import(embedded)) as typeof import('../server/embedded/services');
   return provideDatabaseForTool(config, (line) => process.stderr.write(`${line}\n`));
 }

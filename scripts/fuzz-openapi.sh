@@ -46,7 +46,9 @@ for waited in $(seq 1 600); do
   sleep 1
 done
 
-account=$(node_modules/.bin/tsx scripts/admin.ts create-account --name "Fuzz" --auto-onboarding)
+# The admin CLI as just built, on the service's embedded PostgreSQL, as an operator of `npm start` runs it.
+admin() { node dist/scripts/admin.js "$@"; }
+account=$(admin create-account --name "Fuzz" --auto-onboarding)
 # A field of the JSON on stdin; a missing one fails the script rather than fuzzing with "undefined".
 json() {
   node -e "const v = JSON.parse(require('fs').readFileSync(0, 'utf8'))$1; if (v === undefined) process.exit(1); process.stdout.write(String(v))"
@@ -65,7 +67,6 @@ token_of() {
     -d "{\"login_link_id\":\"$link_id\",\"key\":\"$key\"}" "$base/api/integrationsv2/auth/login_link" | json .access_token
 }
 member_token=$(token_of "$(post "$vendor_key" /login_links '{"email":"fuzz-admin@example.com"}' | json .login_link)")
-admin() { node_modules/.bin/tsx scripts/admin.ts "$@"; }
 admin add-network-notary --email fuzz-notary@example.com --first-name Fuzz --last-name Notary --state TX \
   --commission-number 1 --commission-expires-on "$(node -p 'new Date(Date.now() + 365 * 864e5).toISOString().slice(0, 10)')" >/dev/null
 admin add-network-witness --email fuzz-witness@example.com --first-name Fuzz --last-name Witness >/dev/null
