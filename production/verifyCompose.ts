@@ -142,8 +142,8 @@ async function bringUp(scratch: string, made: (stack: ComposeStack) => void) {
   );
   await step(
     'base images',
-    () => ensureBaseImages(log, ROOT),
-    () => 'local/debian:bookworm, local/node:20-bookworm',
+    () => ensureBaseImages(ROOT),
+    (images) => images,
   );
   const override = await step(
     'service images',

@@ -59,14 +59,16 @@ export async function ensureEngine(log: Log, logDir: string): Promise<void> {
   );
 }
 
-/** The Debian and Node base images made from Debian's packages, once (deploy/base-images.sh). */
-export function ensureBaseImages(log: Log, root: string): void {
-  const missing = ['local/debian:bookworm', 'local/node:20-bookworm'].filter(
-    (image) => !works('docker', ['image', 'inspect', image]),
-  );
-  if (!missing.length) return;
-  log(`making base images from Debian packages: ${missing.join(', ')} (mmdebstrap; minutes)`);
-  execFileSync('bash', [path.join(root, 'deploy', 'base-images.sh')], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+/**
+ * The Debian and Node base images made from Debian's packages (deploy/base-images.sh, which makes only what
+ * is missing or not at its versions, saying so on stderr); returns what it names.
+ */
+export function ensureBaseImages(root: string): string {
+  return execFileSync('bash', [path.join(root, 'deploy', 'base-images.sh')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+    .toString()
+    .trim()
+    .split('\n')
+    .join(', ');
 }
