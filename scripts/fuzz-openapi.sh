@@ -123,19 +123,14 @@ fuzz_as() {
 # one pass alone leaves the machine half idle.
 credentials=("api:$api_key" "vendor:$vendor_key" "team_member:$member_token"
   "network_notary:$notary_token" "network_witness:$witness_token")
-running=()
 for credential in "${credentials[@]}"; do
-  while [ ${#running[@]} -ge 3 ]; do
-    wait -n "${running[@]}" || true
-    still=()
-    for pid in "${running[@]}"; do kill -0 "$pid" 2>/dev/null && still+=("$pid"); done
-    running=("${still[@]}")
-  done
+  # The service is a job of this shell too.
+  while [ "$(jobs -rp | wc -l)" -gt 3 ]; do wait -n || true; done
   echo "== schemathesis with the ${credential%%:*} credential"
   fuzz_as "${credential%%:*}" "${credential#*:}" &
-  running+=($!) fuzzing+=($!)
+  fuzzing+=($!)
 done
-wait "${running[@]}" || true
+wait "${fuzzing[@]}" || true
 failed=0 operations_passed=0 operations_failed=0
 for credential in "${credentials[@]}"; do
   kind=${credential%%:*}
