@@ -68,8 +68,17 @@ const FLOORS = [
   ['src/mail', 'src/reads', 'src/templates', 'src/validation', 'src/webhooks', 'migrations'],
   ['src/auth', 'src/documents', 'src/temporal'],
   ['src/config'],
-  ['src/mediaConfig', 'src/audit', 'src/objectStore', 'src/process', 'src/domain'],
-  ['src/db', 'src/crypto', 'src/ids', 'src/logger', 'src/outages', 'src/publicPaths', 'src/setupErrors'],
+  ['src/mediaConfig', 'src/workerConfig', 'src/audit', 'src/objectStore', 'src/process', 'src/domain'],
+  [
+    'src/db',
+    'src/crypto',
+    'src/envValues',
+    'src/ids',
+    'src/logger',
+    'src/outages',
+    'src/publicPaths',
+    'src/setupErrors',
+  ],
   ['src/configError', 'src/threads', 'workflows'],
 ];
 

@@ -12,6 +12,7 @@ import { ensureBaseImages, ensureEngine } from './compose/engine';
 import { ComposeStack } from './compose/stack';
 import { allocateOverTls, turnCertificate } from './compose/turnTls';
 import { liveActThroughCompose, sessionsUnderFaults } from './compose/drive';
+import { workerMetrics } from './compose/workerMetrics';
 
 /**
  * `npm run verify:compose`, as root on a fresh machine: docker-compose.yml as production runs it, on a real
@@ -227,6 +228,13 @@ async function prove(stack: ComposeStack, apiPorts: number[], hostIp: string): P
       `${a.recording.size_bytes} bytes, available ${secondsBetween(a.recording.ended_at, a.recording.available_at)} s ` +
       `after the act; grid ${a.grid.size_bytes} bytes ${secondsBetween(a.recording.available_at, a.grid.available_at)} s ` +
       `later (media-worker); both sha256 as stored in S3`,
+  );
+  await step(
+    "workers' Temporal metrics",
+    () => workerMetrics(stack),
+    (m) =>
+      `${m.workers} workers serve :9464 on the services' network only: ${m.sessionWorkflows} session-queue ` +
+      `workflows completed, ${m.mediaActivities} media-queue activities run`,
   );
 }
 

@@ -1,8 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
-import ms from 'ms';
 import { ConfigError } from './configError';
+import { duration, durations, integer, optional, url, type Env } from './envValues';
 import { mediaConfig, type MediaConfig } from './mediaConfig';
+import { workerConfig, type WorkerConfig } from './workerConfig';
 import { objectStoreConfig } from './objectStore/createObjectStore';
 import type { ObjectStoreConfig } from './objectStore/objectStore';
 
@@ -10,7 +11,7 @@ import type { ObjectStoreConfig } from './objectStore/objectStore';
  * Runtime configuration, read once from the environment. Every variable is documented in docs/configuration.md;
  * defaults are the embedded development setup, so `npm start` needs none of them.
  */
-export interface Config {
+export interface Config extends WorkerConfig {
   nodeEnv: string;
   isDevelopment: boolean;
   host: string;
@@ -22,11 +23,6 @@ export interface Config {
   temporalAddress?: string;
   temporalNamespace: string;
   taskQueue: string;
-  /** Sessions a worker keeps in memory between their steps (about 1 MB each); others are replayed when they wake. */
-  workerCachedWorkflows: number;
-  /** What a worker process runs (sessions, media work or both), and how many media jobs of each kind at once. */
-  workerRoles: WorkerRole[];
-  mediaWork: { evidenceSlots: number; composingSlots: number };
   temporalCliPath?: string;
   temporalDevPort: number;
   temporalUiPort: number;
@@ -114,44 +110,8 @@ export interface IdentityPolicy {
   lockoutMs: number;
 }
 
-type Env = Record<string, string | undefined>;
-
 /** MAX_BODY_BYTES unless set: five 10 MB documents in base64 (4/3 larger) plus the rest of the body. */
 export const DEFAULT_MAX_BODY_BYTES = 75 * 1024 * 1024;
-
-function integer(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer`);
-  return value;
-}
-
-function optional(env: Env, name: string): string | undefined {
-  const raw = env[name]?.trim();
-  return raw ? raw : undefined;
-}
-
-function duration(name: string, raw: string): number {
-  const value = ms(raw.trim() as ms.StringValue);
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new ConfigError(`${name}: "${raw}" is not a duration such as 500ms, 5s, 5m or 2h`);
-  }
-  return value;
-}
-
-function durations(env: Env, name: string, fallback: string): number[] {
-  return (optional(env, name) ?? fallback).split(',').map((part) => duration(name, part));
-}
-
-function url(env: Env, name: string, fallback: string): string {
-  const raw = optional(env, name) ?? fallback;
-  try {
-    return new URL(raw).toString().replace(/\/$/, '');
-  } catch {
-    throw new ConfigError(`${name} must be an absolute URL`);
-  }
-}
 
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = optional(env, 'NODE_ENV') ?? 'development';
@@ -170,7 +130,6 @@ export function loadConfig(env: Env = process.env): Config {
     temporalAddress: optional(env, 'TEMPORAL_ADDRESS'),
     temporalNamespace: optional(env, 'TEMPORAL_NAMESPACE') ?? 'default',
     taskQueue: optional(env, 'TEMPORAL_TASK_QUEUE') ?? 'notarization-sessions',
-    workerCachedWorkflows: integer(env, 'WORKER_CACHED_WORKFLOWS', 150),
     ...workerConfig(env),
     temporalCliPath: optional(env, 'TEMPORAL_CLI_PATH'),
     temporalDevPort: integer(env, 'TEMPORAL_DEV_PORT', 7233),
@@ -219,19 +178,6 @@ export function loadConfig(env: Env = process.env): Config {
     media: mediaConfig(env, dataDir, port),
     objectStore: objectStoreConfig(env, dataDir),
   };
-}
-
-export type WorkerRole = 'sessions' | 'media';
-
-function workerConfig(env: Env): Pick<Config, 'workerRoles' | 'mediaWork'> {
-  const roles = (optional(env, 'WORKER_ROLES') ?? 'sessions,media').split(',').map((r) => r.trim());
-  if (roles.some((r) => r !== 'sessions' && r !== 'media'))
-    throw new ConfigError('WORKER_ROLES must list sessions, media or both (sessions,media)');
-  const mediaWork = {
-    evidenceSlots: integer(env, 'MEDIA_EVIDENCE_SLOTS', 2),
-    composingSlots: integer(env, 'MEDIA_COMPOSING_SLOTS', 1),
-  };
-  return { workerRoles: [...new Set(roles)] as WorkerRole[], mediaWork };
 }
 
 function documentWorkConfig(env: Env): Pick<Config, 'documentWork' | 'finalizationWork'> {

@@ -51,7 +51,7 @@ function workflowCode(
  * each with its own slots, so that they scale apart.
  */
 export async function startWorker(deps: WorkerDependencies): Promise<RunningWorker> {
-  installTemporalRuntime(deps.logger);
+  installTemporalRuntime(deps.logger, deps.config.workerMetricsAddress);
   const { config } = deps;
   const connection = await NativeConnection.connect({ address: deps.temporalAddress });
   const finalization = new NotarizationThreads(config.finalizationWork);
