@@ -1,5 +1,6 @@
 import Janus, { type JanusMessage, type Jsep, type PluginHandle } from 'janus-gateway';
 import type { RoomView } from './roomView';
+import { segmentOfRoom } from '../core/session/media';
 
 /** The service's answer to "let me in": contract of POST /sign/{token}/media and /me/sessions/{id}/media. */
 export interface RoomPass {
@@ -64,6 +65,11 @@ export class JanusRoom {
   private readonly attaching = new Set<string>();
   private lost = false;
   private connected = false;
+  /**
+   * The segment of the room joined: the service puts a join in the room open then, which is the next one
+   * when the pass was given just before it noticed a media server's restart.
+   */
+  private segment: number;
   private failConnect?: (e: Error) => void;
 
   constructor(
@@ -71,7 +77,9 @@ export class JanusRoom {
     private readonly local: MediaStream,
     private readonly view: RoomView,
     private readonly onLost: (why: string) => void,
-  ) {}
+  ) {
+    this.segment = pass.segment;
+  }
 
   /** Resolves once in the room; a loss before that rejects it (after it, `onLost` is told). */
   connect(): Promise<void> {
@@ -119,7 +127,7 @@ export class JanusRoom {
       }
     }
     return {
-      segment: this.pass.segment,
+      segment: this.segment,
       feeds: this.feeds.size,
       framesDecoded,
       audioPacketsReceived,
@@ -140,7 +148,11 @@ export class JanusRoom {
       success: (handle) => {
         if (this.lost) return this.close();
         this.publisher = handle;
-        handle.send({ message: { request: 'join', ptype: 'publisher' } });
+        // Refused (between a restart's two rooms none is open), the attempt fails now, not at its deadline.
+        handle.send({
+          message: { request: 'join', ptype: 'publisher' },
+          error: (e) => reject(new Error(String(e))),
+        });
       },
       error: (e) => reject(new Error(String(e))),
       onmessage: (message, jsep) => this.onPublisherMessage(message, jsep, resolve, reject),
@@ -166,7 +178,10 @@ export class JanusRoom {
       else reject(new Error(message.error));
       return;
     }
-    if (message.videoroom === 'joined') this.publish(reject);
+    if (message.videoroom === 'joined') {
+      this.segment = segmentOfRoom(message.room) ?? this.segment;
+      this.publish(reject);
+    }
     if (message.configured === 'ok') resolve();
     if (message.videoroom === 'destroyed') this.lose('the room closed');
     // One's own earlier connection (a console closed and opened again) is still publishing until the media
@@ -190,7 +205,11 @@ export class JanusRoom {
         { type: 'video', capture: video, recv: false, dontStop: true },
       ],
       success: (jsep) =>
-        this.publisher!.send({ message: { request: 'publish', audio: true, video: true }, jsep }),
+        this.publisher!.send({
+          message: { request: 'publish', audio: true, video: true },
+          jsep,
+          error: (e) => reject(new Error(String(e))),
+        }),
       error: (e) => reject(new Error(String(e))),
     });
   }

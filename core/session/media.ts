@@ -6,6 +6,15 @@ import { signerOfKey } from './signing';
  * loses its rooms, and the session opens the next segment's.
  */
 
+/** Janus room ids are strings here (`string_ids`): the session and the segment, readable in its files. */
+export const roomNameOf = (sessionId: string, segment: number) => `${sessionId}.${segment}`;
+
+/** The segment a room id of `roomNameOf`'s names; undefined for anything else. */
+export function segmentOfRoom(room: unknown): number | undefined {
+  const segment = Number(/\.(\d{1,9})$/.exec(String(room))?.[1]);
+  return segment > 0 ? segment : undefined;
+}
+
 /** What is made from a recording's evidence after it is stored: the composed grid. */
 export type RenditionKind = 'grid';
 

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import { execute, queryRows } from '../db/query';
+import { roomNameOf } from '../../core/session/media';
 
 /** One room of a session's live act, as `media_rooms` keeps it: `opened_at` once the media server has it. */
 export interface MediaRoom {
@@ -16,9 +17,6 @@ export interface MediaRoom {
 
 /** A room the media server has opened: its segment of the act began then. */
 export type OpenedRoom = MediaRoom & { opened_at: Date };
-
-/** Janus room ids are strings here (`string_ids`): the session and the segment, readable in its files. */
-export const roomNameOf = (sessionId: string, segment: number) => `${sessionId}.${segment}`;
 
 /**
  * The room of a segment, recorded once: a retried opening finds the same name, secret and directory,

@@ -96,6 +96,28 @@ export function receivingMedia(page: Page, feeds = 1, timeoutMs = 30_000, frames
   );
 }
 
+/**
+ * The page's next join as a publisher answered as the service answers one while no room is open (between
+ * a media server restart's two rooms); `refused` settles once it was.
+ */
+export async function refuseNextJoin(page: Page): Promise<{ refused: Promise<void> }> {
+  let refuse = true;
+  let settle!: () => void;
+  const refused = new Promise<void>((resolve) => (settle = resolve));
+  await page.route('**/media/janus/*/*', async (route) => {
+    const body = route.request().postDataJSON()?.body;
+    if (!refuse || body?.request !== 'join' || body?.ptype !== 'publisher') return route.continue();
+    refuse = false;
+    await route.fulfill({
+      status: 409,
+      headers: { 'retry-after': '1' },
+      json: { response: 'Fail', response_message: 'The live room is not open' },
+    });
+    settle();
+  });
+  return { refused };
+}
+
 export interface RoomStats {
   /** The segment whose room the page is connected to (0 before the first). */
   segment: number;

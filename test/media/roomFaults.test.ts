@@ -16,6 +16,7 @@ import {
   notaryInRoom,
   presence,
   receivingMedia,
+  refuseNextJoin,
   roomStats,
   signerPage,
 } from './helpers';
@@ -170,7 +171,7 @@ describe('the live room keeps the act: refusals and a media server restart (issu
     assert.doesNotMatch(certificate, /recorded in full/);
   });
 
-  it('the media server is down mid-act: its segment ends when it was last seen, the next begins when it is back, the pages reconnect', async () => {
+  it('the media server is down mid-act: its segment ends when it was last seen, the next begins when it is back, the pages reconnect to it', async () => {
     const live = await liveTeamSession();
     assert.equal((await notaryAction(live.notaryToken, live.id, 'start')).status, 200);
     const signer = await signerPage(browsers.granted, live.signingUrl);
@@ -182,6 +183,15 @@ describe('the live room keeps the act: refusals and a media server restart (issu
     try {
       await receivingMedia(signer.page, 1, 60_000, RECORDED_FRAMES);
       await receivingMedia(notary.page, 1, 60_000, RECORDED_FRAMES);
+      // Every pass the signer's page gets from now on names the lost room, as one given just before the
+      // service noticed the restart does: the join lands in the room open then, and the page says which.
+      await signer.page.route('**/sign/*/media', async (route) => {
+        const response = await route.fetch();
+        const pass = await response.json();
+        await route.fulfill({ response, json: response.ok() ? { ...pass, segment: 1 } : pass });
+      });
+      // The notary page's first join after the outage is refused: the page tries again at once.
+      const joinRefused = await refuseNextJoin(notary.page);
       const media = testEnvironment().services.media!;
       await media.stop();
       down = Date.now();
@@ -202,6 +212,14 @@ describe('the live room keeps the act: refusals and a media server restart (issu
         intervalMs: 250,
       });
       assert.ok(Date.parse(reopened[1].started_at) >= back, JSON.stringify(reopened));
+      await joinRefused.refused;
+      // Under the page's 10 s connect deadline, which a refused join used to wait out.
+      await eventually(
+        () => roomStats(notary.page),
+        (s) => s.segment === 2 && s.feeds === 1,
+        'the notary in the second room after the refused join',
+        { timeoutMs: 8_000, intervalMs: 250 },
+      );
       await eventually(
         () => roomStats(signer.page),
         (s) => s.segment === 2 && s.feeds === 1 && s.framesDecoded > 0,
