@@ -222,6 +222,7 @@ export async function liveActThroughCompose(stack: ComposeStack, apiUrl: string,
   const account = await createAccount(stack, 'Verify compose live', false);
   const party = await liveParty(apiUrl, account);
   const browser = await launchParticipantsBrowser();
+  let states: Array<{ stop(): string }> = [];
   try {
     const act = await beginLiveAct(browser, party, await pdfBytes(1), 2, { firstSignerRelayOnly: true });
     const pairs = await selectedPairs(act.pages[0].page);
@@ -233,7 +234,7 @@ export async function liveActThroughCompose(stack: ComposeStack, apiUrl: string,
       `live act: first frame ${act.startToFirstFrameMs} ms after Start; relay-only signer's connections through ${relayed.join(', ')}`,
     );
     const crashAt = Date.now();
-    const states = act.pages.map(({ page }) => watchRoomStates(page, crashAt));
+    states = act.pages.map(({ page }) => watchRoomStates(page, crashAt));
     crashJanus(stack, log);
     // Each page's own return (the relay-only signer first, the notary last) tells a slow page from a slow room.
     const pagesBackMs = await Promise.all(
@@ -263,6 +264,8 @@ export async function liveActThroughCompose(stack: ComposeStack, apiUrl: string,
     }
     return { firstFrameMs: act.startToFirstFrameMs, relayed, janusBackMs, recording, grid };
   } finally {
+    // A watcher left running after a failure would keep the run from ever exiting.
+    for (const watcher of states) watcher.stop();
     await browser.close();
   }
 }
