@@ -21,18 +21,21 @@ const levelOf = (level: LogLevel, message: string) => (message === ACTIVITIES_ON
 let installed = false;
 
 /**
- * The SDK runtime, once per process: its logs go to pino (under `temporal`, warnings and up by default
- * so the bundler's chatter stays out), and it installs no signal handlers, because the process's own
+ * The SDK runtime, once per process: its logs go to pino (under `temporal`, warnings and up unless LOG_LEVEL
+ * is debug, so the bundler's chatter stays out), and it installs no signal handlers, because the process's own
  * shutdown drains HTTP before it stops the worker. With `metricsAddress`, the SDK serves its worker
  * metrics there, named as the API's are (seconds, `_total` counters).
  */
 export function installTemporalRuntime(logger: Logger, metricsAddress?: string): void {
   if (installed) return;
   installed = true;
-  const log = logger.child(
-    { component: 'temporal' },
-    { level: logger.isLevelEnabled('debug') ? 'debug' : 'warn' },
-  );
+  // Never more than LOG_LEVEL lets through: `error`, `fatal` or `silent` quiet the SDK too.
+  const level = logger.isLevelEnabled('debug')
+    ? 'debug'
+    : logger.isLevelEnabled('warn')
+      ? 'warn'
+      : logger.level;
+  const log = logger.child({ component: 'temporal' }, { level });
   try {
     Runtime.install({
       shutdownSignals: [],

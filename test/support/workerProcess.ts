@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { testEnvironment } from './environment';
 import { eventually } from './eventually';
@@ -28,9 +30,11 @@ export function processRuns(pid: number): boolean {
 export async function startWorkerProcess(settings: Record<string, string> = {}): Promise<WorkerProcess> {
   // Node itself with tsx's loader, not tsx's CLI: that runs Node as a child of its own, which a SIGKILL
   // of the CLI would leave running.
+  // Its health file, as a container's healthcheck reads it, says when it polls at any LOG_LEVEL.
+  const healthFile = path.join(os.tmpdir(), `worker-health-${crypto.randomUUID()}`);
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start-worker.ts'], {
     cwd: ROOT,
-    env: { ...testEnvironment().processEnv, LOG_LEVEL: 'info', ...settings },
+    env: { ...testEnvironment().processEnv, LOG_LEVEL: 'info', WORKER_HEALTH_FILE: healthFile, ...settings },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -40,6 +44,7 @@ export async function startWorkerProcess(settings: Record<string, string> = {}):
   const exited = new Promise<void>((resolve) =>
     child.once('exit', (code) => {
       exitCode = code;
+      fs.rmSync(healthFile, { force: true });
       resolve();
     }),
   );
@@ -50,7 +55,7 @@ export async function startWorkerProcess(settings: Record<string, string> = {}):
   };
   try {
     await eventually(
-      () => ({ running: output.includes('"worker running"'), exitCode }),
+      () => ({ running: fs.existsSync(healthFile), exitCode }),
       (s) => s.running || s.exitCode !== undefined,
       'the worker process to poll its task queue',
       { timeoutMs: 60_000 },
