@@ -12,6 +12,7 @@ import {
   renewNetworkNotaryCommission,
   rotateKey,
 } from '../src/accounts/accounts';
+import { listAccounts } from '../src/accounts/accountList';
 import { readAuditTrail, verifyChain } from '../src/audit/auditChain';
 import { DomainError } from '../src/domain/errors';
 import { operatorLine } from '../src/setupErrors';
@@ -99,6 +100,14 @@ program
       });
     },
   );
+
+program
+  .command('list-accounts')
+  .description("The business accounts, oldest first: id, name, test mode, owner admin's e-mail, created")
+  .option('--name <text>', 'only those whose name contains the text (any case)')
+  .action(async (opts: { name?: string }) => {
+    print({ accounts: await withDatabase((sequelize) => listAccounts(sequelize, opts.name)) });
+  });
 
 program
   .command('add-network-notary')
