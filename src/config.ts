@@ -49,6 +49,8 @@ export interface Config extends WorkerConfig {
   /** Private and loopback webhook targets: refused outside development unless explicitly allowed. */
   allowPrivateWebhookTargets: boolean;
   webhookTimeoutMs: number;
+  /** How long a replaced webhook secret keeps signing beside the new one (WEBHOOK_SECRET_ROTATION_GRACE). */
+  webhookSecretGraceMs: number;
   /** How long an on-demand session waits before asking the network for a notary again. */
   notaryRetryIntervalMs: number;
   /** How long a network notary has to accept an offer before it goes to the next notary. */
@@ -154,6 +156,10 @@ export function loadConfig(env: Env = process.env): Config {
     allowPrivateWebhookTargets:
       nodeEnv === 'development' || optional(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS') === 'true',
     webhookTimeoutMs: duration('WEBHOOK_TIMEOUT', optional(env, 'WEBHOOK_TIMEOUT') ?? '15s'),
+    webhookSecretGraceMs: duration(
+      'WEBHOOK_SECRET_ROTATION_GRACE',
+      optional(env, 'WEBHOOK_SECRET_ROTATION_GRACE') ?? '24h',
+    ),
     notaryRetryIntervalMs: duration('NOTARY_RETRY_INTERVAL', optional(env, 'NOTARY_RETRY_INTERVAL') ?? '30s'),
     notaryOfferTimeoutMs: duration('NOTARY_OFFER_TIMEOUT', optional(env, 'NOTARY_OFFER_TIMEOUT') ?? '2m'),
     notaryStartTimeoutMs: duration('NOTARY_START_TIMEOUT', optional(env, 'NOTARY_START_TIMEOUT') ?? '15m'),

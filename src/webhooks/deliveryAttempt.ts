@@ -13,6 +13,8 @@ interface DeliveryRow {
   status: string;
   url: string;
   secret: string;
+  /** The secret it replaced, while that one still signs beside it. */
+  previous_secret: string | null;
   disabled_at: Date | null;
   deleted_at: Date | null;
   event_id: string;
@@ -102,7 +104,11 @@ async function post(
     'user-agent': 'notarization-webhooks/1.0',
     'webhook-id': delivery.event_id,
     'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-    'webhook-signature': new Webhook(delivery.secret).sign(delivery.event_id, timestamp, body),
+    // Standard Webhooks' list of signatures: a receiver verifies with either secret while both sign.
+    'webhook-signature': [delivery.secret, delivery.previous_secret]
+      .filter((secret): secret is string => Boolean(secret))
+      .map((secret) => new Webhook(secret).sign(delivery.event_id, timestamp, body))
+      .join(' '),
   };
   const started = process.hrtime.bigint();
   const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
@@ -144,7 +150,8 @@ export function deliveryAttempts({
   return async ({ deliveryId, isLastAttempt }) => {
     const rows = await queryRows<DeliveryRow>(
       sequelize,
-      `SELECT d.id, d.status, e.url, e.secret, e.disabled_at, e.deleted_at, d.event_id, ev.payload
+      `SELECT d.id, d.status, e.url, e.secret, e.disabled_at, e.deleted_at, d.event_id, ev.payload,
+              CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret
            FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN events ev ON ev.id = d.event_id
           WHERE d.id = $1`,
       { bind: [deliveryId] },

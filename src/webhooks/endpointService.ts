@@ -37,7 +37,9 @@ function presentEndpoint(row: EndpointRow) {
   };
 }
 
-/** Self-service webhook endpoints of an account (contract §5). */
+/** Standard Webhooks secrets: `whsec_` and base64 of random bytes; shown once, kept to sign deliveries. */
+const newSecret = () => `whsec_${crypto.randomBytes(32).toString('base64')}`;
+
 interface DeliveryRow {
   id: string;
   event_id: string;
@@ -73,8 +75,7 @@ export class WebhookEndpointService {
       if (err instanceof ForbiddenTargetError) throw invalid(err.message);
       throw err;
     }
-    // Standard Webhooks secrets: `whsec_` and base64 of random bytes; shown once, kept to sign deliveries.
-    const secret = `whsec_${crypto.randomBytes(32).toString('base64')}`;
+    const secret = newSecret();
     return inTransaction(this.sequelize, async (transaction) => {
       // The account's row orders concurrent creates, so the cap holds under a burst too.
       await execute(this.sequelize, 'SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', {
@@ -117,6 +118,33 @@ export class WebhookEndpointService {
     );
     if (!rows.length) throw notFound('Webhook endpoint not found');
     return rows[0];
+  }
+
+  /**
+   * A new secret, shown once; the one it replaces keeps signing beside it (a second signature in
+   * `webhook-signature`) for WEBHOOK_SECRET_ROTATION_GRACE. A secret replaced before was already
+   * replaced once: only the latest previous one signs on.
+   */
+  async rotateSecret(accountId: string, id: string, beforeCommit?: BeforeCommit<unknown>) {
+    if (!isUuid(id)) throw notFound('Webhook endpoint not found');
+    const secret = newSecret();
+    return inTransaction(this.sequelize, async (transaction) => {
+      const [row] = await queryRows<EndpointRow & { previous_secret_expires_at: Date }>(
+        this.sequelize,
+        `UPDATE webhook_endpoints SET previous_secret = secret, secret = $3,
+                previous_secret_expires_at = now() + $4 * interval '1 millisecond'
+          WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL RETURNING *`,
+        { bind: [id, accountId, secret, this.config.webhookSecretGraceMs], transaction },
+      );
+      if (!row) throw notFound('Webhook endpoint not found');
+      const answer = {
+        ...presentEndpoint(row),
+        secret,
+        previous_secret_expires_at: row.previous_secret_expires_at.toISOString(),
+      };
+      await beforeCommit?.(answer, transaction);
+      return answer;
+    });
   }
 
   async remove(accountId: string, id: string) {

@@ -902,7 +902,12 @@ describe('migrations', () => {
                               workflow_id, plan)
         VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-00000000000a', 'awaiting_notary',
                 'ron', 'gnw', 'notarize_now', '{}', 'session-1', '{"notary": {"kind": "network"}}');`);
-      assert.deepEqual(await migrate(db), ['0024-sessions-say-since-when-they-seek-a-notary']);
+      assert.deepEqual(
+        (await createMigrator(db).up({ to: '0024-sessions-say-since-when-they-seek-a-notary' })).map(
+          (m) => m.name,
+        ),
+        ['0024-sessions-say-since-when-they-seek-a-notary'],
+      );
       // A session already waiting sets it at its next attempt.
       assert.deepEqual(await rows('SELECT notary_sought_since FROM sessions'), [
         { notary_sought_since: null },
@@ -913,6 +918,30 @@ describe('migrations', () => {
         `SELECT indexdef FROM pg_indexes WHERE indexname = 'sessions_seeking_a_notary'`,
       );
       assert.match(index.indexdef, /\(notary_sought_since, id\) WHERE .*awaiting_notary/);
+    });
+  });
+
+  it('0025 lets a webhook secret be replaced with the old one signing until a time, from the 0024 schema with rows', async () => {
+    await withScratchDatabase('migrate_0025', async (db) => {
+      const rows = rowsOf(db);
+      await createMigrator(db).up({ to: '0024-sessions-say-since-when-they-seek-a-notary' });
+      await db.query(`
+        INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'A');
+        INSERT INTO webhook_endpoints (id, account_id, url, secret)
+        VALUES ('00000000-0000-4000-8000-0000000000e1', '00000000-0000-4000-8000-00000000000a',
+                'https://hooks.example.com', 'whsec_a');`);
+      assert.deepEqual(await migrate(db), ['0025-webhook-secrets-rotate-with-a-grace']);
+      assert.deepEqual(
+        await rows('SELECT secret, previous_secret, previous_secret_expires_at FROM webhook_endpoints'),
+        [{ secret: 'whsec_a', previous_secret: null, previous_secret_expires_at: null }],
+      );
+      // A previous secret always says until when it signs.
+      await assert.rejects(
+        db.query(`UPDATE webhook_endpoints SET previous_secret = secret, secret = 'whsec_b'`),
+        /webhook_endpoints_previous_secret_expires/,
+      );
+      await db.query(`UPDATE webhook_endpoints SET previous_secret = secret, secret = 'whsec_b',
+                                                   previous_secret_expires_at = now() + interval '1 day'`);
     });
   });
 });

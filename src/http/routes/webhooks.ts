@@ -55,7 +55,7 @@ function createWebhookEndpointRoute(
       201: {
         description: 'Registered',
         schema: endpointSchema.keys({ secret: Joi.string().pattern(/^whsec_/) }),
-        links: linksFrom('id', ['listWebhookDeliveries', 'deleteWebhookEndpoint']),
+        links: linksFrom('id', ['listWebhookDeliveries', 'rotateWebhookSecret', 'deleteWebhookEndpoint']),
       },
       400: { description: 'Invalid url or events', schema: failBodySchema },
       409: {
@@ -111,6 +111,47 @@ function deleteWebhookEndpointRoute(
     handler: async (ctx, { params }) => {
       await endpoints.remove(principalOf(ctx).accountId, params.id);
       ctx.body = { response: 'Pass' };
+    },
+  };
+}
+
+/** Replace an endpoint's signing secret, the old one signing beside it for a while */
+function rotateWebhookSecretRoute(
+  endpoints: WebhookEndpointService,
+): RouteDefinition<unknown, unknown, { id: string }> {
+  return {
+    method: 'post',
+    path: '/webhooks/{id}/rotate_secret',
+    operationId: 'rotateWebhookSecret',
+    summary: "Replace an endpoint's signing secret, the old one signing beside it for a while",
+    description:
+      'The new `secret` is shown only here. Until `previous_secret_expires_at` (WEBHOOK_SECRET_ROTATION_GRACE after ' +
+      'the rotation, 24 h by default) every delivery, retries and redeliveries too, carries two signatures in ' +
+      '`webhook-signature` (`v1,<new> v1,<old>`), so a receiver verifies with either and moves to the new secret ' +
+      'at its own pace; then only the new one signs. Rotating again in that time replaces the new secret and ' +
+      'keeps it, not the first, signing beside. Send an `Idempotency-Key` to retry safely: a second rotation ' +
+      'would retire the secret the receiver still holds.',
+    tags: ['Webhooks'],
+    auth: 'api',
+    params: idParams,
+    responses: {
+      200: {
+        description: 'Rotated',
+        schema: endpointSchema.keys({
+          secret: Joi.string().pattern(/^whsec_/),
+          previous_secret_expires_at: Joi.string()
+            .isoDate()
+            .description('Until then the replaced secret signs too'),
+        }),
+      },
+      404: notFound,
+    },
+    handler: async (ctx, { params }) => {
+      ctx.body = await endpoints.rotateSecret(
+        principalOf(ctx).accountId,
+        params.id,
+        idempotentAnswerWithin(ctx, 200, (rotated) => rotated),
+      );
     },
   };
 }
@@ -224,6 +265,8 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
   api.add(listWebhookEndpointsRoute(endpoints));
 
   api.add(deleteWebhookEndpointRoute(endpoints));
+
+  api.add(rotateWebhookSecretRoute(endpoints));
 
   api.add(listWebhookDeliveriesRoute(endpoints));
 
