@@ -17,7 +17,10 @@ import {
 } from './middleware/auth';
 import type { AppContext, AppMiddleware, AppState } from './context';
 
-export type HttpMethod = 'get' | 'post' | 'delete';
+export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
+
+/** The methods whose requests carry a JSON body, read by the same middleware (jsonBody). */
+export const carriesBody = (method: HttpMethod) => method === 'post' || method === 'patch';
 
 export interface ResponseDefinition {
   description: string;
@@ -147,7 +150,7 @@ export class ApiRoutes {
       chain.push(requireKey(authenticator, def.auth));
     }
     if (def.fileBody) chain.push(hashedBody(def.fileBody.contentType, def.fileBody.limitBytes));
-    else if (def.method === 'post') {
+    else if (carriesBody(def.method)) {
       // Only authenticated callers reach this, and only document routes may send a document-sized body.
       chain.push(
         jsonBody(def.bodyLimitBytes ?? (def.acceptsDocuments ? maxBodyBytes : SMALL_BODY_BYTES), {

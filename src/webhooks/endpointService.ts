@@ -64,17 +64,21 @@ export class WebhookEndpointService {
     private readonly config: Config,
   ) {}
 
+  private async assertAllowed(url: string) {
+    try {
+      await assertAllowedTarget(url, this.config.allowPrivateWebhookTargets);
+    } catch (err) {
+      if (err instanceof ForbiddenTargetError) throw invalid(err.message);
+      throw err;
+    }
+  }
+
   async create(
     accountId: string,
     input: { url: string; events?: string[] },
     beforeCommit?: BeforeCommit<unknown>,
   ) {
-    try {
-      await assertAllowedTarget(input.url, this.config.allowPrivateWebhookTargets);
-    } catch (err) {
-      if (err instanceof ForbiddenTargetError) throw invalid(err.message);
-      throw err;
-    }
+    await this.assertAllowed(input.url);
     const secret = newSecret();
     return inTransaction(this.sequelize, async (transaction) => {
       // The account's row orders concurrent creates, so the cap holds under a burst too.
@@ -118,6 +122,43 @@ export class WebhookEndpointService {
     );
     if (!rows.length) throw notFound('Webhook endpoint not found');
     return rows[0];
+  }
+
+  /**
+   * Changes what is given: a new URL (the next attempt of a delivery being retried goes there too), the
+   * events (null: every one; for events from now on), or whether it is enabled (re-enabled after a 410,
+   * its deliveries marked disabled can be redelivered; disabled, its events make no deliveries).
+   */
+  async update(
+    accountId: string,
+    id: string,
+    patch: { url?: string; events?: string[] | null; enabled?: boolean },
+  ) {
+    if (!isUuid(id)) throw notFound('Webhook endpoint not found');
+    if (patch.url !== undefined) await this.assertAllowed(patch.url);
+    const [row] = await queryRows<EndpointRow>(
+      this.sequelize,
+      `UPDATE webhook_endpoints SET
+              url = coalesce($3, url),
+              events = CASE WHEN $4 THEN $5::text[] ELSE events END,
+              disabled_at = CASE WHEN $6::boolean IS NULL THEN disabled_at
+                                 WHEN $6 THEN NULL ELSE coalesce(disabled_at, now()) END,
+              disabled_reason = CASE WHEN $6::boolean IS NULL THEN disabled_reason
+                                     WHEN $6 THEN NULL ELSE coalesce(disabled_reason, 'disabled through the API') END
+        WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL RETURNING *`,
+      {
+        bind: [
+          id,
+          accountId,
+          patch.url ?? null,
+          patch.events !== undefined,
+          patch.events ?? null,
+          patch.enabled ?? null,
+        ],
+      },
+    );
+    if (!row) throw notFound('Webhook endpoint not found');
+    return presentEndpoint(row);
   }
 
   /**

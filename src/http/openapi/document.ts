@@ -3,7 +3,7 @@ import { DEFAULT_MAX_BODY_BYTES } from '../../config';
 import { MAX_JSON_DEPTH } from '../jsonWithUploads';
 import { answerTo } from '../middleware/errors';
 import { UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../domain/errors';
-import { invalidInput, SMALL_BODY_BYTES, type RouteDefinition } from '../routeTable';
+import { carriesBody, invalidInput, SMALL_BODY_BYTES, type RouteDefinition } from '../routeTable';
 import { VALIDATION_OPTIONS } from '../../validation/options';
 import { REQUEST_EXAMPLES, RESPONSE_EXAMPLES } from './examples';
 import { exampleOf } from './exampleOf';
@@ -112,8 +112,8 @@ function routeBuilderFailures(def: RouteDefinition<never, never, never>): Record
     answer.descriptions.push(description);
   };
   if (def.auth !== 'none') add(401, 'missing or invalid credentials', fail('Unauthorized'));
-  // Every POST is read by the same middleware (jsonBody): its refusals hold for each.
-  if (def.method === 'post') {
+  // Every POST and PATCH is read by the same middleware (jsonBody): its refusals hold for each.
+  if (carriesBody(def.method)) {
     const documentsLimit = def.bodyLimitBytes === undefined && def.acceptsDocuments;
     const limitBytes = def.bodyLimitBytes ?? (documentsLimit ? DEFAULT_MAX_BODY_BYTES : SMALL_BODY_BYTES);
     add(

@@ -149,6 +149,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
     url: 'https://hooks.example.com/notarization',
     events: ['session_completed', 'documents_released', 'identity_verified'],
   },
+  updateWebhookEndpoint: { url: 'https://hooks.example.com/notarization/v2', enabled: true },
   startKba: {},
   answerKba: {
     answers: [

@@ -5,33 +5,7 @@ import { failBodySchema } from '../openapi/document';
 import { paginationSchema } from '../../sessions/schemas';
 import { idempotentAnswerWithin, principalOf } from '../context';
 import { linksFrom, type ApiRoutes, type RouteDefinition } from '../routeTable';
-
-const endpointSchema = Joi.object({
-  id: Joi.string().guid(),
-  url: Joi.string().uri(),
-  events: Joi.array()
-    .items(Joi.string().valid(...EVENT_NAMES))
-    .allow(null)
-    .description('null: every event'),
-  disabled_at: Joi.string().isoDate().allow(null).description('Set when the receiver answered 410 Gone'),
-  disabled_reason: Joi.string().allow(null),
-  created_at: Joi.string().isoDate(),
-}).label('WebhookEndpoint');
-
-const createBody = Joi.object({
-  url: Joi.string()
-    .uri({ scheme: ['http', 'https'] })
-    .max(2000)
-    .required(),
-  events: Joi.array()
-    .items(Joi.string().valid(...EVENT_NAMES))
-    .min(1)
-    .unique()
-    .description('Omit for every event'),
-}).label('CreateWebhookEndpoint');
-
-const idParams = Joi.object({ id: Joi.string() });
-const notFound = { description: 'Not found', schema: failBodySchema };
+import { createBody, endpointSchema, idParams, notFound, updateBody } from './webhookSchemas';
 
 /** Register a webhook endpoint */
 function createWebhookEndpointRoute(
@@ -55,7 +29,12 @@ function createWebhookEndpointRoute(
       201: {
         description: 'Registered',
         schema: endpointSchema.keys({ secret: Joi.string().pattern(/^whsec_/) }),
-        links: linksFrom('id', ['listWebhookDeliveries', 'rotateWebhookSecret', 'deleteWebhookEndpoint']),
+        links: linksFrom('id', [
+          'listWebhookDeliveries',
+          'updateWebhookEndpoint',
+          'rotateWebhookSecret',
+          'deleteWebhookEndpoint',
+        ]),
       },
       400: { description: 'Invalid url or events', schema: failBodySchema },
       409: {
@@ -111,6 +90,36 @@ function deleteWebhookEndpointRoute(
     handler: async (ctx, { params }) => {
       await endpoints.remove(principalOf(ctx).accountId, params.id);
       ctx.body = { response: 'Pass' };
+    },
+  };
+}
+
+/** Change an endpoint's URL, events, or whether it is enabled */
+function updateWebhookEndpointRoute(
+  endpoints: WebhookEndpointService,
+): RouteDefinition<{ url?: string; events?: string[] | null; enabled?: boolean }, unknown, { id: string }> {
+  return {
+    method: 'patch',
+    path: '/webhooks/{id}',
+    operationId: 'updateWebhookEndpoint',
+    summary: "Change an endpoint's URL, events, or whether it is enabled",
+    description:
+      'Only the fields given change; its secret and deliveries stay. A new `url` takes the next attempt of a ' +
+      'delivery being retried too; `events` apply to events from now on. `enabled: true` re-enables an endpoint ' +
+      'a 410 disabled (`disabled_at`, `disabled_reason` cleared), after which its deliveries marked `disabled` ' +
+      'can be redelivered; `enabled: false` disables it, and its events make no deliveries until it is enabled.',
+    tags: ['Webhooks'],
+    auth: 'api',
+    params: idParams,
+    body: updateBody,
+    responses: {
+      200: { description: 'Changed', schema: endpointSchema },
+      400: { description: 'Nothing to change, or an invalid url or events', schema: failBodySchema },
+      404: notFound,
+      422: { description: 'Target not allowed', schema: failBodySchema },
+    },
+    handler: async (ctx, { params, body }) => {
+      ctx.body = await endpoints.update(principalOf(ctx).accountId, params.id, body);
     },
   };
 }
@@ -265,6 +274,8 @@ export function registerWebhookRoutes(api: ApiRoutes, endpoints: WebhookEndpoint
   api.add(listWebhookEndpointsRoute(endpoints));
 
   api.add(deleteWebhookEndpointRoute(endpoints));
+
+  api.add(updateWebhookEndpointRoute(endpoints));
 
   api.add(rotateWebhookSecretRoute(endpoints));
 
