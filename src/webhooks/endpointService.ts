@@ -57,6 +57,7 @@ interface DeliveryRow {
 /** Far more than any integration needs (one per environment or consumer), and a bound on fan-out per event. */
 export const MAX_WEBHOOK_ENDPOINTS = 20;
 
+/** Self-service webhook endpoints of an account (contract §5, and the changes the OpenAPI decisions add). */
 export class WebhookEndpointService {
   constructor(
     private readonly sequelize: Sequelize,
